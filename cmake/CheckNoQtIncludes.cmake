@@ -1,0 +1,10 @@
+# Run as a test: fails when a file under core/ includes a Qt header.
+file(GLOB_RECURSE _files "${CORE_DIR}/*.h" "${CORE_DIR}/*.cpp" "${CORE_DIR}/*.in")
+foreach(_f IN LISTS _files)
+  file(STRINGS "${_f}" _hits REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](Q[A-Za-z]+|Qt[A-Za-z]*/)")
+  if(_hits)
+    message(FATAL_ERROR "${_f} includes Qt: ${_hits}")
+  endif()
+endforeach()
+list(LENGTH _files _n)
+message(STATUS "core/: ${_n} files checked, no Qt include")

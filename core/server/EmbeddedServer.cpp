@@ -1,0 +1,390 @@
+#include "server/EmbeddedServer.h"
+
+#include "server/Conninfo.h"
+#include "server/DataDirectory.h"
+#include "server/ServerUser.h"
+#include "util/Error.h"
+
+#include <arpa/inet.h>
+#include <libpq-fe.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <pqxx/pqxx>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace scalelab {
+namespace {
+
+fs::path normalizedAbsolute(const fs::path& p) {
+    fs::path out = fs::absolute(p).lexically_normal();
+    if (out.filename().empty() && out.has_parent_path() && out != out.root_path()) out = out.parent_path();
+    return out;
+}
+
+int freeTcpPort() {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) throw Error("cannot create a socket to find a free port");
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = 0;
+    socklen_t len = sizeof addr;
+    int port = 0;
+    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+        getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+        port = ntohs(addr.sin_port);
+    close(fd);
+    if (port == 0) throw Error("cannot find a free TCP port on 127.0.0.1");
+    return port;
+}
+
+// Everything appended to `file` since it had `offset` bytes, last `maxLines` lines.
+std::string tailSince(const fs::path& file, std::uintmax_t offset, size_t maxLines = 25) {
+    std::ifstream in(file);
+    if (!in) return "(no server log at " + file.string() + ")";
+    in.seekg(static_cast<std::streamoff>(offset));
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    std::string out;
+    for (size_t i = lines.size() > maxLines ? lines.size() - maxLines : 0; i < lines.size(); ++i)
+        out += "  " + lines[i] + "\n";
+    return out.empty() ? "  (nothing)\n" : out;
+}
+
+std::uintmax_t sizeOrZero(const fs::path& file) {
+    std::error_code ec;
+    auto size = fs::file_size(file, ec);
+    return ec ? 0 : size;
+}
+
+std::string firstLine(const std::string& s) {
+    auto nl = s.find('\n');
+    return nl == std::string::npos ? s : s.substr(0, nl);
+}
+
+
+std::string quoteSettingName(pqxx::transaction_base& tx, const std::string& name) {
+    std::string out;
+    std::stringstream parts(name);
+    for (std::string part; std::getline(parts, part, '.');) out += (out.empty() ? "" : ".") + tx.quote_name(part);
+    return out;
+}
+
+} // namespace
+
+EmbeddedServer::EmbeddedServer(ServerOptions options) : options_(std::move(options)) {
+    if (options_.dataDir.empty()) throw Error("no data directory given for the embedded server");
+    options_.dataDir = normalizedAbsolute(options_.dataDir);
+    PgSearch search = PgSearch::fromEnvironment();
+    if (options_.pgBindir) search.explicitBindir = options_.pgBindir;
+    binaries_ = findPgBinaries(search);
+    user_ = serverUserForThisProcess();
+}
+
+EmbeddedServer::~EmbeddedServer() {
+    if (!startedHere_ || keepRunning_) return;
+    try {
+        stop();
+    } catch (const std::exception& e) {
+        say(std::string("could not stop the server: ") + e.what());
+    }
+}
+
+void EmbeddedServer::say(const std::string& line) const {
+    if (options_.note) options_.note(line);
+}
+
+ProcessResult EmbeddedServer::pgCtl(std::vector<std::string> args, std::chrono::seconds timeout) const {
+    args.insert(args.begin(), binaries_.pgCtl().string());
+    ProcessOptions po;
+    po.runAs = user_;
+    po.timeout = timeout;
+    // English messages we can show; no PG* variable of the user's may redirect pg_ctl.
+    po.env = {{"LC_ALL", "C"}, {"LANG", "C"}, {"PGDATA", std::nullopt}, {"PGPORT", std::nullopt},
+              {"PGHOST", std::nullopt}, {"PGOPTIONS", std::nullopt}};
+    return runProcess(args, po);
+}
+
+fs::path EmbeddedServer::socketDirFor() const {
+    // Short and stable per data directory: unix socket paths are limited to 107 bytes,
+    // and after a crash the next start finds (and postgres cleans) the same directory.
+    std::uint32_t hash = 2166136261u;
+    for (unsigned char c : options_.dataDir.string()) hash = (hash ^ c) * 16777619u;
+    char name[64];
+    std::snprintf(name, sizeof name, "scalelab-%u-%08x", static_cast<unsigned>(geteuid()), hash);
+    return fs::path("/tmp") / name;
+}
+
+bool EmbeddedServer::initialize() {
+    prepareServerDirectory(options_.dataDir, user_, fs::perms::owner_all);
+    say("initdb: creating a PostgreSQL " + std::to_string(binaries_.major) + " cluster in " + options_.dataDir.string());
+    std::vector<std::string> args = {binaries_.initdb().string(), "-D", options_.dataDir.string(),
+                                     "-U", options_.superuser, "--auth-local=trust", "--auth-host=trust",
+                                     "-E", "UTF8", "--locale=C", "--no-instructions"};
+    if (options_.throwaway) args.push_back("--no-sync");
+    ProcessOptions po;
+    po.runAs = user_;
+    po.timeout = 300s;
+    po.env = {{"LC_ALL", "C"}, {"LANG", "C"}, {"PGDATA", std::nullopt}};
+    auto result = runProcess(args, po);
+    if (!result.ok())
+        throw Error("initdb failed for " + options_.dataDir.string() + " (exit " + std::to_string(result.exitCode) +
+                    "):\n" + result.output);
+    return true;
+}
+
+EmbeddedServer::StartOutcome EmbeddedServer::start() {
+    DataDirState state = inspectDataDir(options_.dataDir);
+    checkDataDirUsable(options_.dataDir, state, binaries_.major);
+
+    if (state.kind == DataDirState::Kind::Cluster) {
+        ServerStatus st = status();
+        if (st.running) {
+            say("reusing the server already running in " + options_.dataDir.string() + " (pid " +
+                std::to_string(st.pid) + ", port " + std::to_string(st.port) + ")");
+            waitUntilAcceptingConnections(connectionString("postgres"));
+            ensureDatabase();
+            return StartOutcome::Reused;
+        }
+        checkServerCanUse(options_.dataDir, user_);
+    } else {
+        initialize();
+    }
+    startPostmaster();
+    startedHere_ = true;
+    ensureDatabase();
+    return StartOutcome::Started;
+}
+
+void EmbeddedServer::startPostmaster() {
+    fs::path socketDir = socketDirFor();
+    prepareServerDirectory(socketDir, user_, fs::perms::owner_all);
+    clearStaleLocks(options_.dataDir, socketDir, options_.startTimeout);
+    int port = options_.port > 0 ? options_.port : freeTcpPort();
+    auto deadline = std::chrono::steady_clock::now() + options_.startTimeout;
+    for (int attempt = 1;; ++attempt) {
+        std::string postgresOptions = "-p " + std::to_string(port) + " -k " + shellQuote(socketDir.string()) +
+                                      " -c listen_addresses=" + shellQuote(options_.listenTcp ? "127.0.0.1" : "");
+        auto logOffset = sizeOrZero(logFile());
+        say("starting PostgreSQL " + binaries_.version + " on port " + std::to_string(port) + ", socket in " +
+            socketDir.string());
+        auto result = pgCtl({"start", "-D", options_.dataDir.string(), "-l", logFile().string(), "-w", "-t",
+                             std::to_string(options_.startTimeout.count()), "-o", postgresOptions},
+                            options_.startTimeout + 10s);
+        if (result.ok()) break;
+        std::string log = tailSince(logFile(), logOffset);
+        bool early = std::chrono::steady_clock::now() < deadline;
+        // After a crash (kill -9 of the postmaster) its children need a moment to notice
+        // and detach from shared memory; until then postgres refuses to start.
+        if (early && log.find("pre-existing shared memory block") != std::string::npos) {
+            std::this_thread::sleep_for(500ms);
+            continue;
+        }
+        // The free port we picked was taken before postgres bound it.
+        if (early && options_.port == 0 && attempt < 5 &&
+            log.find("could not bind") != std::string::npos) {
+            port = freeTcpPort();
+            continue;
+        }
+        throw Error("PostgreSQL did not start in " + options_.dataDir.string() + " (pg_ctl " +
+                    (result.timedOut ? std::string("timed out") : "exit " + std::to_string(result.exitCode)) +
+                    "):\n" + result.output + "server log " + logFile().string() + ", last lines:\n" + log);
+    }
+    waitUntilAcceptingConnections(connectionString("postgres"));
+}
+
+void EmbeddedServer::waitUntilAcceptingConnections(const std::string& conninfo) {
+    auto deadline = std::chrono::steady_clock::now() + options_.startTimeout;
+    std::string withTimeout = conninfo + " connect_timeout=5";
+    for (;;) {
+        PGPing ping = PQping(withTimeout.c_str());
+        if (ping == PQPING_OK) return;
+        if (ping == PQPING_NO_ATTEMPT) throw Error("invalid connection string for the server: " + conninfo);
+        if (std::chrono::steady_clock::now() > deadline)
+            throw Error("the server in " + options_.dataDir.string() + " does not accept connections after " +
+                        std::to_string(options_.startTimeout.count()) + " s; see " + logFile().string());
+        std::this_thread::sleep_for(100ms);
+    }
+}
+
+void EmbeddedServer::ensureDatabase() {
+    if (options_.database.empty() || options_.database == "postgres") return;
+    try {
+        pqxx::connection c(connectionString("postgres"));
+        pqxx::nontransaction tx(c);
+        auto r = tx.exec("SELECT 1 FROM pg_database WHERE datname = " + tx.quote(options_.database));
+        if (r.empty()) {
+            say("creating database " + options_.database);
+            tx.exec("CREATE DATABASE " + tx.quote_name(options_.database));
+        }
+    } catch (const pqxx::failure& e) {
+        throw Error("cannot create database '" + options_.database + "': " + firstLine(e.what()));
+    }
+}
+
+bool EmbeddedServer::stop() {
+    ServerStatus st = status();
+    if (!st.running) {
+        startedHere_ = false;
+        return false;
+    }
+    say("stopping the server in " + options_.dataDir.string() + " (pid " + std::to_string(st.pid) + ")");
+    auto result = pgCtl({"stop", "-D", options_.dataDir.string(), "-m", "fast", "-w", "-t",
+                         std::to_string(options_.stopTimeout.count())},
+                        options_.stopTimeout + 10s);
+    if (!result.ok()) {
+        say("fast shutdown did not finish within " + std::to_string(options_.stopTimeout.count()) +
+            " s; using immediate shutdown");
+        auto immediate = pgCtl({"stop", "-D", options_.dataDir.string(), "-m", "immediate", "-w", "-t", "30"}, 40s);
+        if (!immediate.ok() && isLivePostgres(st.pid))
+            throw Error("cannot stop the server in " + options_.dataDir.string() + " (pid " + std::to_string(st.pid) +
+                        "):\n" + result.output + immediate.output);
+    }
+    for (int i = 0; i < 100 && isLivePostgres(st.pid); ++i) std::this_thread::sleep_for(50ms);
+    std::error_code ec;
+    if (st.socketDir == socketDirFor() && fs::is_empty(st.socketDir, ec)) fs::remove(st.socketDir, ec);
+    startedHere_ = false;
+    return true;
+}
+
+void EmbeddedServer::restart() {
+    say("restarting the server in " + options_.dataDir.string());
+    auto logOffset = sizeOrZero(logFile());
+    // pg_ctl restart reuses the command line recorded in postmaster.opts (port, socket).
+    auto result = pgCtl({"restart", "-D", options_.dataDir.string(), "-m", "fast", "-l", logFile().string(), "-w",
+                         "-t", std::to_string(options_.startTimeout.count())},
+                        options_.startTimeout + options_.stopTimeout + 10s);
+    if (!result.ok())
+        throw Error("PostgreSQL did not restart in " + options_.dataDir.string() + ":\n" + result.output +
+                    "server log, last lines:\n" + tailSince(logFile(), logOffset));
+    waitUntilAcceptingConnections(connectionString("postgres"));
+}
+
+ServerStatus EmbeddedServer::status() const {
+    ServerStatus st;
+    auto pm = readPostmasterPid(options_.dataDir);
+    if (!pm || !isLivePostgres(pm->pid)) return st;
+    st.running = true;
+    st.pid = pm->pid;
+    st.port = pm->port;
+    st.socketDir = pm->socketDir;
+    st.listenAddress = pm->listenAddress;
+    return st;
+}
+
+std::string EmbeddedServer::connectionString(const std::string& database) const {
+    ServerStatus st = status();
+    if (!st.running) throw Error("the server in " + options_.dataDir.string() + " is not running");
+    return makeConninfo({{"host", st.socketDir.string()},
+                         {"port", std::to_string(st.port)},
+                         {"user", options_.superuser},
+                         {"dbname", database.empty() ? options_.database : database}});
+}
+
+AppliedSettings EmbeddedServer::applySettings(const std::vector<Setting>& settings) {
+    AppliedSettings applied;
+    if (settings.empty()) return applied;
+    pqxx::connection c(connectionString("postgres"));
+    pqxx::nontransaction tx(c);
+
+    // Check every name before changing anything: an unknown name changes nothing.
+    std::vector<SettingEffect> effects;
+    for (const auto& s : settings) {
+        auto r = tx.exec("SELECT context FROM pg_settings WHERE name = " + tx.quote(s.name));
+        if (r.empty()) {
+            if (s.name.find('.') == std::string::npos)
+                throw Error("unknown server setting '" + s.name + "': PostgreSQL " + binaries_.version +
+                            " has no such parameter");
+            effects.push_back(SettingEffect::Reload);  // an extension's placeholder ("auto_explain.x")
+            continue;
+        }
+        effects.push_back(effectOfContext(r[0][0].c_str()));
+        if (effects.back() == SettingEffect::Fixed)
+            throw Error("server setting '" + s.name + "' is fixed when PostgreSQL is built and cannot be changed");
+    }
+
+    // What postgresql.auto.conf held, to put back if the server rejects a value half-way.
+    std::vector<std::optional<std::string>> previous;
+    for (const auto& s : settings) {
+        auto r = tx.exec("SELECT setting FROM pg_file_settings WHERE sourcefile LIKE '%/postgresql.auto.conf' AND name = " +
+                         tx.quote(s.name) + " ORDER BY seqno DESC LIMIT 1");
+        previous.push_back(r.empty() ? std::nullopt : std::optional<std::string>(r[0][0].c_str()));
+    }
+    std::string loadedBefore = tx.exec("SELECT pg_conf_load_time()")[0][0].c_str();
+
+    for (size_t i = 0; i < settings.size(); ++i) {
+        const auto& s = settings[i];
+        try {
+            tx.exec("ALTER SYSTEM SET " + quoteSettingName(tx, s.name) + " TO " + tx.quote(s.value));
+        } catch (const pqxx::sql_error& e) {
+            for (size_t j = 0; j < i; ++j) {
+                const auto& undo = settings[j];
+                tx.exec("ALTER SYSTEM " + (previous[j] ? "SET " + quoteSettingName(tx, undo.name) + " TO " + tx.quote(*previous[j])
+                                                       : "RESET " + quoteSettingName(tx, undo.name)));
+            }
+            throw Error("server setting " + s.name + "=" + s.value + " rejected: " + firstLine(e.what()));
+        }
+        (effects[i] == SettingEffect::Restart ? applied.restartedFor : applied.reloaded).push_back(s.name);
+    }
+    tx.exec("SELECT pg_reload_conf()");
+    c.disconnect();
+
+    if (applied.restarted()) {
+        restart();
+        return applied;
+    }
+    // pg_reload_conf() only signals the postmaster. Wait until a new session sees the
+    // new configuration, so that whoever connects next measures with it.
+    auto deadline = std::chrono::steady_clock::now() + 10s;
+    for (;;) {
+        pqxx::connection probe(connectionString("postgres"));
+        pqxx::nontransaction ptx(probe);
+        if (ptx.exec("SELECT pg_conf_load_time() > " + ptx.quote(loadedBefore) + "::timestamptz")[0][0].as<bool>())
+            break;
+        if (std::chrono::steady_clock::now() > deadline)
+            throw Error("the server did not reload its configuration within 10 s; see " + logFile().string());
+        std::this_thread::sleep_for(20ms);
+    }
+    return applied;
+}
+
+std::vector<Setting> EmbeddedServer::alteredSettings() const {
+    pqxx::connection c(connectionString("postgres"));
+    pqxx::nontransaction tx(c);
+    std::vector<Setting> out;
+    for (const auto& row : tx.exec("SELECT name, setting FROM pg_file_settings "
+                                   "WHERE sourcefile LIKE '%/postgresql.auto.conf' ORDER BY seqno"))
+        out.push_back({row[0].c_str(), row[1].c_str()});
+    return out;
+}
+
+fs::path defaultDataDir() {
+    if (geteuid() == 0) return "/var/lib/scalelab/cluster";
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg == '/') return fs::path(xdg) / "scalelab" / "cluster";
+    const char* home = std::getenv("HOME");
+    if (!home || !*home) throw Error("neither XDG_DATA_HOME nor HOME is set; pass --data DIR");
+    return fs::path(home) / ".local" / "share" / "scalelab" / "cluster";
+}
+
+TempDir::TempDir(const std::string& prefix) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "-XXXXXX";
+    if (!mkdtemp(templ.data())) throw Error("cannot create a temporary directory " + templ);
+    path_ = templ;
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+}
+
+} // namespace scalelab

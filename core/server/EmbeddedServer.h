@@ -1,0 +1,108 @@
+#pragma once
+// The embedded PostgreSQL cluster: ScaleLab's default target and every database
+// test's server. Creates it with initdb, starts it on a private unix socket, reuses
+// one already running in the same data directory, applies settings, and stops it.
+#include "server/PgBinaries.h"
+#include "server/ServerSettings.h"
+#include "util/Subprocess.h"
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+struct ServerOptions {
+    std::filesystem::path dataDir;
+    int port = 0;                        // 0: a free one, chosen at start
+    bool listenTcp = false;              // also listen on 127.0.0.1 (trust auth: any local user gets in)
+    std::optional<std::filesystem::path> pgBindir;
+    std::string superuser = "postgres";
+    std::string database = "scalelab";   // created at first start; the default target
+    bool throwaway = false;              // initdb --no-sync: for test clusters that die with the test
+    std::chrono::seconds startTimeout{60};
+    std::chrono::seconds stopTimeout{30};
+    std::function<void(const std::string&)> note;  // progress lines for the user; may be empty
+};
+
+struct ServerStatus {
+    bool running = false;
+    pid_t pid = 0;
+    int port = 0;
+    std::filesystem::path socketDir;
+    std::string listenAddress;           // "" when unix socket only
+};
+
+class EmbeddedServer {
+public:
+    // Finds the server programs and the account to run them as; touches no files.
+    explicit EmbeddedServer(ServerOptions options);
+    // Stops the server if this object started it, unless keepRunning() was called.
+    ~EmbeddedServer();
+    EmbeddedServer(const EmbeddedServer&) = delete;
+    EmbeddedServer& operator=(const EmbeddedServer&) = delete;
+
+    enum class StartOutcome { Started, Reused };
+    // initdb when the directory is missing or empty, then start, or reuse the
+    // postmaster already serving this data directory.
+    StartOutcome start();
+    // Fast shutdown, then immediate when that times out. False when it was not running.
+    bool stop();
+    void restart();
+    ServerStatus status() const;
+    void keepRunning() { keepRunning_ = true; }
+
+    // libpq conninfo for the running server ("host=/tmp/... port=N user=postgres dbname=scalelab").
+    std::string connectionString(const std::string& database = {}) const;
+
+    // ALTER SYSTEM for each setting, then a reload, and a restart when one of them needs it.
+    // Throws Error for an unknown or fixed setting or a value the server rejects; settings
+    // before the failing one stay applied.
+    AppliedSettings applySettings(const std::vector<Setting>& settings);
+    // Settings written by ALTER SYSTEM (postgresql.auto.conf), as the server reads them.
+    std::vector<Setting> alteredSettings() const;
+
+    const PgBinaries& binaries() const { return binaries_; }
+    const std::filesystem::path& dataDir() const { return options_.dataDir; }
+    const std::optional<UserIdentity>& serverUser() const { return user_; }
+    std::filesystem::path logFile() const { return options_.dataDir / "scalelab-server.log"; }
+
+private:
+    bool initialize();
+    void startPostmaster();
+    void waitUntilAcceptingConnections(const std::string& conninfo);
+    void ensureDatabase();
+    ProcessResult pgCtl(std::vector<std::string> args, std::chrono::seconds timeout) const;
+    std::filesystem::path socketDirFor() const;
+    void say(const std::string& line) const;
+
+    ServerOptions options_;
+    PgBinaries binaries_;
+    std::optional<UserIdentity> user_;
+    bool startedHere_ = false;
+    bool keepRunning_ = false;
+};
+
+// $XDG_DATA_HOME/scalelab/cluster (or ~/.local/share/...); /var/lib/scalelab/cluster for root,
+// because the postgres account cannot reach root's home.
+std::filesystem::path defaultDataDir();
+
+// A fresh empty directory under $TMPDIR (or /tmp), removed with everything in it on destruction.
+class TempDir {
+public:
+    explicit TempDir(const std::string& prefix = "scalelab");
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
+} // namespace scalelab

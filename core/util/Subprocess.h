@@ -1,0 +1,53 @@
+#pragma once
+// Runs an external program (initdb, pg_ctl, postgres) and collects its output.
+// Optionally as another user: initdb and postgres refuse to run as root, so a root
+// ScaleLab runs them as the `postgres` system user (see ServerUser.h).
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace scalelab {
+
+// The identity a child process switches to before exec. Resolved in the parent,
+// because getpwnam and friends are not safe to call between fork and exec.
+struct UserIdentity {
+    std::string name;
+    uid_t uid = 0;
+    gid_t gid = 0;
+    std::vector<gid_t> groups;
+};
+
+struct ProcessOptions {
+    std::optional<UserIdentity> runAs;
+    // Variables to set (or, with an empty optional value, remove) in the child's environment.
+    std::vector<std::pair<std::string, std::optional<std::string>>> env;
+    std::chrono::milliseconds timeout{std::chrono::seconds(120)};
+    std::string workDir = "/";
+};
+
+struct ProcessResult {
+    int exitCode = -1;   // -1 when killed by a signal
+    int signal = 0;
+    bool timedOut = false;
+    std::string output;  // stdout and stderr interleaved
+    bool ok() const { return exitCode == 0 && !timedOut; }
+};
+
+// argv[0] must be an absolute path. Throws Error only when the process cannot be
+// started at all; a program that fails is reported through the result.
+ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+// Renders argv as a shell would need it typed, for messages.
+std::string shellQuote(const std::vector<std::string>& argv);
+std::string shellQuote(const std::string& word);
+
+// access(path, mode) evaluated by a forked child that has switched to `user`.
+// Answers "can the postgres user reach this directory?" with the kernel's own
+// permission rules (groups, ACLs) instead of re-implementing them.
+bool accessibleAs(const UserIdentity& user, const std::string& path, int mode);
+
+} // namespace scalelab

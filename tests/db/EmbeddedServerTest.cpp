@@ -1,0 +1,193 @@
+// The embedded server against real PostgreSQL: each test makes its own throwaway cluster.
+#include "ServerRequirement.h"
+
+#include "server/DataDirectory.h"
+#include "server/EmbeddedServer.h"
+
+#include <gtest/gtest.h>
+#include <pqxx/pqxx>
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+
+namespace fs = std::filesystem;
+using namespace scalelab;
+
+namespace {
+
+ServerOptions throwaway(const fs::path& dir) {
+    ServerOptions o;
+    o.dataDir = dir;
+    o.throwaway = true;
+    return o;
+}
+
+std::string query(const std::string& conninfo, const std::string& sql) {
+    pqxx::connection c(conninfo);
+    pqxx::nontransaction tx(c);
+    return tx.exec(sql)[0][0].c_str();
+}
+
+std::string errorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+class EmbeddedServerTest : public ::testing::Test {
+protected:
+    void SetUp() override { SCALELAB_REQUIRE_SERVER(); }
+    TempDir dir_{"scalelab-dbtest"};
+};
+
+} // namespace
+
+TEST_F(EmbeddedServerTest, StartsServesQueriesIsReusedAndStops) {
+    EmbeddedServer server(throwaway(dir_.path()));
+    EXPECT_EQ(server.start(), EmbeddedServer::StartOutcome::Started);
+    ServerStatus st = server.status();
+    ASSERT_TRUE(st.running);
+    EXPECT_EQ(st.listenAddress, "");
+    EXPECT_NE(query(server.connectionString(), "SELECT version()").find("PostgreSQL " + server.binaries().version), std::string::npos);
+    EXPECT_EQ(query(server.connectionString(), "SELECT current_database()"), "scalelab");
+
+    {
+        EmbeddedServer again(throwaway(dir_.path()));
+        EXPECT_EQ(again.start(), EmbeddedServer::StartOutcome::Reused);
+        EXPECT_EQ(again.status().pid, st.pid);
+        EXPECT_EQ(again.connectionString(), server.connectionString());
+    }  // a reused server is not stopped by the object that reused it
+    EXPECT_TRUE(isLivePostgres(st.pid));
+
+    EXPECT_TRUE(server.stop());
+    EXPECT_FALSE(isLivePostgres(st.pid));
+    EXPECT_FALSE(server.status().running);
+    EXPECT_FALSE(server.stop());
+    EXPECT_EQ(errorOf([&] { server.connectionString(); }), "the server in " + dir_.path().string() + " is not running");
+}
+
+TEST_F(EmbeddedServerTest, TheObjectThatStartedTheServerStopsItWhenDestroyed) {
+    pid_t pid = 0;
+    {
+        EmbeddedServer server(throwaway(dir_.path()));
+        server.start();
+        pid = server.status().pid;
+        ASSERT_TRUE(isLivePostgres(pid));
+    }
+    EXPECT_FALSE(isLivePostgres(pid));
+}
+
+TEST_F(EmbeddedServerTest, ListensOnLoopbackTcpOnlyWhenAsked) {
+    ServerOptions o = throwaway(dir_.path());
+    o.listenTcp = true;
+    EmbeddedServer server(o);
+    server.start();
+    EXPECT_EQ(server.status().listenAddress, "127.0.0.1");
+    std::string tcp = "host=127.0.0.1 port=" + std::to_string(server.status().port) + " user=postgres dbname=scalelab";
+    EXPECT_EQ(query(tcp, "SELECT inet_server_addr()::text"), "127.0.0.1/32");
+}
+
+TEST_F(EmbeddedServerTest, RefusesADirectoryThatIsNotACluster) {
+    std::ofstream(dir_.path() / "thesis.tex") << "precious\n";
+    EmbeddedServer server(throwaway(dir_.path()));
+    EXPECT_EQ(errorOf([&] { server.start(); }),
+              dir_.path().string() + " is not empty and is not a PostgreSQL data directory (it has no PG_VERSION). "
+              "ScaleLab will not initialize a cluster over existing files: choose an empty or new directory.");
+    EXPECT_TRUE(fs::exists(dir_.path() / "thesis.tex"));
+    EXPECT_FALSE(fs::exists(dir_.path() / "base"));
+}
+
+TEST_F(EmbeddedServerTest, RefusesAClusterOfAnotherMajorVersion) {
+    EmbeddedServer server(throwaway(dir_.path()));
+    int other = server.binaries().major - 1;
+    std::ofstream(dir_.path() / "PG_VERSION") << other << "\n";
+    EXPECT_NE(errorOf([&] { server.start(); }).find("holds a PostgreSQL " + std::to_string(other) + " cluster"),
+              std::string::npos);
+}
+
+TEST_F(EmbeddedServerTest, ReloadsForWorkMemAndRestartsForMaxConnections) {
+    EmbeddedServer server(throwaway(dir_.path()));
+    server.start();
+    pid_t before = server.status().pid;
+
+    AppliedSettings reload = server.applySettings({{"work_mem", "64MB"}});
+    EXPECT_EQ(reload.reloaded, std::vector<std::string>{"work_mem"});
+    EXPECT_FALSE(reload.restarted());
+    EXPECT_EQ(server.status().pid, before);
+    EXPECT_EQ(query(server.connectionString(), "SHOW work_mem"), "64MB");
+
+    AppliedSettings restart = server.applySettings({{"max_connections", "123"}, {"synchronous_commit", "off"}});
+    EXPECT_EQ(restart.restartedFor, std::vector<std::string>{"max_connections"});
+    EXPECT_EQ(restart.reloaded, std::vector<std::string>{"synchronous_commit"});
+    EXPECT_NE(server.status().pid, before);
+    EXPECT_EQ(query(server.connectionString(), "SHOW max_connections"), "123");
+    EXPECT_EQ(query(server.connectionString(), "SHOW synchronous_commit"), "off");
+
+    // Settings persist: they are in postgresql.auto.conf and survive a restart.
+    server.restart();
+    EXPECT_EQ(query(server.connectionString(), "SHOW work_mem"), "64MB");
+    auto altered = server.alteredSettings();
+    EXPECT_EQ(altered, (std::vector<Setting>{{"work_mem", "64MB"}, {"max_connections", "123"}, {"synchronous_commit", "off"}}));
+}
+
+TEST_F(EmbeddedServerTest, UnknownFixedAndInvalidSettingsAreRefusedAndChangeNothing) {
+    EmbeddedServer server(throwaway(dir_.path()));
+    server.start();
+    EXPECT_EQ(errorOf([&] { server.applySettings({{"work_mem", "8MB"}, {"no_such_setting", "1"}}); }),
+              "unknown server setting 'no_such_setting': PostgreSQL " + server.binaries().version + " has no such parameter");
+    EXPECT_EQ(errorOf([&] { server.applySettings({{"block_size", "16384"}}); }),
+              "server setting 'block_size' is fixed when PostgreSQL is built and cannot be changed");
+    EXPECT_EQ(errorOf([&] { server.applySettings({{"work_mem", "8MB"}, {"shared_buffers", "lots"}}); }),
+              "server setting shared_buffers=lots rejected: ERROR:  invalid value for parameter \"shared_buffers\": \"lots\"");
+    EXPECT_TRUE(server.alteredSettings().empty());
+    EXPECT_EQ(query(server.connectionString(), "SHOW work_mem"), "4MB");
+}
+
+TEST_F(EmbeddedServerTest, StartsAgainAfterThePostmasterWasKilled) {
+    EmbeddedServer server(throwaway(dir_.path()));
+    server.start();
+    pid_t crashed = server.status().pid;
+    ASSERT_EQ(kill(crashed, SIGKILL), 0);
+    for (int i = 0; i < 100 && isLivePostgres(crashed); ++i) usleep(20000);
+    ASSERT_TRUE(fs::exists(dir_.path() / "postmaster.pid")) << "the crash should leave a stale postmaster.pid";
+    EXPECT_FALSE(server.status().running);
+
+    EXPECT_EQ(server.start(), EmbeddedServer::StartOutcome::Started);
+    EXPECT_NE(server.status().pid, crashed);
+    EXPECT_EQ(query(server.connectionString(), "SELECT 1"), "1");
+}
+
+TEST_F(EmbeddedServerTest, AsRootRunsTheServerAsThePostgresAccount) {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root: checks that root hands the server to the postgres account";
+    fs::permissions(dir_.path(), fs::perms::others_exec, fs::perm_options::add);
+    EmbeddedServer server(throwaway(dir_.path() / "nested" / "data"));
+    server.start();
+    ASSERT_TRUE(server.serverUser());
+    struct stat st {};
+    ASSERT_EQ(stat((dir_.path() / "nested" / "data").c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, server.serverUser()->uid);
+    std::ifstream status("/proc/" + std::to_string(server.status().pid) + "/status");
+    std::string line, uidLine;
+    while (std::getline(status, line))
+        if (line.rfind("Uid:", 0) == 0) uidLine = line;
+    EXPECT_EQ(uidLine.substr(0, uidLine.find('\t', 5)), "Uid:\t" + std::to_string(server.serverUser()->uid));
+    EXPECT_EQ(query(server.connectionString(), "SELECT current_user"), "postgres");
+}
+
+TEST_F(EmbeddedServerTest, AsRootNamesTheDirectoryThePostgresAccountCannotEnter) {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root: only root's server account can be locked out";
+    fs::path locked = dir_.path() / "locked";
+    fs::create_directories(locked);
+    ASSERT_EQ(chown(dir_.path().c_str(), 0, 0), 0);
+    fs::permissions(dir_.path(), fs::perms::owner_all, fs::perm_options::replace);
+    EmbeddedServer server(throwaway(locked / "data"));
+    std::string msg = errorOf([&] { server.start(); });
+    EXPECT_EQ(msg.substr(0, msg.find(" on the way")),
+              "PostgreSQL runs as user 'postgres', who cannot enter " + dir_.path().string());
+}

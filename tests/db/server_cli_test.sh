@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# `scalelab server` as a user types it: start, connect with psql, reuse, stop, refuse.
+# Usage: server_cli_test.sh PATH/TO/scalelab
+set -uo pipefail
+scalelab=$1
+work=$(mktemp -d /tmp/scalelab-cli-XXXXXX)
+chmod 755 "$work"   # as root, the postgres account must be able to enter it
+data=$work/data
+failures=0
+cleanup() { "$scalelab" server stop --data "$data" >/dev/null 2>&1; rm -rf "$work"; }
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_rc() { # expected-rc description command...
+  local want=$1 what=$2; shift 2
+  "$@" >"$work/out" 2>&1; local rc=$?
+  [[ $rc == "$want" ]] || fail "$what: exit $rc, expected $want; output: $(cat "$work/out")"
+}
+# Live processes (not zombies) whose working directory is the data directory: the cluster's.
+cluster_processes() {
+  for p in /proc/[0-9]*; do
+    [[ "$(readlink "$p/cwd" 2>/dev/null)" == "$data" ]] || continue
+    [[ "$(awk '{print $3}' "$p/stat" 2>/dev/null)" == Z ]] && continue
+    echo "${p#/proc/}"
+  done
+}
+
+if ! "$scalelab" --version | grep -q '^server: PostgreSQL'; then
+  echo "no PostgreSQL server programs: $("$scalelab" --version | grep '^server')"
+  [[ "${CI:-}" == true ]] && exit 1
+  exit 77
+fi
+
+expect_rc 2 "unknown subcommand" "$scalelab" server frobnicate
+expect_rc 2 "bad port" "$scalelab" server start --data "$data" --port notaport
+expect_rc 1 "setting without '='" "$scalelab" server start --data "$data" --set fsync
+grep -q "server setting 'fsync' has no '='" "$work/out" || fail "setting message: $(cat "$work/out")"
+[[ ! -e $data ]] || fail "a bad setting must be refused before initdb"
+
+out=$("$scalelab" server start --data "$data" --set work_mem=32MB 2>"$work/err") || fail "start: $(cat "$work/err")"
+grep -q '^server:   started' <<<"$out" || fail "start did not say started: $out"
+conninfo=$(sed -n 's/^conninfo: //p' <<<"$out")
+pid=$(sed -n 's/^pid: *//p' <<<"$out")
+psql "$conninfo" -Atc 'select version()' | grep -q '^PostgreSQL' || fail "psql could not connect with: $conninfo"
+[[ "$(psql "$conninfo" -Atc 'show work_mem')" == 32MB ]] || fail "--set work_mem=32MB not in effect"
+
+out=$("$scalelab" server start --data "$data" 2>&1) || fail "second start failed: $out"
+grep -q 'already running (reused)' <<<"$out" || fail "second start did not reuse: $out"
+[[ "$(sed -n 's/^pid: *//p' <<<"$out")" == "$pid" ]] || fail "second start changed the postmaster pid"
+[[ "$("$scalelab" server status --data "$data" --conninfo)" == "$conninfo" ]] || fail "status --conninfo differs"
+
+expect_rc 0 "stop" "$scalelab" server stop --data "$data"
+grep -q "stopped the server in $data" "$work/out" || fail "stop message: $(cat "$work/out")"
+[[ -z "$(cluster_processes)" ]] || fail "postgres processes left after stop: $(cluster_processes)"
+expect_rc 1 "status --conninfo of a stopped server" "$scalelab" server status --data "$data" --conninfo
+"$scalelab" server status --data "$data" | grep -q '^server:   stopped' || fail "status does not say stopped"
+
+mkdir -p "$work/plain" && echo precious >"$work/plain/notes.txt"
+expect_rc 1 "start on a plain non-empty directory" "$scalelab" server start --data "$work/plain"
+grep -q "is not empty and is not a PostgreSQL data directory" "$work/out" || fail "plain dir message: $(cat "$work/out")"
+
+if [[ $failures -gt 0 ]]; then echo "$failures check(s) failed"; exit 1; fi
+echo "server CLI: all checks passed"
