@@ -1,6 +1,7 @@
 // scalelab: the command-line entry point. Thin on purpose: it parses arguments and
 // hands the work to core (headless subcommands) or ui.
 #include "AboutInfo.h"
+#include "LoadCommands.h"
 #include "ServerCommand.h"
 
 #include "server/PgBinaries.h"
@@ -52,6 +53,43 @@ int main(int argc, char** argv) {
     addServerOptions(status, server);
     status->add_flag("--conninfo", server.conninfoOnly, "Print only the connection string (exit 1 when stopped)");
 
+    scalelab::app::InitArgs init;
+    auto* initCmd = app.add_subcommand("init", "Create and load the pgbench tables (like pgbench -i)");
+    scalelab::app::addTargetOptions(initCmd, init.target);
+    initCmd->add_option("-s,--scale", init.scale, "Scale factor: 100,000 accounts each")->check(CLI::PositiveNumber);
+    initCmd->add_option("-F,--fillfactor", init.fillfactor, "Fill factor of the tables")->check(CLI::Range(10, 100));
+    initCmd->add_flag("--reinit", init.reinit, "Drop and re-create pgbench tables that ScaleLab created earlier");
+
+    scalelab::app::RunArgs run;
+    auto* runCmd = app.add_subcommand("run", "Run a load (like pgbench) and print the report");
+    scalelab::app::addTargetOptions(runCmd, run.target);
+    runCmd->add_option("-c,--client", run.clients, "Number of clients")->check(CLI::PositiveNumber);
+    runCmd->add_option("-j,--jobs", run.threads, "Number of worker threads")->check(CLI::PositiveNumber);
+    auto* timeOpt = runCmd->add_option("-T,--time", run.duration, "Duration in seconds")->check(CLI::PositiveNumber);
+    runCmd->add_option("-t,--transactions", run.transactions, "Transactions per client")
+        ->check(CLI::PositiveNumber)->excludes(timeOpt);
+    runCmd->add_option("-M,--protocol", run.mode, "Query mode: simple, extended or prepared")
+        ->check(CLI::IsMember({"simple", "extended", "prepared"}));
+    runCmd->add_flag("-S,--select-only", run.selectOnly, "Built-in select-only script");
+    runCmd->add_flag("-N,--skip-some-updates", run.skipSomeUpdates, "Built-in simple-update script");
+    runCmd->add_option("-b,--builtin", run.builtins, "Built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only");
+    runCmd->add_option("-f,--file", run.files, "Script file FILE[@WEIGHT] (docs/load.md)");
+    runCmd->add_option("--replay", run.replay, "Replay a file of SQL statements, one per transaction");
+    runCmd->add_flag("--shuffle", run.shuffle, "Replay: each client in its own random order");
+    runCmd->add_option("-P,--progress", run.progress, "Print a progress line every SEC seconds")->check(CLI::PositiveNumber);
+    runCmd->add_option("-R,--rate", run.rate, "Target rate in transactions per second (Poisson arrivals)")
+        ->check(CLI::PositiveNumber);
+    runCmd->add_option("--max-tries", run.maxTries, "Tries of a transaction failing by serialization or deadlock")
+        ->check(CLI::PositiveNumber);
+    runCmd->add_option("--warmup", run.warmup, "Seconds at the start that run but are not counted")
+        ->check(CLI::NonNegativeNumber);
+    runCmd->add_option("-s,--scale", run.scale, "The :scale of custom scripts (built-ins read it from pgbench_branches)")
+        ->check(CLI::PositiveNumber);
+    runCmd->add_option("--init-scale", run.initScale, "Embedded server without pgbench tables: initialize this scale")
+        ->check(CLI::PositiveNumber);
+    runCmd->add_option("--seed", run.seed, "Random seed (default: from the clock; printed in --json)");
+    runCmd->add_flag("--json", run.json, "Print the result as JSON instead of the text report");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -63,6 +101,8 @@ int main(int argc, char** argv) {
         std::cout << versionText();
         return 0;
     }
+    if (initCmd->parsed()) return scalelab::app::runInitCommand(init);
+    if (runCmd->parsed()) return scalelab::app::runRunCommand(run);
     for (auto* cmd : {start, stop, status}) {
         if (cmd->parsed()) {
             server.action = cmd->get_name();

@@ -1,0 +1,196 @@
+#include "LoadCommands.h"
+
+#include "load/LoadResultJson.h"
+#include "load/LoadRun.h"
+#include "load/PgbenchData.h"
+#include "util/Error.h"
+
+#include <CLI/CLI.hpp>
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+namespace scalelab::app {
+namespace {
+
+void note(const std::string& line) { std::cerr << "scalelab: " << line << "\n"; }
+
+Workload buildWorkload(const RunArgs& a) {
+    if (!a.replay.empty()) {
+        if (!a.builtins.empty() || !a.files.empty() || a.selectOnly || a.skipSomeUpdates)
+            throw Error("--replay runs a log of statements on its own: drop -b, -f, -S and -N");
+        return Workload::replayFile(a.replay, a.shuffle);
+    }
+    if (a.shuffle) throw Error("--shuffle applies to --replay only");
+    Workload w;
+    if (a.selectOnly) w.addBuiltin("select-only");
+    if (a.skipSomeUpdates) w.addBuiltin("simple-update");
+    for (const auto& b : a.builtins) w.addBuiltin(b);
+    for (const auto& f : a.files) w.addScriptFile(f);
+    if (w.scripts.empty()) w.addBuiltin("tpcb-like");
+    return w;
+}
+
+bool usesBuiltin(const RunArgs& a) {
+    return a.replay.empty() && (a.selectOnly || a.skipSomeUpdates || !a.builtins.empty() || a.files.empty());
+}
+
+// The main thread waits in run(); this thread turns Ctrl-C into a clean stop, so the
+// report of what was measured still comes out.
+class InterruptToStop {
+public:
+    explicit InterruptToStop(LoadRun& run) {
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        sigaddset(&set, SIGTERM);
+        sigaddset(&set, SIGUSR1);
+        pthread_sigmask(SIG_BLOCK, &set, nullptr);
+        thread_ = std::thread([set, &run] {
+            int sig = 0;
+            while (sigwait(&set, &sig) == 0 && sig != SIGUSR1) {
+                std::cerr << "scalelab: stopping: finishing the transactions in flight\n";
+                run.requestStop(true);
+            }
+        });
+    }
+    ~InterruptToStop() {
+        pthread_kill(thread_.native_handle(), SIGUSR1);
+        thread_.join();
+    }
+
+private:
+    std::thread thread_;
+};
+
+std::string fmt(const char* format, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+void printReport(const LoadSpec& spec, const LoadResult& r) {
+    std::cout << "transaction type: " << r.workload << "\n"
+              << "scaling factor: " << r.scale << "\n"
+              << "query mode: " << queryModeName(r.mode) << "\n"
+              << "number of clients: " << r.clients << "\n"
+              << "number of threads: " << r.threads << "\n"
+              << "maximum number of tries: " << spec.maxTries << "\n";
+    if (spec.durationS > 0) std::cout << "duration: " << spec.durationS << " s\n";
+    else std::cout << "number of transactions per client: " << spec.transactionsPerClient << "\n";
+    if (spec.warmupS > 0) std::cout << "warm-up: " << spec.warmupS << " s (not counted)\n";
+    std::cout << "number of transactions actually processed: " << r.transactions << "\n";
+    uint64_t failed = r.failures.total();
+    double pct = r.transactions + failed ? 100.0 * static_cast<double>(failed) / static_cast<double>(r.transactions + failed) : 0;
+    std::cout << "number of failed transactions: " << failed << " (" << fmt("%.3f", pct) << "%)\n";
+    if (failed)
+        std::cout << "  serialization failures: " << r.failures.serialization << ", deadlock failures: " << r.failures.deadlock
+                  << ", other failures: " << r.failures.other << "\n"
+                  << "  first error: " << r.firstErrorMessage << "\n";
+    if (spec.maxTries > 1)
+        std::cout << "number of transactions retried: " << r.retriedTransactions << "\n"
+                  << "total number of retries: " << r.retries << "\n";
+    const auto& l = r.latency;
+    std::cout << "latency average = " << fmt("%.3f", l.meanMs) << " ms\n"
+              << "latency stddev = " << fmt("%.3f", l.stddevMs) << " ms\n"
+              << "latency percentiles: p50 = " << fmt("%.3f", l.p50Ms) << ", p90 = " << fmt("%.3f", l.p90Ms)
+              << ", p95 = " << fmt("%.3f", l.p95Ms) << ", p99 = " << fmt("%.3f", l.p99Ms) << ", p99.9 = " << fmt("%.3f", l.p999Ms)
+              << ", max = " << fmt("%.3f", l.maxMs) << " ms\n";
+    if (spec.rate > 0)
+        std::cout << "rate limit schedule lag: avg " << fmt("%.3f", r.lagMeanMs) << " (max " << fmt("%.3f", r.lagMaxMs) << ") ms\n";
+    std::cout << "initial connection time = " << fmt("%.3f", r.connectSeconds * 1000) << " ms\n"
+              << "tps = " << fmt("%f", r.tps) << " (without initial connection time)\n"
+              << "status: " << runStatusName(r.status) << "\n";
+    if (r.status == RunStatus::Failed) std::cout << "error: " << r.error << "\n";
+}
+
+} // namespace
+
+void addTargetOptions(CLI::App* cmd, TargetArgs& target) {
+    cmd->add_option("-d,--conninfo", target.conninfo,
+                    "libpq connection string of the target server (default: the embedded server); no password in it");
+    cmd->add_option("--data", target.dataDir, "Data directory of the embedded server (default as for `scalelab server`)");
+    cmd->add_option("--pg-bindir", target.pgBindir, "Directory with initdb, pg_ctl and postgres for the embedded server");
+}
+
+int runInitCommand(const InitArgs& args) {
+    try {
+        Target target = openTarget(args.target);
+        PgbenchInitOptions o;
+        o.scale = args.scale;
+        o.fillfactor = args.fillfactor;
+        o.reinit = args.reinit;
+        o.note = note;
+        initPgbenchData(target.conninfo, o);
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "scalelab: error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+int runRunCommand(const RunArgs& a) {
+    try {
+        LoadSpec spec;
+        spec.workload = buildWorkload(a);
+        spec.mode = parseQueryMode(a.mode);
+        spec.clients = a.clients;
+        spec.threads = a.threads;
+        spec.durationS = a.duration;
+        spec.transactionsPerClient = a.transactions;
+        spec.warmupS = a.warmup;
+        spec.rate = a.rate;
+        spec.maxTries = a.maxTries;
+        spec.seed = a.seed;
+        if (a.progress > 0) spec.sampleIntervalS = a.progress;
+        if (a.duration == 0 && a.transactions == 0) spec.transactionsPerClient = 10;  // pgbench's default
+        spec.conninfo = "placeholder";  // validated before anything starts; set below
+        validate(spec);
+
+        Target target = openTarget(a.target);
+        spec.conninfo = target.conninfo;
+        PgbenchDataInfo data = inspectPgbenchData(target.conninfo);
+        if (usesBuiltin(a) && !data.complete) {
+            if (!target.embedded)
+                throw Error("the target database has no pgbench tables: run `scalelab init --conninfo ... --scale N` "
+                            "(or pgbench -i) first");
+            note("the embedded server has no pgbench tables yet: initializing scale " + std::to_string(a.initScale));
+            PgbenchInitOptions o;
+            o.scale = a.initScale;
+            o.note = note;
+            initPgbenchData(target.conninfo, o);
+            data = inspectPgbenchData(target.conninfo);
+        }
+        spec.scale = a.scale > 0 ? a.scale : data.complete ? data.scale : 1;
+        if (a.scale > 0 && usesBuiltin(a) && data.complete && a.scale != data.scale)
+            note("scale option ignored for the built-in scripts, using the count from pgbench_branches: " +
+                 std::to_string(data.scale));
+        if (usesBuiltin(a) && data.complete) spec.scale = data.scale;
+
+        std::function<void(const LoadSample&)> progress;
+        if (a.progress > 0)
+            progress = [](const LoadSample& s) {
+                std::fprintf(stderr, "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, %llu failed%s\n", s.endS, s.tps,
+                             s.latency.meanMs, s.latency.stddevMs, static_cast<unsigned long long>(s.failures),
+                             s.warmup ? " (warm-up)" : "");
+            };
+        LoadRun run(spec, progress);
+        LoadResult result;
+        {
+            InterruptToStop interrupts(run);
+            result = run.run();
+        }
+        if (a.json) std::cout << toJson(result).dump(2) << "\n";
+        else printReport(spec, result);
+        return result.status == RunStatus::Failed ? 1 : 0;
+    } catch (const std::exception& e) {
+        std::cerr << "scalelab: error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace scalelab::app

@@ -1,0 +1,48 @@
+#pragma once
+// `scalelab init` (pgbench -i) and `scalelab run` (pgbench): the load generator from the shell.
+#include "Target.h"
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace scalelab::app {
+
+struct InitArgs {
+    TargetArgs target;
+    long long scale = 1;
+    int fillfactor = 100;
+    bool reinit = false;
+};
+
+struct RunArgs {
+    TargetArgs target;
+    int clients = 1;
+    int threads = 1;
+    double duration = 0;
+    long long transactions = 0;
+    std::string mode = "simple";
+    bool selectOnly = false;     // -S
+    bool skipSomeUpdates = false;  // -N
+    std::vector<std::string> builtins;
+    std::vector<std::string> files;
+    std::string replay;
+    bool shuffle = false;
+    double progress = 0;
+    double rate = 0;
+    int maxTries = 1;
+    double warmup = 0;
+    long long scale = 0;         // 0: detect from pgbench_branches (or 1 for custom scripts)
+    long long initScale = 10;    // embedded server without data: initialize at this scale
+    unsigned long long seed = 0;
+    bool json = false;
+};
+
+void addTargetOptions(CLI::App* cmd, TargetArgs& target);
+int runInitCommand(const InitArgs& args);
+int runRunCommand(const RunArgs& args);
+
+} // namespace scalelab::app

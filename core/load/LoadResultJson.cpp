@@ -1,0 +1,43 @@
+#include "load/LoadResultJson.h"
+
+namespace scalelab {
+
+nlohmann::json toJson(const LatencySummary& s) {
+    return {{"count", s.count}, {"mean_ms", s.meanMs}, {"stddev_ms", s.stddevMs}, {"min_ms", s.minMs},
+            {"p50_ms", s.p50Ms}, {"p90_ms", s.p90Ms}, {"p95_ms", s.p95Ms}, {"p99_ms", s.p99Ms},
+            {"p99_9_ms", s.p999Ms}, {"max_ms", s.maxMs}};
+}
+
+nlohmann::json toJson(const LoadSample& s) {
+    return {{"start_s", s.startS}, {"end_s", s.endS}, {"warmup", s.warmup}, {"transactions", s.transactions},
+            {"tps", s.tps}, {"latency", toJson(s.latency)}, {"failures", s.failures}, {"retries", s.retries}};
+}
+
+nlohmann::json toJson(const LoadResult& r) {
+    nlohmann::json samples = nlohmann::json::array();
+    for (const auto& s : r.samples) samples.push_back(toJson(s));
+    return {{"status", runStatusName(r.status)},
+            {"error", r.error},
+            {"workload", r.workload},
+            {"scale", r.scale},
+            {"query_mode", queryModeName(r.mode)},
+            {"clients", r.clients},
+            {"threads", r.threads},
+            {"seed", r.seed},
+            {"connect_s", r.connectSeconds},
+            {"measured_s", r.measuredSeconds},
+            {"transactions", r.transactions},
+            {"tps", r.tps},
+            {"latency", toJson(r.latency)},
+            {"failures",
+             {{"serialization", r.failures.serialization}, {"deadlock", r.failures.deadlock}, {"other", r.failures.other},
+              {"total", r.failures.total()}}},
+            {"retries", r.retries},
+            {"retried_transactions", r.retriedTransactions},
+            {"first_error", r.firstErrorMessage},
+            {"lag_mean_ms", r.lagMeanMs},
+            {"lag_max_ms", r.lagMaxMs},
+            {"samples", samples}};
+}
+
+} // namespace scalelab

@@ -1,0 +1,231 @@
+#include "load/LoadRun.h"
+
+#include "load/Worker.h"
+#include "util/Error.h"
+
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+namespace scalelab {
+namespace {
+
+constexpr int64_t kAbandonAfterNs = 5'000'000'000;  // in-flight transactions get 5 s to end after a stop
+
+double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
+
+struct Totals {
+    LatencyHistogram latency;
+    FailureCounts failures;
+    uint64_t retries = 0, retriedTransactions = 0, lagCount = 0, lagSumNs = 0, lagMaxNs = 0;
+
+    void add(const PhaseCounters& p) {
+        latency.merge(p.latency.snapshot());
+        failures.serialization += p.serializationFailures.load(std::memory_order_relaxed);
+        failures.deadlock += p.deadlockFailures.load(std::memory_order_relaxed);
+        failures.other += p.otherFailures.load(std::memory_order_relaxed);
+        retries += p.retries.load(std::memory_order_relaxed);
+        retriedTransactions += p.retriedTransactions.load(std::memory_order_relaxed);
+        lagCount += p.lagCount.load(std::memory_order_relaxed);
+        lagSumNs += p.lagSumNs.load(std::memory_order_relaxed);
+        lagMaxNs = std::max(lagMaxNs, p.lagMaxNs.load(std::memory_order_relaxed));
+    }
+};
+
+Totals everything(const std::vector<std::unique_ptr<Worker>>& workers) {
+    Totals t;
+    for (const auto& w : workers) {
+        t.add(w->warmup());
+        t.add(w->measured());
+    }
+    return t;
+}
+
+} // namespace
+
+const char* runStatusName(RunStatus status) {
+    switch (status) {
+    case RunStatus::Completed: return "completed";
+    case RunStatus::Failed: return "failed";
+    case RunStatus::Stopped: return "stopped";
+    }
+    return "?";
+}
+
+void validate(const LoadSpec& s) {
+    auto bad = [](const std::string& msg) { throw Error(msg); };
+    if (s.conninfo.empty()) bad("no connection string for the target server");
+    if (s.workload.scripts.empty()) bad("no workload: choose a built-in script (-b), a script file (-f) or a replay file");
+    if (s.clients < 1) bad("clients must be at least 1 (got " + std::to_string(s.clients) + ")");
+    if (s.threads < 1) bad("threads must be at least 1 (got " + std::to_string(s.threads) + ")");
+    bool timed = s.durationS > 0, counted = s.transactionsPerClient > 0;
+    if (timed == counted) bad("give either a duration (-T) or a number of transactions per client (-t), not both or neither");
+    if (s.durationS < 0 || !std::isfinite(s.durationS)) bad("duration must be a positive number of seconds");
+    if (s.warmupS < 0) bad("warm-up must not be negative");
+    if (s.warmupS > 0 && !timed) bad("a warm-up needs a timed run (-T): with -t every transaction counts");
+    if (timed && s.warmupS >= s.durationS) bad("warm-up (" + std::to_string(s.warmupS) + " s) must be shorter than the duration");
+    if (s.rate < 0) bad("rate must not be negative");
+    if (s.maxTries < 1) bad("max tries must be at least 1");
+    if (!(s.sampleIntervalS >= 0.05)) bad("sample interval must be at least 0.05 s");
+    if (s.scale < 1) bad("scale must be at least 1");
+    if (s.workload.replay && s.mode == QueryMode::Prepared)
+        bad("a replay file runs in simple or extended query mode: its statements carry their own values");
+}
+
+void ensureFileDescriptors(int clients) {
+    rlimit lim{};
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
+    rlim_t needed = static_cast<rlim_t>(clients) + 64;  // sockets plus the process's own files
+    if (lim.rlim_cur >= needed) return;
+    if (lim.rlim_max != RLIM_INFINITY && lim.rlim_max < needed)
+        throw Error(std::to_string(clients) + " clients need about " + std::to_string(needed) +
+                    " open files, but the hard limit is " + std::to_string(lim.rlim_max) +
+                    " (ulimit -Hn); raise it or use fewer clients");
+    lim.rlim_cur = needed;
+    if (setrlimit(RLIMIT_NOFILE, &lim) != 0) throw Error("cannot raise the open-file limit to " + std::to_string(needed));
+}
+
+LoadRun::LoadRun(LoadSpec spec, std::function<void(const LoadSample&)> observer)
+    : spec_(std::move(spec)), observer_(std::move(observer)), shared_(std::make_shared<RunShared>()) {}
+
+LoadRun::~LoadRun() {
+    for (int fd : shared_->wakeFds) close(fd);
+}
+
+void LoadRun::requestStop(bool finishInFlight) {
+    shared_->stoppedByUser.store(true);
+    int want = finishInFlight ? RunShared::kFinishInFlight : RunShared::kAbandon;
+    int cur = shared_->stop.load();
+    while (cur < want && !shared_->stop.compare_exchange_weak(cur, want)) {}
+    shared_->changed.notify_all();
+    shared_->wakeAll();
+}
+
+LoadResult LoadRun::run() {
+    validate(spec_);
+    ensureFileDescriptors(spec_.clients);
+    if (spec_.seed == 0) spec_.seed = static_cast<uint64_t>(monotonicNs()) | 1;
+    RunShared& sh = *shared_;
+    int threads = std::min(spec_.threads, spec_.clients);
+    for (int t = 0; t < threads; ++t) {
+        int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+        if (fd < 0) throw Error("cannot create an eventfd for worker " + std::to_string(t));
+        sh.wakeFds.push_back(fd);
+    }
+
+    LoadResult result;
+    result.clients = spec_.clients;
+    result.threads = threads;
+    result.mode = spec_.mode;
+    result.workload = spec_.workload.describe();
+    result.scale = spec_.scale;
+    result.seed = spec_.seed;
+
+    // Contiguous blocks of clients whose sizes differ by at most one.
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (int t = 0; t < threads; ++t) {
+        int first = spec_.clients * t / threads, next = spec_.clients * (t + 1) / threads;
+        workers.push_back(std::make_unique<Worker>(t, spec_, first, next - first, sh));
+    }
+    int64_t connectStart = monotonicNs();
+    std::vector<std::thread> running;
+    for (auto& w : workers) running.emplace_back([&w] { w->run(); });
+
+    {
+        std::unique_lock<std::mutex> lock(sh.mutex);
+        sh.changed.wait(lock, [&] { return sh.workersReady == threads || sh.failed; });
+        if (!sh.failed && sh.stop.load() != RunShared::kAbandon) {
+            sh.startNs = monotonicNs();
+            sh.measureStartNs = sh.startNs + static_cast<int64_t>(spec_.warmupS * 1e9);
+            if (spec_.durationS > 0) sh.deadlineNs = sh.startNs + static_cast<int64_t>(spec_.durationS * 1e9);
+            sh.go = true;
+        }
+        result.connectSeconds = seconds(monotonicNs() - connectStart);
+    }
+    sh.changed.notify_all();
+
+    // Sample each interval until every worker has finished.
+    if (sh.go) {
+        const int64_t interval = static_cast<int64_t>(spec_.sampleIntervalS * 1e9);
+        int64_t sampleStart = sh.startNs;
+        Totals previous;
+        int64_t stopSeenNs = 0;
+        for (bool last = false; !last;) {
+            int64_t sampleEnd = sampleStart + interval;
+            {
+                std::unique_lock<std::mutex> lock(sh.mutex);
+                while (sh.workersFinished.load() < threads) {
+                    int64_t now = monotonicNs();
+                    if (now >= sampleEnd) break;
+                    sh.changed.wait_for(lock, std::chrono::nanoseconds(std::min<int64_t>(sampleEnd - now, 100'000'000)));
+                }
+            }
+            int64_t now = monotonicNs();
+            last = sh.workersFinished.load() == threads;
+            // A transaction that will not end (a lock wait) must not hold the run forever.
+            bool overdue = sh.stop.load() == RunShared::kFinishInFlight || now > sh.deadlineNs;
+            if (overdue && stopSeenNs == 0) stopSeenNs = now;
+            if (overdue && now - stopSeenNs > kAbandonAfterNs && sh.stop.load() != RunShared::kAbandon) {
+                sh.stop.store(RunShared::kAbandon);
+                sh.wakeAll();
+            }
+            if (sh.failed) continue;
+            Totals current = everything(workers);
+            LoadSample s;
+            s.startS = seconds(sampleStart - sh.startNs);
+            s.endS = seconds(std::min(now, sh.deadlineNs) - sh.startNs);
+            s.warmup = now <= sh.measureStartNs;
+            LatencyHistogram delta = current.latency.since(previous.latency);
+            s.transactions = delta.count();
+            s.tps = s.endS > s.startS ? static_cast<double>(s.transactions) / (s.endS - s.startS) : 0;
+            s.latency = delta.summary();
+            s.failures = current.failures.total() - previous.failures.total();
+            s.retries = current.retries - previous.retries;
+            if (s.endS > s.startS && (s.transactions > 0 || !last)) {
+                result.samples.push_back(s);
+                if (observer_) observer_(s);
+            }
+            previous = std::move(current);
+            sampleStart = std::max(sampleEnd, now);
+            if (now >= sh.deadlineNs) sampleStart = now;
+        }
+    }
+    for (auto& t : running) t.join();
+
+    // Totals of the counted window, exact now that the workers are gone.
+    Totals measured;
+    int64_t lastFinish = 0;
+    for (const auto& w : workers) {
+        measured.add(w->measured());
+        lastFinish = std::max(lastFinish, w->finishedNs());
+        if (result.firstErrorMessage.empty()) result.firstErrorMessage = w->firstFailureMessage();
+    }
+    if (sh.go) {
+        int64_t end = spec_.durationS > 0 ? std::min(sh.deadlineNs, lastFinish) : lastFinish;
+        result.measuredSeconds = std::max(0.0, seconds(end - sh.measureStartNs));
+    }
+    result.transactions = measured.latency.count();
+    result.tps = result.measuredSeconds > 0 ? static_cast<double>(result.transactions) / result.measuredSeconds : 0;
+    result.latency = measured.latency.summary();
+    result.failures = measured.failures;
+    result.retries = measured.retries;
+    result.retriedTransactions = measured.retriedTransactions;
+    if (measured.lagCount > 0) {
+        result.lagMeanMs = static_cast<double>(measured.lagSumNs) / static_cast<double>(measured.lagCount) / 1e6;
+        result.lagMaxMs = static_cast<double>(measured.lagMaxNs) / 1e6;
+    }
+    if (sh.failed) {
+        result.status = RunStatus::Failed;
+        std::lock_guard<std::mutex> lock(sh.mutex);
+        result.error = sh.failure;
+    } else if (sh.stoppedByUser.load()) {
+        result.status = RunStatus::Stopped;
+    }
+    return result;
+}
+
+} // namespace scalelab

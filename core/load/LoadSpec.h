@@ -1,0 +1,77 @@
+#pragma once
+// One run of the load generator: what to run, against what, how long, and what comes out.
+// Plain values: they cross threads (the GUI's bridge, the sweep runner) by copy.
+#include "load/LatencyHistogram.h"
+#include "load/Workload.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+struct LoadSpec {
+    std::string conninfo;
+    Workload workload;
+    QueryMode mode = QueryMode::Simple;
+    int clients = 1;
+    int threads = 1;                   // capped at clients
+    double durationS = 0;              // timed run (-T) when > 0 ...
+    int64_t transactionsPerClient = 0; // ... or a fixed count per client (-t)
+    double warmupS = 0;                // timed runs: the first seconds are run but not counted
+    double rate = 0;                   // target transactions per second over all clients; 0: unthrottled
+    int maxTries = 1;                  // tries of a transaction that fails by serialization or deadlock
+    double sampleIntervalS = 1.0;
+    int64_t scale = 1;                 // the :scale variable
+    uint64_t seed = 0;                 // 0: from the clock; recorded in the result
+    // Called on each worker thread before it connects (CPU binding). Must not throw.
+    std::function<void(int threadIndex)> onWorkerStart;
+};
+
+// Throws Error naming the field and the rule for anything out of range.
+void validate(const LoadSpec& spec);
+
+struct FailureCounts {
+    uint64_t serialization = 0;  // SQLSTATE 40001, after the last try
+    uint64_t deadlock = 0;       // 40P01, after the last try
+    uint64_t other = 0;          // any other SQL error
+    uint64_t total() const { return serialization + deadlock + other; }
+};
+
+// One interval of a run, handed to the observer as it ends.
+struct LoadSample {
+    double startS = 0, endS = 0;       // since the clock started (after all clients connected)
+    bool warmup = false;               // ended before the warm-up did
+    uint64_t transactions = 0;
+    double tps = 0;
+    LatencySummary latency;            // of the transactions that ended in the interval
+    uint64_t failures = 0;
+    uint64_t retries = 0;
+};
+
+enum class RunStatus { Completed, Failed, Stopped };
+const char* runStatusName(RunStatus status);
+
+struct LoadResult {
+    RunStatus status = RunStatus::Completed;
+    std::string error;                 // why it failed, in the server's words where it has them
+    int clients = 0, threads = 0;
+    QueryMode mode = QueryMode::Simple;
+    std::string workload;
+    int64_t scale = 0;
+    uint64_t seed = 0;
+    double connectSeconds = 0;         // opening all connections, before the clock started
+    double measuredSeconds = 0;        // the counted window (after warm-up)
+    uint64_t transactions = 0;         // committed in the counted window
+    double tps = 0;                    // transactions / measuredSeconds
+    LatencySummary latency;
+    FailureCounts failures;
+    uint64_t retries = 0;              // extra tries of transactions (retried and then committed or failed)
+    uint64_t retriedTransactions = 0;  // transactions that needed at least one retry
+    std::string firstErrorMessage;     // of the first failed transaction, if any
+    double lagMeanMs = 0, lagMaxMs = 0;// with a rate: start behind schedule
+    std::vector<LoadSample> samples;
+};
+
+} // namespace scalelab

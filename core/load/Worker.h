@@ -1,0 +1,101 @@
+#pragma once
+// Internal to core/load: one worker thread and the state it shares with the run.
+#include "load/LatencyHistogram.h"
+#include "load/LoadSpec.h"
+#include "load/Random.h"
+
+#include <libpq-fe.h>
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+int64_t monotonicNs();
+
+// What one worker counts in one phase (warm-up or measured). One writer (the worker),
+// read by the sampler at any time: relaxed atomics written with plain load + store.
+struct PhaseCounters {
+    LiveLatencyHistogram latency;
+    std::atomic<uint64_t> serializationFailures{0}, deadlockFailures{0}, otherFailures{0};
+    std::atomic<uint64_t> retries{0}, retriedTransactions{0};
+    std::atomic<uint64_t> lagCount{0}, lagSumNs{0}, lagMaxNs{0};
+
+    static void bump(std::atomic<uint64_t>& a, uint64_t by = 1) {
+        a.store(a.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
+    }
+};
+
+// Set up by LoadRun, read by every worker.
+struct RunShared {
+    enum Stop : int { kRunning = 0, kFinishInFlight = 1, kAbandon = 2 };
+
+    std::mutex mutex;                 // setup, failure reporting, never the hot path
+    std::condition_variable changed;
+    int workersReady = 0;
+    bool go = false;
+    std::string failure;              // first fatal error of the run
+    std::atomic<bool> failed{false};
+
+    std::atomic<int> stop{kRunning};
+    std::atomic<bool> stoppedByUser{false};
+    std::atomic<int> workersFinished{0};
+    int64_t startNs = 0, measureStartNs = 0, deadlineNs = INT64_MAX;  // written before go
+
+    std::vector<int> wakeFds;         // one eventfd per worker
+
+    void wakeAll();
+    void fail(const std::string& why); // records the first failure and abandons the run
+};
+
+class Worker {
+public:
+    Worker(int index, const LoadSpec& spec, int firstClient, int clientCount, RunShared& shared);
+    ~Worker();
+    Worker(const Worker&) = delete;
+    Worker& operator=(const Worker&) = delete;
+
+    void run();  // the thread body
+
+    const PhaseCounters& warmup() const { return phases_[0]; }
+    const PhaseCounters& measured() const { return phases_[1]; }
+    // Read after the thread has been joined.
+    const std::string& firstFailureMessage() const { return firstFailureMessage_; }
+    int64_t finishedNs() const { return finishedNs_; }
+
+private:
+    struct Client;
+    bool connectAll();
+    void loop();
+    void advance(Client& c);
+    bool send(Client& c, const Command& cmd, int scriptIndex, int commandIndex);
+    void onReadable(Client& c);
+    void commandDone(Client& c);
+    void afterError(Client& c);
+    void finishTransaction(Client& c, int64_t now);
+    void lose(Client& c, const std::string& what);
+    PhaseCounters* phaseAt(int64_t now);
+    int chooseScript(Client& c);
+    void cancelAndClose();
+
+    int index_;
+    const LoadSpec& spec_;
+    RunShared& shared_;
+    int firstClient_;
+    std::vector<Client> clients_;
+    std::array<PhaseCounters, 2> phases_;
+    std::vector<std::vector<std::string>> statementNames_;  // prepared mode: [script][command]
+    std::vector<int> cumulativeWeights_;
+    Random scheduleRng_;
+    int64_t nextScheduleNs_ = 0;
+    double meanScheduleGapNs_ = 0;
+    std::string firstFailureMessage_;
+    int64_t finishedNs_ = 0;
+};
+
+} // namespace scalelab

@@ -1,0 +1,277 @@
+// The load generator against a real PostgreSQL: effects of each workload on the data,
+// errors, retries, lost connections, stop requests, and 1,000 clients on 2 threads.
+#include "SharedServer.h"
+
+#include "load/LoadRun.h"
+#include "load/PgbenchData.h"
+
+#include <gtest/gtest.h>
+#include <pqxx/pqxx>
+
+#include <atomic>
+#include <fstream>
+#include <future>
+#include <thread>
+
+using namespace scalelab;
+
+namespace {
+
+std::string conninfo() { return test::SharedServer::get({{"max_connections", "1100"}}).connectionString(); }
+
+int64_t scalar(const std::string& sql, const std::string& db = conninfo()) {
+    pqxx::connection c(db);
+    pqxx::nontransaction tx(c);
+    auto f = tx.exec(sql)[0][0];
+    return f.is_null() ? 0 : f.as<int64_t>();
+}
+
+void exec(const std::string& sql) {
+    pqxx::connection c(conninfo());
+    pqxx::nontransaction tx(c);
+    tx.exec(sql);
+}
+
+LoadSpec spec(const std::string& builtin, int clients, int threads, int64_t perClient) {
+    LoadSpec s;
+    s.conninfo = conninfo();
+    if (!builtin.empty()) s.workload.addBuiltin(builtin);
+    s.clients = clients;
+    s.threads = threads;
+    s.transactionsPerClient = perClient;
+    s.scale = 1;
+    return s;
+}
+
+// Runs `s` on another thread; `whileRunning` is called once the first sample arrived.
+LoadResult runAndInterfere(LoadSpec s, const std::function<void(LoadRun&)>& whileRunning) {
+    std::promise<void> firstSample;
+    std::atomic<bool> seen{false};
+    LoadRun run(std::move(s), [&](const LoadSample&) {
+        if (!seen.exchange(true)) firstSample.set_value();
+    });
+    auto result = std::async(std::launch::async, [&] { return run.run(); });
+    firstSample.get_future().wait();
+    whileRunning(run);
+    return result.get();
+}
+
+class LoadRunTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        if (!test::missingServerPrograms().empty()) return;
+        PgbenchInitOptions o;
+        o.scale = 1;
+        if (!inspectPgbenchData(conninfo()).complete) initPgbenchData(conninfo(), o);
+    }
+    void SetUp() override { SCALELAB_REQUIRE_SERVER(); }
+};
+
+} // namespace
+
+TEST_F(LoadRunTest, TpcbLikeAddsOneHistoryRowPerTransactionAndKeepsBalancesConsistent) {
+    for (QueryMode mode : {QueryMode::Simple, QueryMode::Extended, QueryMode::Prepared}) {
+        int64_t historyBefore = scalar("SELECT count(*) FROM pgbench_history");
+        LoadSpec s = spec("tpcb-like", 4, 2, 25);
+        s.mode = mode;
+        LoadResult r = LoadRun(s).run();
+        ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+        EXPECT_EQ(r.transactions, 100u) << queryModeName(mode);
+        EXPECT_EQ(r.failures.total(), 0u) << r.firstErrorMessage;
+        EXPECT_EQ(scalar("SELECT count(*) FROM pgbench_history") - historyBefore, 100) << queryModeName(mode);
+    }
+    int64_t deltas = scalar("SELECT sum(delta) FROM pgbench_history");
+    EXPECT_EQ(scalar("SELECT sum(abalance) FROM pgbench_accounts"), deltas);
+    EXPECT_EQ(scalar("SELECT sum(bbalance) FROM pgbench_branches"), deltas);
+    EXPECT_EQ(scalar("SELECT sum(tbalance) FROM pgbench_tellers"), deltas);
+}
+
+TEST_F(LoadRunTest, SimpleUpdateChangesAccountsAndHistoryOnly) {
+    int64_t history = scalar("SELECT count(*) FROM pgbench_history"), tellers = scalar("SELECT sum(tbalance) FROM pgbench_tellers");
+    int64_t accounts = scalar("SELECT sum(abalance) FROM pgbench_accounts"), deltas = scalar("SELECT sum(delta) FROM pgbench_history");
+    LoadResult r = LoadRun(spec("simple-update", 3, 2, 20)).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_EQ(r.transactions, 60u);
+    EXPECT_EQ(scalar("SELECT count(*) FROM pgbench_history") - history, 60);
+    EXPECT_EQ(scalar("SELECT sum(abalance) FROM pgbench_accounts") - accounts,
+              scalar("SELECT sum(delta) FROM pgbench_history") - deltas);
+    EXPECT_EQ(scalar("SELECT sum(tbalance) FROM pgbench_tellers"), tellers);
+}
+
+TEST_F(LoadRunTest, SelectOnlyReadsAndChangesNothing) {
+    int64_t history = scalar("SELECT count(*) FROM pgbench_history");
+    LoadSpec s = spec("select-only", 5, 2, 40);
+    s.mode = QueryMode::Extended;
+    LoadResult r = LoadRun(s).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_EQ(r.transactions, 200u);
+    EXPECT_EQ(r.latency.count, 200u);
+    EXPECT_GT(r.latency.p99Ms, 0);
+    EXPECT_EQ(scalar("SELECT count(*) FROM pgbench_history"), history);
+}
+
+TEST_F(LoadRunTest, ACustomScriptSetsVariablesSleepsAndSubstitutes) {
+    exec("CREATE TABLE IF NOT EXISTS custom_log (client int, v int, w int)");
+    exec("TRUNCATE custom_log");
+    LoadSpec s = spec("", 3, 2, 10);
+    s.mode = QueryMode::Prepared;
+    s.workload.addScriptText("\\set v random_zipfian(1, 100, 1.2)\n"
+                             "\\set w random_gaussian(1, 10, 2.5) + 0 * :scale\n"
+                             "\\sleep 1 ms\n"
+                             "INSERT INTO custom_log VALUES (:client_id, :v, :w);\n",
+                             "custom.sql");
+    LoadResult r = LoadRun(s).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_EQ(r.transactions, 30u);
+    EXPECT_EQ(scalar("SELECT count(*) FROM custom_log"), 30);
+    EXPECT_EQ(scalar("SELECT count(*) FROM custom_log WHERE v NOT BETWEEN 1 AND 100 OR w NOT BETWEEN 1 AND 10"), 0);
+    EXPECT_EQ(scalar("SELECT count(DISTINCT client) FROM custom_log WHERE client BETWEEN 0 AND 2"), 3);
+    EXPECT_GE(r.latency.minMs, 1.0);  // the \sleep is part of the transaction
+}
+
+TEST_F(LoadRunTest, AReplayFileRunsEveryStatementOncePerRoundInOrderOrShuffled) {
+    exec("CREATE TABLE IF NOT EXISTS replay_log (v int)");
+    for (bool shuffle : {false, true}) {
+        exec("TRUNCATE replay_log");
+        LoadSpec s = spec("", 2, 1, 6);
+        s.workload = Workload::replayText("INSERT INTO replay_log VALUES (1);\n"
+                                          "INSERT INTO replay_log\n  VALUES (2);\n"
+                                          "INSERT INTO replay_log VALUES (3);\n",
+                                          "log.sql", shuffle);
+        LoadResult r = LoadRun(s).run();
+        ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+        EXPECT_EQ(r.transactions, 12u);
+        for (int v = 1; v <= 3; ++v)
+            EXPECT_EQ(scalar("SELECT count(*) FROM replay_log WHERE v = " + std::to_string(v)), 4) << "shuffle=" << shuffle;
+    }
+}
+
+TEST_F(LoadRunTest, SqlErrorsAreCountedWithTheFirstMessageAndTheRunGoesOn) {
+    LoadSpec s = spec("", 2, 2, 5);
+    s.workload.addScriptText("BEGIN;\nSELECT 1 / (:client_id - :client_id);\nEND;\n", "divide.sql");
+    LoadResult r = LoadRun(s).run();
+    EXPECT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_EQ(r.transactions, 0u);
+    EXPECT_EQ(r.failures.other, 10u);
+    EXPECT_EQ(r.firstErrorMessage, "ERROR:  division by zero");
+}
+
+TEST_F(LoadRunTest, SerializationFailuresAreRetriedAndEveryCommitCountsOnce) {
+    exec("CREATE TABLE IF NOT EXISTS hot (id int PRIMARY KEY, n int)");
+    exec("INSERT INTO hot VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET n = 0");
+    LoadSpec s = spec("", 6, 2, 20);
+    s.maxTries = 1000;
+    s.workload.addScriptText("BEGIN ISOLATION LEVEL REPEATABLE READ;\n"
+                             "SELECT n FROM hot WHERE id = 1;\n"
+                             "UPDATE hot SET n = n + 1 WHERE id = 1;\n"
+                             "END;\n",
+                             "hot.sql");
+    LoadResult r = LoadRun(s).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_EQ(r.transactions + r.failures.total(), 120u);
+    EXPECT_EQ(r.failures.other, 0u) << r.firstErrorMessage;
+    EXPECT_EQ(scalar("SELECT n FROM hot WHERE id = 1"), static_cast<int64_t>(r.transactions));
+    EXPECT_LE(r.retriedTransactions, r.retries);
+}
+
+TEST_F(LoadRunTest, TerminatingTheBackendsFailsTheRunWithTheServersWords) {
+    LoadSpec s = spec("select-only", 4, 2, 0);
+    s.durationS = 60;
+    s.sampleIntervalS = 0.2;
+    LoadResult r = runAndInterfere(s, [](LoadRun&) {
+        scalar("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+               "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND datname = current_database()");
+    });
+    EXPECT_EQ(r.status, RunStatus::Failed);
+    EXPECT_NE(r.error.find("lost its connection to the server"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("terminating connection due to administrator command"), std::string::npos) << r.error;
+}
+
+TEST_F(LoadRunTest, StoppingTheServerFailsTheRun) {
+    TempDir dir("scalelab-dbtest");
+    ServerOptions o;
+    o.dataDir = dir.path();
+    o.throwaway = true;
+    EmbeddedServer own(o);
+    own.start();
+    exec("SELECT 1");  // the shared server stays up
+    LoadSpec s = spec("", 3, 2, 0);
+    s.conninfo = own.connectionString();
+    s.workload.addScriptText("SELECT pg_sleep(0.01);\n", "sleep.sql");
+    s.durationS = 60;
+    s.sampleIntervalS = 0.2;
+    LoadResult r = runAndInterfere(s, [&](LoadRun&) { own.stop(); });
+    EXPECT_EQ(r.status, RunStatus::Failed);
+    EXPECT_NE(r.error.find("lost its connection to the server"), std::string::npos) << r.error;
+}
+
+TEST_F(LoadRunTest, AStopRequestEndsTheRunAsStoppedAndKeepsWhatWasMeasured) {
+    LoadSpec s = spec("select-only", 2, 2, 0);
+    s.durationS = 60;
+    s.sampleIntervalS = 0.2;
+    LoadResult r = runAndInterfere(s, [](LoadRun& run) { run.requestStop(true); });
+    EXPECT_EQ(r.status, RunStatus::Stopped);
+    EXPECT_GT(r.transactions, 0u);
+    EXPECT_LT(r.measuredSeconds, 60);
+}
+
+TEST_F(LoadRunTest, WarmupIntervalsAreReportedButNotCounted) {
+    LoadSpec s = spec("select-only", 2, 1, 0);
+    s.durationS = 2;
+    s.warmupS = 1;
+    s.sampleIntervalS = 0.5;
+    LoadResult r = LoadRun(s).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    ASSERT_GE(r.samples.size(), 3u);
+    EXPECT_TRUE(r.samples.front().warmup);
+    EXPECT_FALSE(r.samples.back().warmup);
+    uint64_t sampled = 0;
+    for (const auto& sample : r.samples) sampled += sample.transactions;
+    EXPECT_LT(r.transactions, sampled);
+    EXPECT_LE(r.measuredSeconds, 1.0 + 1e-6);
+}
+
+TEST_F(LoadRunTest, ARateLimitSchedulesPoissonArrivals) {
+    // 200 tps for 2 s: 400 expected arrivals; Poisson sd 20. The bounds are 7 sd wide.
+    LoadSpec s = spec("select-only", 2, 2, 0);
+    s.durationS = 2;
+    s.rate = 200;
+    LoadResult r = LoadRun(s).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_GT(r.transactions, 260u);
+    EXPECT_LT(r.transactions, 540u);
+    EXPECT_GE(r.lagMeanMs, 0.0);
+    EXPECT_GE(r.lagMaxMs, r.lagMeanMs);
+}
+
+TEST_F(LoadRunTest, AThousandClientsOnTwoThreadsCompleteWithoutErrors) {
+    LoadResult r = LoadRun(spec("select-only", 1000, 2, 3)).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_EQ(r.transactions, 3000u);
+    EXPECT_EQ(r.failures.total(), 0u);
+    EXPECT_EQ(r.threads, 2);
+}
+
+TEST_F(LoadRunTest, ConnectionErrorsAreReportedInTheServersWords) {
+    LoadSpec s = spec("select-only", 1, 1, 1);
+    s.conninfo = conninfo() + " dbname=no_such_db";
+    LoadResult r = LoadRun(s).run();
+    EXPECT_EQ(r.status, RunStatus::Failed);
+    EXPECT_NE(r.error.find("could not connect"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("database \"no_such_db\" does not exist"), std::string::npos) << r.error;
+
+    // A small server of its own: filling the shared one's 1,100 connections takes half a minute here.
+    TempDir dir("scalelab-dbtest");
+    ServerOptions o;
+    o.dataDir = dir.path();
+    o.throwaway = true;
+    EmbeddedServer small(o);
+    small.start();
+    small.applySettings({{"max_connections", "5"}, {"superuser_reserved_connections", "0"}});
+    LoadSpec tooMany = spec("", 8, 2, 1);
+    tooMany.conninfo = small.connectionString();
+    tooMany.workload.addScriptText("SELECT 1;\n", "one.sql");
+    LoadResult full = LoadRun(tooMany).run();
+    EXPECT_EQ(full.status, RunStatus::Failed);
+    EXPECT_NE(full.error.find("too many clients already"), std::string::npos) << full.error;
+}

@@ -1,0 +1,58 @@
+#include "load/LoadRun.h"
+
+#include <gtest/gtest.h>
+
+using namespace scalelab;
+
+namespace {
+
+LoadSpec valid() {
+    LoadSpec s;
+    s.conninfo = "dbname=x";
+    s.workload.addBuiltin("select-only");
+    s.durationS = 10;
+    return s;
+}
+
+std::string problem(LoadSpec s) {
+    try {
+        validate(s);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(valid)";
+}
+
+} // namespace
+
+TEST(LoadSpec, AcceptsAPlainTimedRun) { EXPECT_EQ(problem(valid()), "(valid)"); }
+
+TEST(LoadSpec, SaysWhatIsWrong) {
+    LoadSpec s = valid();
+    s.clients = 0;
+    EXPECT_EQ(problem(s), "clients must be at least 1 (got 0)");
+    s = valid();
+    s.transactionsPerClient = 5;
+    EXPECT_EQ(problem(s), "give either a duration (-T) or a number of transactions per client (-t), not both or neither");
+    s = valid();
+    s.warmupS = 10;
+    EXPECT_EQ(problem(s), "warm-up (10.000000 s) must be shorter than the duration");
+    s = valid();
+    s.durationS = 0;
+    s.transactionsPerClient = 5;
+    s.warmupS = 1;
+    EXPECT_EQ(problem(s), "a warm-up needs a timed run (-T): with -t every transaction counts");
+    s = valid();
+    s.workload = Workload::replayText("SELECT 1;", "log.sql", false);
+    s.mode = QueryMode::Prepared;
+    EXPECT_EQ(problem(s), "a replay file runs in simple or extended query mode: its statements carry their own values");
+    s = valid();
+    s.workload = Workload();
+    EXPECT_EQ(problem(s), "no workload: choose a built-in script (-b), a script file (-f) or a replay file");
+}
+
+TEST(LoadSpec, QueryModesHaveNames) {
+    EXPECT_EQ(parseQueryMode("prepared"), QueryMode::Prepared);
+    EXPECT_STREQ(queryModeName(QueryMode::Extended), "extended");
+    EXPECT_THROW(parseQueryMode("binary"), Error);
+}
