@@ -1,5 +1,6 @@
 // The embedded server against real PostgreSQL: each test makes its own throwaway cluster.
 #include "ServerRequirement.h"
+#include "ThrowawayServer.h"
 
 #include "server/DataDirectory.h"
 #include "server/EmbeddedServer.h"
@@ -18,12 +19,7 @@ using namespace scalelab;
 
 namespace {
 
-ServerOptions throwaway(const fs::path& dir) {
-    ServerOptions o;
-    o.dataDir = dir;
-    o.throwaway = true;
-    return o;
-}
+ServerOptions throwaway(const fs::path& dir) { return test::throwawayOptions(dir); }
 
 std::string query(const std::string& conninfo, const std::string& sql) {
     pqxx::connection c(conninfo);

@@ -1,6 +1,7 @@
 // The load generator against a real PostgreSQL: effects of each workload on the data,
 // errors, retries, lost connections, stop requests, and 1,000 clients on 2 threads.
 #include "SharedServer.h"
+#include "ThrowawayServer.h"
 
 #include "load/LoadRun.h"
 #include "load/PgbenchData.h"
@@ -188,13 +189,8 @@ TEST_F(LoadRunTest, TerminatingTheBackendsFailsTheRunWithTheServersWords) {
 }
 
 TEST_F(LoadRunTest, StoppingTheServerFailsTheRun) {
-    TempDir dir("scalelab-dbtest");
-    ServerOptions o;
-    o.dataDir = dir.path();
-    o.throwaway = true;
-    EmbeddedServer own(o);
-    own.start();
-    exec("SELECT 1");  // the shared server stays up
+    test::ThrowawayServer throwaway;
+    EmbeddedServer& own = throwaway.server;
     LoadSpec s = spec("", 3, 2, 0);
     s.conninfo = own.connectionString();
     s.workload.addScriptText("SELECT pg_sleep(0.01);\n", "sleep.sql");
@@ -261,12 +257,8 @@ TEST_F(LoadRunTest, ConnectionErrorsAreReportedInTheServersWords) {
     EXPECT_NE(r.error.find("database \"no_such_db\" does not exist"), std::string::npos) << r.error;
 
     // A small server of its own: filling the shared one's 1,100 connections takes half a minute here.
-    TempDir dir("scalelab-dbtest");
-    ServerOptions o;
-    o.dataDir = dir.path();
-    o.throwaway = true;
-    EmbeddedServer small(o);
-    small.start();
+    test::ThrowawayServer throwaway;
+    EmbeddedServer& small = throwaway.server;
     small.applySettings({{"max_connections", "5"}, {"superuser_reserved_connections", "0"}});
     LoadSpec tooMany = spec("", 8, 2, 1);
     tooMany.conninfo = small.connectionString();

@@ -2,6 +2,7 @@
 // One throwaway embedded server for a whole test binary (the binary runs as one ctest
 // entry): initdb and start once, then every test connects to it.
 #include "ServerRequirement.h"
+#include "ThrowawayServer.h"
 
 #include "server/EmbeddedServer.h"
 
@@ -19,10 +20,7 @@ public:
 
 private:
     explicit SharedServer(const std::vector<Setting>& settings) : dir_("scalelab-dbtest") {
-        ServerOptions o;
-        o.dataDir = dir_.path();
-        o.throwaway = true;
-        server_ = std::make_unique<EmbeddedServer>(o);
+        server_ = std::make_unique<EmbeddedServer>(throwawayOptions(dir_.path()));
         server_->start();
         server_->applySettings(settings);
     }

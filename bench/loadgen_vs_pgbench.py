@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""ScaleLab's load generator against pgbench, run alternately (A B A B ...).
+
+Starts a throwaway embedded server through `scalelab server start`, loads scale 10 (data
+fits in shared buffers), then for each workload runs pgbench and `scalelab run` in turn,
+PAIRS times each, and prints per side the median tps and the median client CPU time per
+transaction (user + sys of the client process, from getrusage of the child), and the ratios.
+
+    bench/loadgen_vs_pgbench.py [--scalelab build/release/app/scalelab] [--pairs 5] [--time 10]
+"""
+import argparse, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
+
+def run_child(cmd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{out.stdout}{out.stderr}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    tps = float(re.search(r"^tps = ([0-9.]+)", out.stdout, re.M).group(1))
+    n = int(re.search(r"^number of transactions actually processed: (\d+)", out.stdout, re.M).group(1))
+    return tps, cpu / n * 1e6  # us of client CPU per transaction
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--scalelab", default="build/release/app/scalelab")
+    ap.add_argument("--pgbench", default=shutil.which("pgbench") or "/usr/lib/postgresql/15/bin/pgbench")
+    ap.add_argument("--pairs", type=int, default=5)
+    ap.add_argument("--time", type=int, default=10)
+    ap.add_argument("--clients", type=int, default=8)
+    ap.add_argument("--threads", type=int, default=2)
+    a = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="scalelab-bench-")
+    os.chmod(work, 0o755)
+    data = os.path.join(work, "data")
+    try:
+        subprocess.run([a.scalelab, "server", "start", "--data", data], check=True, capture_output=True)
+        conninfo = subprocess.run([a.scalelab, "server", "status", "--data", data, "--conninfo"],
+                                  check=True, capture_output=True, text=True).stdout.strip()
+        subprocess.run([a.scalelab, "init", "--data", data, "--scale", "10"], check=True, capture_output=True)
+        common = ["-c", str(a.clients), "-j", str(a.threads), "-T", str(a.time), "-M", "prepared"]
+        print(f"pgbench: {subprocess.run([a.pgbench, '--version'], capture_output=True, text=True).stdout.strip()}")
+        print(f"scalelab: {a.scalelab}; c={a.clients} j={a.threads} T={a.time} prepared, scale 10, {a.pairs} pairs\n")
+        for name, flag in (("select-only", ["-S"]), ("tpcb-like", [])):
+            sides = {"pgbench": [], "scalelab": []}
+            for i in range(a.pairs):
+                sides["pgbench"].append(run_child([a.pgbench, conninfo] + common + flag))
+                sides["scalelab"].append(run_child([a.scalelab, "run", "--conninfo", conninfo] + common + flag))
+                print(f"  {name} pair {i + 1}: pgbench {sides['pgbench'][-1][0]:.0f} tps, "
+                      f"scalelab {sides['scalelab'][-1][0]:.0f} tps", flush=True)
+            med = {k: (statistics.median(t for t, _ in v), statistics.median(c for _, c in v)) for k, v in sides.items()}
+            print(f"{name}:")
+            for k, (tps, cpu) in med.items():
+                print(f"  {k:9s} median tps {tps:10.1f}   client CPU/transaction {cpu:6.2f} us")
+            print(f"  ratio scalelab/pgbench: tps {med['scalelab'][0] / med['pgbench'][0]:.3f}, "
+                  f"CPU/transaction {med['scalelab'][1] / med['pgbench'][1]:.3f}\n", flush=True)
+    finally:
+        subprocess.run([a.scalelab, "server", "stop", "--data", data], capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+
+if __name__ == "__main__":
+    main()

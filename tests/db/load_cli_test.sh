@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `scalelab init` and `scalelab run` as a user types them, against a throwaway embedded server.
+# Usage: load_cli_test.sh PATH/TO/scalelab
+set -uo pipefail
+scalelab=$1
+work=$(mktemp -d /tmp/scalelab-cli-XXXXXX)
+chmod 755 "$work"
+data=$work/data
+failures=0
+cleanup() { "$scalelab" server stop --data "$data" >/dev/null 2>&1; rm -rf "$work"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_rc() { # expected-rc description command...
+  local want=$1 what=$2; shift 2
+  "$@" >"$work/out" 2>&1; local rc=$?
+  [[ $rc == "$want" ]] || fail "$what: exit $rc, expected $want; output: $(cat "$work/out")"
+}
+
+if ! "$scalelab" --version | grep -q '^server: PostgreSQL'; then
+  echo "no PostgreSQL server programs"; [[ "${CI:-}" == true ]] && exit 1; exit 77
+fi
+
+expect_rc 2 "-T and -t together" "$scalelab" run --data "$data" -T 1 -t 1
+expect_rc 2 "unknown query mode" "$scalelab" run --data "$data" -M binary
+[[ ! -e $data ]] || fail "a usage error must not create the cluster"
+
+expect_rc 0 "init" "$scalelab" init --data "$data" --scale 2
+grep -q 'initialized scale 2' "$work/out" || fail "init did not report: $(cat "$work/out")"
+expect_rc 1 "init again without --reinit" "$scalelab" init --data "$data" --scale 2
+grep -q 're-create them with --reinit' "$work/out" || fail "re-init message: $(cat "$work/out")"
+expect_rc 0 "init --reinit" "$scalelab" init --data "$data" --scale 1 --reinit
+
+# The text report, pgbench style.
+expect_rc 0 "run tpcb-like" "$scalelab" run --data "$data" -c 4 -j 2 -t 20 -M prepared
+for line in 'transaction type: <builtin: TPC-B (sort of)>' 'scaling factor: 1' 'query mode: prepared' \
+            'number of clients: 4' 'number of threads: 2' 'number of transactions actually processed: 80' \
+            'number of failed transactions: 0 (0.000%)' 'status: completed'; do
+  grep -qF "$line" "$work/out" || fail "report lacks '$line': $(cat "$work/out")"
+done
+
+# --json, read back with Python's json module.
+"$scalelab" run --data "$data" -c 2 -j 1 -T 2 -S -P 1 --json >"$work/run.json" 2>"$work/err" || fail "json run: $(cat "$work/err")"
+python3 - "$work/run.json" <<'PY' || fail "json report: $(cat "$work/run.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["status"] == "completed", r["status"]
+assert r["workload"] == "<builtin: select only>", r["workload"]
+assert r["transactions"] > 0 and r["tps"] > 0
+assert r["latency"]["p99_ms"] >= r["latency"]["p50_ms"] > 0
+assert len(r["samples"]) >= 1
+PY
+grep -q '^progress: ' "$work/err" || fail "-P printed no progress line"
+
+# A custom script with a mistake: file, line and column.
+printf 'SELECT 1;\n\\set x random(1, 10\n' >"$work/bad.sql"
+expect_rc 1 "malformed script" "$scalelab" run --data "$data" -f "$work/bad.sql" -t 1
+grep -qF "$work/bad.sql:2:20: random takes 2 arguments: ')' expected" "$work/out" || fail "script error: $(cat "$work/out")"
+
+# A conninfo with a password is refused before anything connects.
+expect_rc 1 "password in conninfo" "$scalelab" run --conninfo "host=/tmp password=secret" -t 1
+grep -q 'never stores or logs passwords' "$work/out" || fail "password message: $(cat "$work/out")"
+
+if [[ $failures -gt 0 ]]; then echo "$failures check(s) failed"; exit 1; fi
+echo "load CLI: all checks passed"
