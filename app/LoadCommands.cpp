@@ -3,6 +3,9 @@
 #include "load/LoadResultJson.h"
 #include "load/LoadRun.h"
 #include "load/PgbenchData.h"
+#include "topo/PlacementRecord.h"
+#include "topo/ServerBinding.h"
+#include "topo/SmtControl.h"
 #include "util/Error.h"
 
 #include <CLI/CLI.hpp>
@@ -73,12 +76,88 @@ std::string fmt(const char* format, double v) {
     return buf;
 }
 
-void printReport(const LoadSpec& spec, const LoadResult& r) {
+// Applies --placement for the length of a run: binds the embedded server (restored to all PUs
+// afterwards) and the load generator's threads, or switches SMT for real with --real-smt.
+class RunPlacement {
+public:
+    RunPlacement(const RunArgs& a, const Target& target) {
+        if (a.placement.empty()) {
+            if (a.separate || a.realSmt) throw Error("--separate and --real-smt need a --placement");
+            Topology live = Topology::live();
+            record_ = recordFor(live.info(), "none", "none");
+            return;
+        }
+        PlacementSpec spec = parsePlacement(a.placement, a.separate);
+        std::string method = "emulated by binding";
+        if (a.realSmt) {
+            if (spec.kind != PlacementSpec::Kind::SmtOn && spec.kind != PlacementSpec::Kind::SmtOff)
+                throw Error("--real-smt goes with --placement smt-on or smt-off");
+            smt_ = std::make_unique<SmtSwitch>(smtControl_, spec.kind == PlacementSpec::Kind::SmtOn);
+            spec = parsePlacement("smt-on", a.separate);  // the kernel now shows only the PUs wanted
+            spec.text = a.placement;
+            method = "real SMT control";
+        }
+        topo_ = std::make_unique<Topology>(Topology::live());
+        Placement p = place(topo_->info(), spec);
+        std::string warning = smtComparisonWarning(topo_->info());
+        if (!warning.empty() && (spec.kind == PlacementSpec::Kind::SmtOn || spec.kind == PlacementSpec::Kind::SmtOff))
+            note("warning: " + warning);
+        if (target.embedded) {
+            postmaster_ = target.embedded->status().pid;
+            server_ = std::make_unique<ServerPlacement>(*topo_, postmaster_, p.server);
+        } else {
+            method = "load generator only (remote server)";
+        }
+        record_ = recordFor(topo_->info(), p.scenario, method);
+        if (target.embedded) record_.serverPus = p.server.toList();
+        record_.clientPus = p.client.toList();
+        client_ = p.client;
+    }
+    ~RunPlacement() {
+        server_.reset();
+        if (smt_) {
+            smt_.reset();  // SMT back as it was; PUs that came back online are not in anyone's mask yet
+            try {
+                if (postmaster_) bindServer(Topology::live(), postmaster_, Topology::live().info().allPus());
+            } catch (...) {
+            }
+        }
+    }
+    // The worker-thread hook for LoadSpec::onWorkerStart; empty without a placement.
+    std::function<void(int)> bindWorkers() const {
+        if (!topo_) return {};
+        return [topo = topo_.get(), set = client_](int) { topo->bindThisThread(set); };
+    }
+    const PlacementRecord& record() const { return record_; }
+
+private:
+    static PlacementRecord recordFor(const TopologyInfo& t, const std::string& scenario, const std::string& method) {
+        PlacementRecord r;
+        r.topology = t.summary();
+        r.cpuModel = t.cpuModel;
+        r.smtAvailable = t.smtAvailable();
+        r.smtControl = SmtControl().state().value_or("absent");
+        r.scenario = scenario;
+        r.method = method;
+        r.clientPus = r.serverPus = method == "none" ? t.allPus().toList() : "";
+        return r;
+    }
+    SmtControl smtControl_;
+    std::unique_ptr<SmtSwitch> smt_;
+    std::unique_ptr<Topology> topo_;
+    std::unique_ptr<ServerPlacement> server_;
+    pid_t postmaster_ = 0;
+    CpuSet client_;
+    PlacementRecord record_;
+};
+
+void printReport(const LoadSpec& spec, const LoadResult& r, const PlacementRecord& placement) {
     std::cout << "transaction type: " << r.workload << "\n"
               << "scaling factor: " << r.scale << "\n"
               << "query mode: " << queryModeName(r.mode) << "\n"
               << "number of clients: " << r.clients << "\n"
               << "number of threads: " << r.threads << "\n"
+              << "placement: " << placement.describe() << "\n"
               << "maximum number of tries: " << spec.maxTries << "\n";
     if (spec.durationS > 0) std::cout << "duration: " << spec.durationS << " s\n";
     else std::cout << "number of transactions per client: " << spec.transactionsPerClient << "\n";
@@ -150,6 +229,7 @@ int runRunCommand(const RunArgs& a) {
         if (a.duration == 0 && a.transactions == 0) spec.transactionsPerClient = 10;  // pgbench's default
         spec.conninfo = "placeholder";  // validated before anything starts; set below
         validate(spec);
+        if (!a.placement.empty()) parsePlacement(a.placement, a.separate);  // a typo must not start a server
 
         Target target = openTarget(a.target);
         spec.conninfo = target.conninfo;
@@ -178,14 +258,21 @@ int runRunCommand(const RunArgs& a) {
                              s.latency.meanMs, s.latency.stddevMs, static_cast<unsigned long long>(s.failures),
                              s.warmup ? " (warm-up)" : "");
             };
+        RunPlacement placement(a, target);
+        spec.onWorkerStart = placement.bindWorkers();
         LoadRun run(spec, progress);
         LoadResult result;
         {
             InterruptToStop interrupts(run);
             result = run.run();
         }
-        if (a.json) std::cout << toJson(result).dump(2) << "\n";
-        else printReport(spec, result);
+        if (a.json) {
+            nlohmann::json j = toJson(result);
+            j["placement"] = toJson(placement.record());
+            std::cout << j.dump(2) << "\n";
+        } else {
+            printReport(spec, result, placement.record());
+        }
         return result.status == RunStatus::Failed ? 1 : 0;
     } catch (const std::exception& e) {
         std::cerr << "scalelab: error: " << e.what() << "\n";

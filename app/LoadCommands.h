@@ -39,6 +39,9 @@ struct RunArgs {
     long long initScale = 10;    // embedded server without data: initialize at this scale
     unsigned long long seed = 0;
     bool json = false;
+    std::string placement;       // empty: no binding
+    bool separate = false;
+    bool realSmt = false;
 };
 
 void addTargetOptions(CLI::App* cmd, TargetArgs& target);

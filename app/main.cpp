@@ -3,6 +3,7 @@
 #include "AboutInfo.h"
 #include "LoadCommands.h"
 #include "ServerCommand.h"
+#include "TopologyCommand.h"
 
 #include "server/PgBinaries.h"
 #include "util/Error.h"
@@ -90,6 +91,15 @@ int main(int argc, char** argv) {
     runCmd->add_option("--seed", run.seed, "Random seed (default: from the clock; printed in --json)");
     runCmd->add_flag("--json", run.json, "Print the result as JSON instead of the text report");
 
+    runCmd->add_option("--placement", run.placement, "CPU placement: smt-on, smt-off, cores:N, cores:N+smt, pus:LIST[/LIST]");
+    runCmd->add_flag("--separate", run.separate, "Keep the load generator off the server's cores (and their SMT siblings)");
+    runCmd->add_flag("--real-smt", run.realSmt, "With smt-on/smt-off: switch SMT in the kernel for real (root), restored after");
+
+    scalelab::app::TopologyArgs topology;
+    auto* topoCmd = app.add_subcommand("topology", "Print the CPU topology and the PU sets of each placement scenario");
+    auto* synth = topoCmd->add_option("--synthetic", topology.synthetic, "An hwloc synthetic topology, e.g. \"pack:2 core:6 pu:2\"");
+    topoCmd->add_option("--xml", topology.xml, "An hwloc XML topology (lstopo --of xml)")->excludes(synth);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -103,6 +113,7 @@ int main(int argc, char** argv) {
     }
     if (initCmd->parsed()) return scalelab::app::runInitCommand(init);
     if (runCmd->parsed()) return scalelab::app::runRunCommand(run);
+    if (topoCmd->parsed()) return scalelab::app::runTopologyCommand(topology);
     for (auto* cmd : {start, stop, status}) {
         if (cmd->parsed()) {
             server.action = cmd->get_name();

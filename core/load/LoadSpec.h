@@ -25,7 +25,7 @@ struct LoadSpec {
     double sampleIntervalS = 1.0;
     int64_t scale = 1;                 // the :scale variable
     uint64_t seed = 0;                 // 0: from the clock; recorded in the result
-    // Called on each worker thread before it connects (CPU binding). Must not throw.
+    // Called on each worker thread before it connects (CPU binding). An exception fails the run.
     std::function<void(int threadIndex)> onWorkerStart;
 };
 

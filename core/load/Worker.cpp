@@ -150,13 +150,21 @@ bool Worker::connectAll() {
 }
 
 void Worker::run() {
-    if (spec_.onWorkerStart) spec_.onWorkerStart(index_);
+    bool started = true;
+    if (spec_.onWorkerStart) {
+        try {
+            spec_.onWorkerStart(index_);
+        } catch (const std::exception& e) {
+            shared_.fail(e.what());
+            started = false;
+        }
+    }
     statementNames_.resize(spec_.workload.scripts.size());
     for (size_t s = 0; s < spec_.workload.scripts.size(); ++s)
         for (size_t k = 0; k < spec_.workload.scripts[s].commands.size(); ++k)
             statementNames_[s].push_back("scalelab_" + std::to_string(s) + "_" + std::to_string(k));
 
-    bool connected = connectAll();
+    bool connected = started && connectAll();
     {
         std::unique_lock<std::mutex> lock(shared_.mutex);
         ++shared_.workersReady;

@@ -53,4 +53,17 @@ void bindServer(const Topology& topo, pid_t postmaster, const CpuSet& set) {
     }
 }
 
+ServerPlacement::ServerPlacement(const Topology& topo, pid_t postmaster, const CpuSet& set)
+    : topo_(topo), postmaster_(postmaster) {
+    bindServer(topo, postmaster, set);
+}
+
+ServerPlacement::~ServerPlacement() {
+    try {
+        bindServer(topo_, postmaster_, topo_.info().allPus());
+    } catch (...) {
+        // The server may be gone (stopped, crashed): nothing to restore then.
+    }
+}
+
 } // namespace scalelab

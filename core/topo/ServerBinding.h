@@ -21,4 +21,18 @@ CpuSet allowedCpus(pid_t pid);
 // exits meanwhile is skipped. Throws Error naming a process whose binding did not take.
 void bindServer(const Topology& topo, pid_t postmaster, const CpuSet& set);
 
+// Binds the server for a scope: on destruction every server process (including those forked
+// meanwhile) is bound back to all of the topology's PUs.
+class ServerPlacement {
+public:
+    ServerPlacement(const Topology& topo, pid_t postmaster, const CpuSet& set);
+    ~ServerPlacement();
+    ServerPlacement(const ServerPlacement&) = delete;
+    ServerPlacement& operator=(const ServerPlacement&) = delete;
+
+private:
+    const Topology& topo_;
+    pid_t postmaster_;
+};
+
 } // namespace scalelab

@@ -16,7 +16,10 @@ TopologyInfo describe(hwloc_topology_t topo, const std::string& source) {
     info.packages = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
     info.numaNodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
     if (hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0))
-        if (const char* model = hwloc_obj_get_info_by_name(pkg, "CPUModel")) info.cpuModel = model;
+        if (const char* model = hwloc_obj_get_info_by_name(pkg, "CPUModel")) {
+            info.cpuModel = model;
+            info.cpuModel.erase(info.cpuModel.find_last_not_of(' ') + 1);  // /proc/cpuinfo pads it
+        }
     int ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
     for (int i = 0; i < ncores; ++i) {
         hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, static_cast<unsigned>(i));

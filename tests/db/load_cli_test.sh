@@ -48,8 +48,17 @@ assert r["workload"] == "<builtin: select only>", r["workload"]
 assert r["transactions"] > 0 and r["tps"] > 0
 assert r["latency"]["p99_ms"] >= r["latency"]["p50_ms"] > 0
 assert len(r["samples"]) >= 1
+assert r["placement"]["method"] == "none" and r["placement"]["server_pus"], r["placement"]
 PY
 grep -q '^progress: ' "$work/err" || fail "-P printed no progress line"
+
+# CPU placement: the server and the load generator bound, and said so.
+expect_rc 0 "run with a placement" "$scalelab" run --data "$data" -c 2 -j 2 -t 10 -S --placement cores:1
+grep -q '^placement: cores:1 (emulated by binding): server PUs [0-9]' "$work/out" || fail "placement line: $(cat "$work/out")"
+expect_rc 1 "placement beyond the machine" "$scalelab" run --data "$data" -t 1 --placement cores:4096
+grep -q 'asks for 4096 cores' "$work/out" || fail "placement error: $(cat "$work/out")"
+expect_rc 1 "unknown placement" "$scalelab" run --data "$data" -t 1 --placement half
+grep -q "unknown placement 'half'" "$work/out" || fail "placement name error: $(cat "$work/out")"
 
 # A custom script with a mistake: file, line and column.
 printf 'SELECT 1;\n\\set x random(1, 10\n' >"$work/bad.sql"

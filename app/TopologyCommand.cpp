@@ -1,0 +1,81 @@
+#include "TopologyCommand.h"
+
+#include "topo/Placement.h"
+#include "topo/SmtControl.h"
+#include "topo/Topology.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace scalelab::app {
+namespace {
+
+std::string bytes(uint64_t n) {
+    if (n >= (1u << 20) && n % (1u << 20) == 0) return std::to_string(n >> 20) + " MiB";
+    if (n >= 1024) return std::to_string(n >> 10) + " KiB";
+    return std::to_string(n) + " B";
+}
+
+// smt-on, smt-off, then powers of two up to all cores (and all cores), plain and +smt.
+std::vector<std::string> scenarios(const TopologyInfo& t) {
+    std::vector<std::string> out = {"smt-on", "smt-off"};
+    int n = static_cast<int>(t.cores.size());
+    std::vector<int> counts;
+    for (int k = 1; k < n; k *= 2) counts.push_back(k);
+    counts.push_back(n);
+    for (int k : counts) {
+        out.push_back("cores:" + std::to_string(k));
+        if (t.smtAvailable()) out.push_back("cores:" + std::to_string(k) + "+smt");
+    }
+    return out;
+}
+
+} // namespace
+
+int runTopologyCommand(const TopologyArgs& args) {
+    try {
+        Topology topo = !args.synthetic.empty() ? Topology::synthetic(args.synthetic)
+                        : !args.xml.empty()     ? Topology::fromXml(args.xml)
+                                                : Topology::live();
+        const TopologyInfo& t = topo.info();
+        std::cout << "machine:  " << t.source << (t.cpuModel.empty() ? "" : " (" + t.cpuModel + ")") << "\n"
+                  << "          " << t.summary() << ", " << t.numaNodes << " NUMA node" << (t.numaNodes == 1 ? "" : "s") << "\n";
+        if (topo.isLive()) {
+            SmtControl smt;
+            std::string why = smt.whyNotSwitchable();
+            std::cout << "smt:      kernel control " << smt.state().value_or("absent")
+                      << (why.empty() ? " (switchable with --real-smt)" : "; " + why) << "\n";
+        }
+        if (!t.caches.empty()) {
+            std::cout << "caches:  ";
+            for (const auto& c : t.caches) std::cout << " " << c.name << " " << bytes(c.sizeBytes) << " x" << c.count;
+            std::cout << "\n";
+        }
+        std::cout << "cores:\n";
+        for (size_t i = 0; i < t.cores.size(); ++i) {
+            CpuSet pus;
+            for (int pu : t.cores[i].pus) pus.add(pu);
+            std::cout << "  core " << i << " (package " << t.cores[i].package << "): PU " << pus.toList() << "\n";
+        }
+        std::printf("%-25s%-23s%-23s%s\n", "scenarios:", "server PUs", "load generator PUs", "separate load generator PUs");
+        for (const auto& name : scenarios(t)) {
+            Placement shared = place(t, parsePlacement(name, false));
+            std::string separate;
+            try {
+                separate = place(t, parsePlacement(name, true)).client.toList();
+            } catch (const std::exception&) {
+                separate = "(none left)";
+            }
+            std::printf("  %-23s%-23s%-23s%s\n", name.c_str(), shared.server.toList().c_str(),
+                        shared.client.toList().c_str(), separate.c_str());
+        }
+        std::string warning = smtComparisonWarning(t);
+        if (!warning.empty()) std::cout << "note: " << warning << "\n";
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "scalelab: error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace scalelab::app
