@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include <pthread.h>
+#include <unistd.h>
 #include <signal.h>
 
 #include <cstdio>
@@ -151,6 +152,28 @@ private:
     PlacementRecord record_;
 };
 
+// iostat's summary: avg-cpu, then a line per device, then process CPU and server counters.
+void printSystemSummary(const SystemSample& m) {
+    const CpuUsage& c = m.cpu.total;
+    std::printf("avg-cpu:  %%user   %%nice %%system %%iowait  %%steal   %%idle\n         %6.2f  %6.2f  %6.2f  %6.2f  %6.2f  %6.2f\n",
+                c.user, c.nice, c.system + c.irq + c.softirq, c.iowait, c.steal, c.idle);
+    if (!m.disks.empty()) {
+        std::printf("Device            r/s      w/s    rMB/s    wMB/s  await  %%util\n");
+        for (const auto& d : m.disks)
+            std::printf("%-12s %8.2f %8.2f %8.2f %8.2f %6.2f %6.2f\n", d.name.c_str(), d.readsPerSec, d.writesPerSec,
+                        d.readMBps, d.writeMBps, d.awaitMs, d.utilPct);
+    }
+    std::printf("CPU: load generator %.1f%%", m.loadGeneratorCpuPct.value_or(0));
+    if (m.serverCpuPct) std::printf(", server %.1f%%", *m.serverCpuPct);
+    std::printf(" (100%% = one PU)\n");
+    if (m.server)
+        std::printf("server per second: commits %.1f, rollbacks %.1f, blks_hit %.1f, blks_read %.1f, logical reads %.1f\n",
+                    m.server->commits, m.server->rollbacks, m.server->blksHit, m.server->blksRead, m.server->logicalReads);
+    if (m.clientBound)
+        std::printf("warning: client-bound: the load generator used %.0f%% CPU, over 90%% of the PUs it may run on; "
+                    "this point measures the client, not the server\n", m.loadGeneratorCpuPct.value_or(0));
+}
+
 void printReport(const LoadSpec& spec, const LoadResult& r, const PlacementRecord& placement) {
     std::cout << "transaction type: " << r.workload << "\n"
               << "scaling factor: " << r.scale << "\n"
@@ -181,6 +204,7 @@ void printReport(const LoadSpec& spec, const LoadResult& r, const PlacementRecor
               << ", max = " << fmt("%.3f", l.maxMs) << " ms\n";
     if (spec.rate > 0)
         std::cout << "rate limit schedule lag: avg " << fmt("%.3f", r.lagMeanMs) << " (max " << fmt("%.3f", r.lagMaxMs) << ") ms\n";
+    if (r.system) printSystemSummary(*r.system);
     std::cout << "initial connection time = " << fmt("%.3f", r.connectSeconds * 1000) << " ms\n"
               << "tps = " << fmt("%f", r.tps) << " (without initial connection time)\n"
               << "status: " << runStatusName(r.status) << "\n";
@@ -260,7 +284,16 @@ int runRunCommand(const RunArgs& a) {
             };
         RunPlacement placement(a, target);
         spec.onWorkerStart = placement.bindWorkers();
-        LoadRun run(spec, progress);
+        MetricsSources sources;
+        sources.loadGenerator = getpid();
+        sources.serverPostmaster = target.embedded ? target.embedded->status().pid : 0;
+        sources.conninfo = target.conninfo;
+        sources.disks.only = a.devices;
+        sources.disks.partitions = a.partitions;
+        sources.loadGeneratorPus = CpuSet::parse(placement.record().clientPus).count();
+        sources.ticksPerSecond = sysconf(_SC_CLK_TCK);
+        SystemSampler metrics(sources);
+        LoadRun run(spec, progress, &metrics);
         LoadResult result;
         {
             InterruptToStop interrupts(run);

@@ -42,6 +42,8 @@ struct RunArgs {
     std::string placement;       // empty: no binding
     bool separate = false;
     bool realSmt = false;
+    std::vector<std::string> devices;  // disks to report (default: every whole disk)
+    bool partitions = false;
 };
 
 void addTargetOptions(CLI::App* cmd, TargetArgs& target);

@@ -95,6 +95,9 @@ int main(int argc, char** argv) {
     runCmd->add_flag("--separate", run.separate, "Keep the load generator off the server's cores (and their SMT siblings)");
     runCmd->add_flag("--real-smt", run.realSmt, "With smt-on/smt-off: switch SMT in the kernel for real (root), restored after");
 
+    runCmd->add_option("--device", run.devices, "Report this block device (repeatable; default: every whole disk)");
+    runCmd->add_flag("--partitions", run.partitions, "Report partitions too");
+
     scalelab::app::TopologyArgs topology;
     auto* topoCmd = app.add_subcommand("topology", "Print the CPU topology and the PU sets of each placement scenario");
     auto* synth = topoCmd->add_option("--synthetic", topology.synthetic, "An hwloc synthetic topology, e.g. \"pack:2 core:6 pu:2\"");

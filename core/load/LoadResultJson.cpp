@@ -1,5 +1,7 @@
 #include "load/LoadResultJson.h"
 
+#include "metrics/MetricsJson.h"
+
 namespace scalelab {
 
 nlohmann::json toJson(const LatencySummary& s) {
@@ -9,14 +11,16 @@ nlohmann::json toJson(const LatencySummary& s) {
 }
 
 nlohmann::json toJson(const LoadSample& s) {
-    return {{"start_s", s.startS}, {"end_s", s.endS}, {"warmup", s.warmup}, {"transactions", s.transactions},
-            {"tps", s.tps}, {"latency", toJson(s.latency)}, {"failures", s.failures}, {"retries", s.retries}};
+    nlohmann::json j = {{"start_s", s.startS}, {"end_s", s.endS}, {"warmup", s.warmup}, {"transactions", s.transactions},
+                        {"tps", s.tps}, {"latency", toJson(s.latency)}, {"failures", s.failures}, {"retries", s.retries}};
+    if (s.system) j["system"] = toJson(*s.system);
+    return j;
 }
 
 nlohmann::json toJson(const LoadResult& r) {
     nlohmann::json samples = nlohmann::json::array();
     for (const auto& s : r.samples) samples.push_back(toJson(s));
-    return {{"status", runStatusName(r.status)},
+    nlohmann::json j = {{"status", runStatusName(r.status)},
             {"error", r.error},
             {"workload", r.workload},
             {"scale", r.scale},
@@ -38,6 +42,8 @@ nlohmann::json toJson(const LoadResult& r) {
             {"lag_mean_ms", r.lagMeanMs},
             {"lag_max_ms", r.lagMaxMs},
             {"samples", samples}};
+    if (r.system) j["system"] = toJson(*r.system, false);
+    return j;
 }
 
 } // namespace scalelab

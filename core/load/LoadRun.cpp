@@ -45,6 +45,51 @@ Totals everything(const std::vector<std::unique_ptr<Worker>>& workers) {
     return t;
 }
 
+// System snapshots at the sample instants: interval samples, and the counted window.
+class MetricsTimeline {
+public:
+    explicit MetricsTimeline(SystemSampler* sampler) : sampler_(sampler) {}
+    void start() {
+        if (!take(previous_)) return;
+        windowStart_ = previous_;
+    }
+    // At a sample boundary; `counted` once the warm-up is over (the first time moves the window start).
+    std::optional<SystemSample> interval(bool counted) {
+        std::optional<SystemSnapshot> now;
+        if (!previous_ || !take(now)) return std::nullopt;
+        SystemSample s = sampler_->between(*previous_, *now);
+        if (counted && !windowMoved_) windowStart_ = now;
+        windowMoved_ = windowMoved_ || counted;
+        previous_ = now;
+        return s;
+    }
+    std::optional<SystemSample> window() {
+        if (!windowStart_) return std::nullopt;
+        if (broken_) return std::nullopt;
+        try {
+            return sampler_->between(*windowStart_, sampler_->finalSnapshot(5000));
+        } catch (const std::exception&) {
+            return std::nullopt;
+        }
+    }
+
+private:
+    // A metrics source that fails (the server went away) ends metrics, not the run.
+    bool take(std::optional<SystemSnapshot>& into) {
+        if (!sampler_ || broken_) return false;
+        try {
+            into = sampler_->snapshot();
+            return true;
+        } catch (const std::exception&) {
+            broken_ = true;
+            return false;
+        }
+    }
+    SystemSampler* sampler_;
+    bool broken_ = false, windowMoved_ = false;
+    std::optional<SystemSnapshot> previous_, windowStart_;
+};
+
 } // namespace
 
 const char* runStatusName(RunStatus status) {
@@ -89,8 +134,8 @@ void ensureFileDescriptors(int clients) {
     if (setrlimit(RLIMIT_NOFILE, &lim) != 0) throw Error("cannot raise the open-file limit to " + std::to_string(needed));
 }
 
-LoadRun::LoadRun(LoadSpec spec, std::function<void(const LoadSample&)> observer)
-    : spec_(std::move(spec)), observer_(std::move(observer)), shared_(std::make_shared<RunShared>()) {}
+LoadRun::LoadRun(LoadSpec spec, std::function<void(const LoadSample&)> observer, SystemSampler* metrics)
+    : spec_(std::move(spec)), observer_(std::move(observer)), metrics_(metrics), shared_(std::make_shared<RunShared>()) {}
 
 LoadRun::~LoadRun() {
     for (int fd : shared_->wakeFds) close(fd);
@@ -135,10 +180,13 @@ LoadResult LoadRun::run() {
     std::vector<std::thread> running;
     for (auto& w : workers) running.emplace_back([&w] { w->run(); });
 
+    MetricsTimeline metrics(metrics_);
     {
         std::unique_lock<std::mutex> lock(sh.mutex);
         sh.changed.wait(lock, [&] { return sh.workersReady == threads || sh.failed; });
         if (!sh.failed && sh.stop.load() != RunShared::kAbandon) {
+            // Before any worker may start: the first snapshot must precede the first transaction.
+            metrics.start();
             sh.startNs = monotonicNs();
             sh.measureStartNs = sh.startNs + static_cast<int64_t>(spec_.warmupS * 1e9);
             if (spec_.durationS > 0) sh.deadlineNs = sh.startNs + static_cast<int64_t>(spec_.durationS * 1e9);
@@ -173,6 +221,7 @@ LoadResult LoadRun::run() {
                 sh.stop.store(RunShared::kAbandon);
                 sh.wakeAll();
             }
+            std::optional<SystemSample> system = metrics.interval(now >= sh.measureStartNs);
             if (sh.failed) continue;
             Totals current = everything(workers);
             LoadSample s;
@@ -185,6 +234,7 @@ LoadResult LoadRun::run() {
             s.latency = delta.summary();
             s.failures = current.failures.total() - previous.failures.total();
             s.retries = current.retries - previous.retries;
+            s.system = system;
             if (s.endS > s.startS && (s.transactions > 0 || !last)) {
                 result.samples.push_back(s);
                 if (observer_) observer_(s);
@@ -195,6 +245,7 @@ LoadResult LoadRun::run() {
         }
     }
     for (auto& t : running) t.join();
+    if (sh.go && !sh.failed) result.system = metrics.window();
 
     // Totals of the counted window, exact now that the workers are gone.
     Totals measured;

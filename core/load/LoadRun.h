@@ -16,7 +16,10 @@ class LoadRun {
 public:
     // `observer` gets each interval's sample on the sampling thread (the one inside run());
     // it must not block for long: the GUI turns it into a queued signal.
-    explicit LoadRun(LoadSpec spec, std::function<void(const LoadSample&)> observer = {});
+    // With `metrics`, each sample and the result carry system metrics taken at the same
+    // instants (the sampler must outlive run()).
+    explicit LoadRun(LoadSpec spec, std::function<void(const LoadSample&)> observer = {},
+                     SystemSampler* metrics = nullptr);
     ~LoadRun();
     LoadRun(const LoadRun&) = delete;
     LoadRun& operator=(const LoadRun&) = delete;
@@ -32,11 +35,13 @@ public:
 private:
     LoadSpec spec_;
     std::function<void(const LoadSample&)> observer_;
+    SystemSampler* metrics_;
     std::shared_ptr<RunShared> shared_;
 };
 
 // Raises the soft limit of open files so that `clients` connections fit. Throws Error when
 // the hard limit is too low, naming both numbers.
 void ensureFileDescriptors(int clients);
+
 
 } // namespace scalelab

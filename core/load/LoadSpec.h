@@ -3,9 +3,11 @@
 // Plain values: they cross threads (the GUI's bridge, the sweep runner) by copy.
 #include "load/LatencyHistogram.h"
 #include "load/Workload.h"
+#include "metrics/SystemSampler.h"
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,7 @@ struct LoadSample {
     LatencySummary latency;            // of the transactions that ended in the interval
     uint64_t failures = 0;
     uint64_t retries = 0;
+    std::optional<SystemSample> system;  // when the run has a SystemSampler
 };
 
 enum class RunStatus { Completed, Failed, Stopped };
@@ -72,6 +75,9 @@ struct LoadResult {
     std::string firstErrorMessage;     // of the first failed transaction, if any
     double lagMeanMs = 0, lagMaxMs = 0;// with a rate: start behind schedule
     std::vector<LoadSample> samples;
+    // From the end of the warm-up until every client had disconnected (so the server had
+    // counted their last commits); when the run has a SystemSampler.
+    std::optional<SystemSample> system;
 };
 
 } // namespace scalelab

@@ -1,5 +1,7 @@
 #include "load/Worker.h"
 
+#include "load/LoadRun.h"
+
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -113,7 +115,11 @@ Worker::~Worker() {
 
 bool Worker::connectAll() {
     for (auto& c : clients_) {
-        c.conn = PQconnectdb(spec_.conninfo.c_str());
+        // expand_dbname: the conninfo (key=value or URI) fills in everything it names; the
+        // application_name lets the metrics wait for these sessions to end.
+        const char* keys[] = {"dbname", "fallback_application_name", nullptr};
+        const char* values[] = {spec_.conninfo.c_str(), kLoadApplicationName, nullptr};
+        c.conn = PQconnectdbParams(keys, values, 1);
         if (PQstatus(c.conn) != CONNECTION_OK) {
             std::string msg = PQerrorMessage(c.conn);
             while (!msg.empty() && msg.back() == '\n') msg.pop_back();

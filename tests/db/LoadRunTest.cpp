@@ -5,6 +5,7 @@
 
 #include "load/LoadRun.h"
 #include "load/PgbenchData.h"
+#include "metrics/SystemSampler.h"
 
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
@@ -14,11 +15,15 @@
 #include <future>
 #include <thread>
 
+#include <unistd.h>
+
 using namespace scalelab;
 
 namespace {
 
-std::string conninfo() { return test::SharedServer::get({{"max_connections", "1100"}}).connectionString(); }
+// autovacuum off: its transactions would count in pg_stat_database beside the load's.
+EmbeddedServer& server() { return test::SharedServer::get({{"max_connections", "1100"}, {"autovacuum", "off"}}); }
+std::string conninfo() { return server().connectionString(); }
 
 int64_t scalar(const std::string& sql, const std::string& db = conninfo()) {
     pqxx::connection c(db);
@@ -266,4 +271,26 @@ TEST_F(LoadRunTest, ConnectionErrorsAreReportedInTheServersWords) {
     LoadResult full = LoadRun(tooMany).run();
     EXPECT_EQ(full.status, RunStatus::Failed);
     EXPECT_NE(full.error.find("too many clients already"), std::string::npos) << full.error;
+}
+
+TEST_F(LoadRunTest, ServerCountersSeeExactlyTheCommitsTheLoadGeneratorCounted) {
+    MetricsSources sources;
+    sources.conninfo = conninfo();
+    sources.loadGenerator = getpid();
+    sources.serverPostmaster = server().status().pid;
+    sources.ticksPerSecond = sysconf(_SC_CLK_TCK);
+    SystemSampler sampler(sources);
+    LoadSpec s = spec("tpcb-like", 4, 2, 60);
+    s.sampleIntervalS = 0.1;
+    LoadResult r = LoadRun(s, {}, &sampler).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    ASSERT_TRUE(r.system && r.system->server);
+    // xact_commit grows by the load's transactions plus one per counter query of ScaleLab's own.
+    EXPECT_EQ(r.system->server->commitDelta, r.transactions + r.system->server->ownStatements);
+    EXPECT_GT(r.system->server->ownStatements, 0u);
+    EXPECT_GT(r.system->server->logicalReads, 0.0);
+    EXPECT_GT(*r.system->serverCpuPct, 0.0);
+    ASSERT_FALSE(r.samples.empty());
+    ASSERT_TRUE(r.samples.front().system);
+    EXPECT_EQ(r.samples.front().system->cpu.perPu.size(), static_cast<size_t>(sysconf(_SC_NPROCESSORS_ONLN)));
 }

@@ -32,7 +32,8 @@ expect_rc 0 "init --reinit" "$scalelab" init --data "$data" --scale 1 --reinit
 
 # The text report, pgbench style.
 expect_rc 0 "run tpcb-like" "$scalelab" run --data "$data" -c 4 -j 2 -t 20 -M prepared
-for line in 'transaction type: <builtin: TPC-B (sort of)>' 'scaling factor: 1' 'query mode: prepared' \
+for line in 'avg-cpu:  %user   %nice %system %iowait  %steal   %idle' 'server per second: commits ' \
+            'transaction type: <builtin: TPC-B (sort of)>' 'scaling factor: 1' 'query mode: prepared' \
             'number of clients: 4' 'number of threads: 2' 'number of transactions actually processed: 80' \
             'number of failed transactions: 0 (0.000%)' 'status: completed'; do
   grep -qF "$line" "$work/out" || fail "report lacks '$line': $(cat "$work/out")"
@@ -49,6 +50,11 @@ assert r["transactions"] > 0 and r["tps"] > 0
 assert r["latency"]["p99_ms"] >= r["latency"]["p50_ms"] > 0
 assert len(r["samples"]) >= 1
 assert r["placement"]["method"] == "none" and r["placement"]["server_pus"], r["placement"]
+m = r["system"]
+assert abs(sum(m["cpu"].values()) - 100) < 0.01, m["cpu"]
+assert m["load_generator_cpu_pct"] > 0 and m["server_cpu_pct"] > 0, m
+assert m["server"]["commits_s"] > 0 and m["server"]["logical_reads_s"] > 0, m["server"]
+assert "system" in r["samples"][0] and r["samples"][0]["system"]["cpu_per_pu"], r["samples"][0]
 PY
 grep -q '^progress: ' "$work/err" || fail "-P printed no progress line"
 

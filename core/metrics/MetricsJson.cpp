@@ -1,0 +1,47 @@
+#include "metrics/MetricsJson.h"
+
+namespace scalelab {
+
+nlohmann::json toJson(const CpuUsage& u) {
+    return {{"user", u.user},       {"nice", u.nice},   {"system", u.system}, {"iowait", u.iowait},
+            {"irq", u.irq},         {"softirq", u.softirq}, {"steal", u.steal}, {"idle", u.idle}};
+}
+
+nlohmann::json toJson(const SystemSample& s, bool perPu) {
+    nlohmann::json j;
+    j["seconds"] = s.seconds;
+    j["cpu"] = toJson(s.cpu.total);
+    if (perPu) {
+        nlohmann::json pus = nlohmann::json::object();
+        for (const auto& [pu, usage] : s.cpu.perPu) pus[std::to_string(pu)] = toJson(usage);
+        j["cpu_per_pu"] = pus;
+    }
+    j["disks"] = nlohmann::json::array();
+    for (const auto& d : s.disks)
+        j["disks"].push_back({{"device", d.name}, {"r_s", d.readsPerSec}, {"w_s", d.writesPerSec}, {"rMB_s", d.readMBps},
+                              {"wMB_s", d.writeMBps}, {"await_ms", d.awaitMs}, {"util_pct", d.utilPct}});
+    j["load_generator_cpu_pct"] = s.loadGeneratorCpuPct ? nlohmann::json(*s.loadGeneratorCpuPct) : nlohmann::json();
+    j["server_cpu_pct"] = s.serverCpuPct ? nlohmann::json(*s.serverCpuPct) : nlohmann::json();
+    j["client_bound"] = s.clientBound;
+    if (s.cpuPressure) j["pressure_cpu_some_pct"] = s.cpuPressure->somePct;
+    if (s.ioPressure) {
+        j["pressure_io_some_pct"] = s.ioPressure->somePct;
+        j["pressure_io_full_pct"] = s.ioPressure->fullPct;
+    }
+    if (s.server) {
+        const auto& r = *s.server;
+        j["server"] = {{"commits_s", r.commits},         {"rollbacks_s", r.rollbacks},
+                       {"blks_hit_s", r.blksHit},        {"blks_read_s", r.blksRead},
+                       {"logical_reads_s", r.logicalReads}, {"tup_returned_s", r.tupReturned},
+                       {"tup_fetched_s", r.tupFetched},  {"tup_inserted_s", r.tupInserted},
+                       {"tup_updated_s", r.tupUpdated},  {"tup_deleted_s", r.tupDeleted},
+                       {"deadlocks_s", r.deadlocks},     {"temp_bytes_s", r.tempBytes},
+                       {"checkpoints_s", r.checkpoints}, {"buffers_checkpoint_s", r.buffersCheckpoint},
+                       {"buffers_clean_s", r.buffersClean}, {"buffers_alloc_s", r.buffersAlloc},
+                       {"commits", r.commitDelta},       {"own_counter_queries", r.ownStatements},
+                       {"wait_events", r.waitEvents}};
+    }
+    return j;
+}
+
+} // namespace scalelab

@@ -1,0 +1,33 @@
+#pragma once
+// CPU time of processes from /proc/PID/stat: the load generator itself, and the server as a
+// whole (postmaster, its live children, and the children it has already reaped).
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+struct ProcStat {
+    pid_t pid = 0;
+    pid_t ppid = 0;
+    char state = '?';
+    uint64_t utime = 0, stime = 0;    // clock ticks, all threads
+    uint64_t cutime = 0, cstime = 0;  // of reaped children
+};
+
+// One /proc/PID/stat line; nullopt when it does not parse. The command name may hold spaces
+// and parentheses: fields are counted from the last ')'.
+std::optional<ProcStat> parsePidStat(const std::string& line);
+
+// Ticks of the process tree rooted at `root` among `processes` (one level: the postmaster's
+// children; backends do not fork): own time of the root and its live children, plus the time
+// of children the root has reaped.
+uint64_t serverTreeTicks(pid_t root, const std::vector<ProcStat>& processes);
+
+// CPU percent (100 = one PU fully busy) from two tick counts `seconds` apart.
+double cpuPercent(uint64_t ticksBefore, uint64_t ticksAfter, double seconds, long ticksPerSecond);
+
+} // namespace scalelab

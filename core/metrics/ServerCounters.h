@@ -1,0 +1,56 @@
+#pragma once
+// PostgreSQL's activity counters over one extra connection: pg_stat_database of the target
+// database, the checkpointer and background writer, and a snapshot of what active backends
+// wait for. The query is one round trip; its own transaction counts as one commit, which the
+// server reports at once (pg_stat_force_next_flush), so the next read includes it.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <pqxx/connection>
+
+namespace scalelab {
+
+struct ServerCounterSnapshot {
+    // pg_stat_database
+    uint64_t xactCommit = 0, xactRollback = 0, blksRead = 0, blksHit = 0, tupReturned = 0, tupFetched = 0,
+             tupInserted = 0, tupUpdated = 0, tupDeleted = 0, deadlocks = 0, tempBytes = 0;
+    // checkpointer and background writer (pg_stat_checkpointer from PostgreSQL 17, pg_stat_bgwriter before)
+    uint64_t checkpointsTimed = 0, checkpointsRequested = 0, buffersCheckpoint = 0, buffersClean = 0, buffersAlloc = 0;
+    std::map<std::string, int> waitEvents;  // wait_event_type ("CPU" when none) -> active backends
+    int loadBackends = 0;                   // sessions with the load's application_name
+    uint64_t ownStatements = 0;             // statements this reader ran before this snapshot
+};
+
+// Per second over an interval.
+struct ServerCounterRates {
+    double commits = 0, rollbacks = 0, blksRead = 0, blksHit = 0, logicalReads = 0;  // logical reads = hit + read
+    double tupReturned = 0, tupFetched = 0, tupInserted = 0, tupUpdated = 0, tupDeleted = 0, deadlocks = 0, tempBytes = 0;
+    double checkpoints = 0, buffersCheckpoint = 0, buffersClean = 0, buffersAlloc = 0;
+    std::map<std::string, int> waitEvents;  // at the end of the interval
+    uint64_t commitDelta = 0;               // xact_commit difference
+    uint64_t ownStatements = 0;             // of those, transactions of ScaleLab's own counter queries
+};
+
+ServerCounterRates ratesBetween(const ServerCounterSnapshot& before, const ServerCounterSnapshot& after, double seconds);
+
+class ServerCounters {
+public:
+    // `loadApplicationName`: the application_name of the load's sessions, counted in each read.
+    ServerCounters(const std::string& conninfo, const std::string& loadApplicationName);  // throws Error
+    ~ServerCounters();
+    ServerCounterSnapshot read();  // throws Error with the server's words
+    // Reads until no load session is left (at most `timeoutMs`): a backend reports its last
+    // commits when it exits, so only then do the counters hold all of them.
+    ServerCounterSnapshot readAfterLoadLeft(int timeoutMs);
+
+private:
+    std::unique_ptr<pqxx::connection> conn_;
+    int serverVersion_ = 0;
+    std::string loadApplicationName_;
+    uint64_t statements_ = 0;
+};
+
+} // namespace scalelab

@@ -1,0 +1,74 @@
+#pragma once
+// One snapshot of everything ScaleLab watches besides the load itself (CPU per PU, disks,
+// process CPU, pressure, server counters), and what happened between two snapshots. The
+// same computation serves a 1-second interval and a whole run.
+#include "metrics/CpuStat.h"
+#include "metrics/DiskStats.h"
+#include "metrics/Pressure.h"
+#include "metrics/ProcessCpu.h"
+#include "metrics/ServerCounters.h"
+
+#include <sys/types.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+// The application_name the load generator's sessions carry unless the conninfo sets one;
+// the counters wait for these sessions to leave before their final read.
+constexpr const char* kLoadApplicationName = "scalelab-load";
+
+struct MetricsSources {
+    std::string root = "/";       // files are read from ROOT/proc/... and ROOT/sys/block: tests give captured ones
+    pid_t loadGenerator = 0;      // this process; 0: not measured
+    pid_t serverPostmaster = 0;   // local server; 0: remote, not measured
+    std::string conninfo;         // counters of this database; empty: none
+    std::string loadApplicationName = kLoadApplicationName;
+    DiskFilter disks;
+    int loadGeneratorPus = 0;     // PUs the load generator may use (client-bound guard); 0: all online
+    long ticksPerSecond = 100;    // sysconf(_SC_CLK_TCK)
+};
+
+struct SystemSnapshot {
+    double seconds = 0;  // monotonic clock
+    CpuStatSnapshot cpu;
+    std::vector<DiskCounters> disks;
+    uint64_t loadGeneratorTicks = 0, serverTicks = 0;
+    std::optional<PressureTotals> cpuPressure, ioPressure;
+    std::optional<ServerCounterSnapshot> counters;
+};
+
+struct SystemSample {
+    double seconds = 0;
+    CpuSample cpu;
+    std::vector<DiskSample> disks;
+    std::optional<double> loadGeneratorCpuPct, serverCpuPct;  // 100 = one PU
+    std::optional<PressureSample> cpuPressure, ioPressure;
+    std::optional<ServerCounterRates> server;
+    bool clientBound = false;  // the load generator used more than 90% of the PUs it may run on
+};
+
+class SystemSampler {
+public:
+    explicit SystemSampler(MetricsSources sources);  // connects for counters; throws Error when it cannot
+    ~SystemSampler();
+    SystemSnapshot snapshot();
+    // A snapshot taken once the load's sessions have left the server (at most `timeoutMs`),
+    // so that the counters include their last commits.
+    SystemSnapshot finalSnapshot(int timeoutMs);
+    SystemSample between(const SystemSnapshot& before, const SystemSnapshot& after) const;
+    const MetricsSources& sources() const { return sources_; }
+
+private:
+    SystemSnapshot readSystem();  // everything but the counters
+    MetricsSources sources_;
+    std::unique_ptr<ServerCounters> counters_;
+};
+
+// The fraction above which a run is flagged client-bound: the curve would measure the client.
+constexpr double kClientBoundShare = 0.9;
+
+} // namespace scalelab
