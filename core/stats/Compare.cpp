@@ -1,0 +1,90 @@
+#include "stats/Compare.h"
+
+#include "util/Error.h"
+
+#include <cmath>
+
+namespace scalelab {
+namespace {
+
+void decide(Comparison& c, double confidence) {
+    c.verdict = *c.pValue < 1 - confidence ? "distinguishable" : "within run-to-run variation";
+}
+
+} // namespace
+
+Comparison compareWelch(const std::vector<double>& a, const std::vector<double>& b, double confidence) {
+    Comparison c;
+    c.a = summarize(a, confidence, "baseline runs");
+    c.b = summarize(b, confidence, "compared runs");
+    c.difference = c.b.mean - c.a.mean;
+    c.ratio = c.a.mean != 0 ? c.b.mean / c.a.mean : 0;
+    c.percentChange = c.a.mean != 0 ? 100 * (c.ratio - 1) : 0;
+    if (c.a.n < 2 || c.b.n < 2) {
+        c.verdict = "untestable: needs at least 2 runs on each side";
+        return c;
+    }
+    double va = c.a.sd * c.a.sd / c.a.n, vb = c.b.sd * c.b.sd / c.b.n;
+    double se = std::sqrt(va + vb);
+    if (se == 0) {
+        c.verdict = c.difference == 0 ? "within run-to-run variation" : "distinguishable";
+        c.pValue = c.difference == 0 ? 1.0 : 0.0;
+        c.diffLow = c.diffHigh = c.difference;
+        return c;
+    }
+    // Welch-Satterthwaite degrees of freedom.
+    c.df = (va + vb) * (va + vb) / (va * va / (c.a.n - 1) + vb * vb / (c.b.n - 1));
+    c.t = c.difference / se;
+    c.pValue = studentTTwoSidedP(*c.t, *c.df);
+    double q = studentTQuantile(1 - (1 - confidence) / 2, *c.df);
+    c.diffLow = c.difference - q * se;
+    c.diffHigh = c.difference + q * se;
+    if (c.a.mean > 0 && c.b.mean > 0) {
+        // Delta method: Var(log mean) ~ se^2 / mean^2 on each side.
+        double la = va / (c.a.mean * c.a.mean), lb = vb / (c.b.mean * c.b.mean);
+        double dfLog = (la + lb) * (la + lb) / (la * la / (c.a.n - 1) + lb * lb / (c.b.n - 1));
+        double half = studentTQuantile(1 - (1 - confidence) / 2, dfLog) * std::sqrt(la + lb);
+        c.percentLow = 100 * (c.ratio * std::exp(-half) - 1);
+        c.percentHigh = 100 * (c.ratio * std::exp(half) - 1);
+    }
+    decide(c, confidence);
+    return c;
+}
+
+Comparison comparePaired(const std::vector<double>& a, const std::vector<double>& b, double confidence) {
+    if (a.size() != b.size())
+        throw Error("a paired comparison needs as many runs on each side (" + std::to_string(a.size()) + " and " +
+                    std::to_string(b.size()) + ")");
+    Comparison c;
+    c.paired = true;
+    c.a = summarize(a, confidence, "baseline runs");
+    c.b = summarize(b, confidence, "compared runs");
+    std::vector<double> d;
+    for (size_t i = 0; i < a.size(); ++i) d.push_back(b[i] - a[i]);
+    PointSummary diff = summarize(d, confidence, "paired differences");
+    c.difference = diff.mean;
+    c.ratio = c.a.mean != 0 ? c.b.mean / c.a.mean : 0;
+    c.percentChange = c.a.mean != 0 ? 100 * (c.ratio - 1) : 0;
+    if (diff.n < 2) {
+        c.verdict = "untestable: needs at least 2 pairs";
+        return c;
+    }
+    c.df = diff.n - 1;
+    if (diff.se == 0) {
+        c.pValue = diff.mean == 0 ? 1.0 : 0.0;
+        c.diffLow = c.diffHigh = diff.mean;
+    } else {
+        c.t = diff.mean / diff.se;
+        c.pValue = studentTTwoSidedP(*c.t, *c.df);
+        c.diffLow = diff.ciLow;
+        c.diffHigh = diff.ciHigh;
+    }
+    if (c.a.mean != 0) {
+        c.percentLow = 100 * *c.diffLow / c.a.mean;
+        c.percentHigh = 100 * *c.diffHigh / c.a.mean;
+    }
+    decide(c, confidence);
+    return c;
+}
+
+} // namespace scalelab

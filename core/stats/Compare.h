@@ -1,0 +1,31 @@
+#pragma once
+// Is series B different from series A at a client count, beyond run-to-run variation?
+#include "stats/Summary.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+struct Comparison {
+    PointSummary a, b;          // baseline and candidate
+    double difference = 0;      // mean(B) - mean(A)
+    double ratio = 0;           // mean(B) / mean(A)
+    double percentChange = 0;   // 100 * (ratio - 1)
+    std::optional<double> diffLow, diffHigh;      // confidence interval of the difference
+    std::optional<double> percentLow, percentHigh;// confidence interval of the % change
+    std::optional<double> t, df, pValue;
+    bool paired = false;
+    std::string verdict;        // "distinguishable", "within run-to-run variation", or why untestable
+};
+
+// Welch's unequal-variance t-test and interval for the difference of means; the ratio's
+// interval from the delta method on log(mean B / mean A) with Welch's degrees of freedom.
+Comparison compareWelch(const std::vector<double>& a, const std::vector<double>& b, double confidence = 0.95);
+
+// Paired: a[i] and b[i] were measured in the same repetition round. t-test on the differences;
+// the % change interval is the differences' interval relative to mean(A).
+Comparison comparePaired(const std::vector<double>& a, const std::vector<double>& b, double confidence = 0.95);
+
+} // namespace scalelab

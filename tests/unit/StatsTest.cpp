@@ -1,0 +1,227 @@
+// core/stats against reference values from an independent tool: SciPy 1.10 (Debian 12's
+// python3-scipy), computed by tests/data/stats_reference.py, whose output is pasted below.
+// t quantiles there are solved on SciPy's t CDF (its t.ppf is off by ~1e-9 at fractional df),
+// and curve_fit runs with the analytic Jacobian and tolerances of 1e-15.
+#include "stats/Compare.h"
+#include "stats/Peak.h"
+#include "stats/SteadyState.h"
+#include "stats/Summary.h"
+#include "stats/Usl.h"
+#include "util/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace scalelab;
+
+namespace {
+
+// |got - want| <= rel * |want|
+::testing::AssertionResult near(double got, double want, double rel) {
+    if (std::fabs(got - want) <= rel * std::fabs(want)) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "got " << got << ", want " << want << " (relative " << rel << ")";
+}
+
+const std::vector<double> kA = {2310.5, 2254.1, 2401.7, 2298.3, 2350.0};
+const std::vector<double> kB = {2420.2, 2390.8, 2466.1, 2405.5};
+
+std::string errorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+} // namespace
+
+TEST(Summary, MatchesScipyTo1e9) {
+    // summary_a mean=2322.92 sd=55.75887373324531 se=24.936126403272798
+    //           ci_low=2253.68621390504 ci_high=2392.15378609496 median=2310.5
+    PointSummary s = summarize(kA);
+    EXPECT_EQ(s.n, 5);
+    EXPECT_TRUE(near(s.mean, 2322.92, 1e-9));
+    EXPECT_TRUE(near(s.sd, 55.75887373324531, 1e-9));
+    EXPECT_TRUE(near(s.se, 24.936126403272798, 1e-9));
+    EXPECT_TRUE(near(*s.ciLow, 2253.68621390504, 1e-9));
+    EXPECT_TRUE(near(*s.ciHigh, 2392.15378609496, 1e-9));
+    EXPECT_EQ(s.median, 2310.5);
+    EXPECT_EQ(s.min, 2254.1);
+    EXPECT_EQ(s.max, 2401.7);
+    // summary_a_90 ci_low=2269.7599990637477 ci_high=2376.0800009362524
+    PointSummary s90 = summarize(kA, 0.90);
+    EXPECT_TRUE(near(*s90.ciLow, 2269.7599990637477, 1e-9));
+    EXPECT_TRUE(near(*s90.ciHigh, 2376.0800009362524, 1e-9));
+}
+
+TEST(Summary, IsNumericallyStableForLargeValues) {
+    PointSummary s = summarize({1e8 + 1, 1e8 + 2, 1e8 + 3});
+    EXPECT_EQ(s.sd, 1.0);  // big sd=1.0
+    EXPECT_EQ(s.mean, 1e8 + 2);
+}
+
+TEST(Summary, EdgeCases) {
+    PointSummary one = summarize({42});
+    EXPECT_EQ(one.n, 1);
+    EXPECT_EQ(one.mean, 42);
+    EXPECT_FALSE(one.ciLow);
+    EXPECT_EQ(one.note, "one run: no standard deviation and no confidence interval");
+    PointSummary same = summarize({7, 7, 7});
+    EXPECT_EQ(same.sd, 0);
+    EXPECT_EQ(*same.ciLow, 7);
+    EXPECT_EQ(*same.ciHigh, 7);
+    PointSummary zeros = summarize({0, 0});
+    EXPECT_EQ(zeros.mean, 0);
+    EXPECT_EQ(summarize({1, 2, 3, 4}).median, 2.5);
+    EXPECT_EQ(errorOf([] { summarize({1, std::nan(""), 3}, 0.95, "tps of SMT on at 8 clients"); }),
+              "tps of SMT on at 8 clients: value 2 of 3 is not a number (nan)");
+    EXPECT_EQ(errorOf([] { summarize({}); }), "no values to summarize");
+    EXPECT_EQ(errorOf([] { summarize({1, 2}, 1.5); }), "confidence level must be between 0 and 1 (got 1.500000)");
+}
+
+TEST(Compare, WelchMatchesScipy) {
+    // welch t=3.280808910877276 p=0.014802155207713955 df=6.552519195833355
+    //       diff_low=26.304687783401718 diff_high=169.1553122165983
+    Comparison c = compareWelch(kA, kB);
+    EXPECT_TRUE(near(*c.t, 3.280808910877276, 1e-9));
+    EXPECT_TRUE(near(*c.df, 6.552519195833355, 1e-9));
+    EXPECT_TRUE(near(*c.pValue, 0.014802155207713955, 1e-6));
+    EXPECT_TRUE(near(*c.diffLow, 26.304687783401718, 1e-9));
+    EXPECT_TRUE(near(*c.diffHigh, 169.1553122165983, 1e-9));
+    EXPECT_TRUE(near(c.percentChange, 100 * (2420.65 / 2322.92 - 1), 1e-12));
+    EXPECT_LT(*c.percentLow, c.percentChange);
+    EXPECT_GT(*c.percentHigh, c.percentChange);
+    EXPECT_GT(*c.percentLow, 0);
+    EXPECT_EQ(c.verdict, "distinguishable");
+    EXPECT_EQ(compareWelch(kA, kB, 0.99).verdict, "within run-to-run variation");  // p = 0.0148 > 0.01
+}
+
+TEST(Compare, PairedMatchesScipy) {
+    // paired t=3.8060102844992794 p=0.0318741951035571
+    //        diff_low=0.5324691162039854 diff_high=5.967530883796014
+    Comparison c = comparePaired({100, 102, 98, 101}, {104, 103, 101, 106});
+    EXPECT_TRUE(c.paired);
+    EXPECT_TRUE(near(*c.t, 3.8060102844992794, 1e-9));
+    EXPECT_TRUE(near(*c.pValue, 0.0318741951035571, 1e-6));
+    EXPECT_TRUE(near(*c.diffLow, 0.5324691162039854, 1e-9));
+    EXPECT_TRUE(near(*c.diffHigh, 5.967530883796014, 1e-9));
+    EXPECT_EQ(c.verdict, "distinguishable");
+    EXPECT_THROW(comparePaired({1, 2}, {1}), Error);
+}
+
+TEST(Compare, OneRunOrIdenticalRunsAreHandled) {
+    EXPECT_EQ(compareWelch({100}, {101, 102}).verdict, "untestable: needs at least 2 runs on each side");
+    Comparison same = compareWelch({5, 5}, {5, 5});
+    EXPECT_EQ(same.verdict, "within run-to-run variation");
+    EXPECT_EQ(*same.pValue, 1.0);
+}
+
+TEST(Usl, RecoversExactParametersFromNoiselessData) {
+    std::vector<ScalingPoint> pts;
+    UslFit truth;
+    truth.lambda = 1000, truth.sigma = 0.05, truth.kappa = 0.001;
+    for (double n : {1, 2, 4, 8, 16, 32, 48, 64}) pts.push_back({n, truth.predict(n), 0});
+    UslFit f = fitUsl(pts);
+    EXPECT_EQ(f.model, "USL");
+    EXPECT_TRUE(near(f.lambda, 1000, 1e-6));
+    EXPECT_TRUE(near(f.sigma, 0.05, 1e-6));
+    EXPECT_TRUE(near(f.kappa, 0.001, 1e-6));
+    EXPECT_TRUE(near(f.rSquared, 1.0, 1e-9));
+    // N* = sqrt((1 - 0.05) / 0.001) = 30.8220700...
+    EXPECT_TRUE(near(*f.peakClients, std::sqrt(0.95 / 0.001), 1e-6));
+    EXPECT_TRUE(near(*f.peakThroughput, truth.predict(std::sqrt(950.0)), 1e-6));
+}
+
+TEST(Usl, MatchesScipyCurveFitOnNoisyDataAndRecoversTheTruthWithinItsStandardErrors) {
+    // usl_noisy lam=1014.8311047068058 sig=0.05251185636208674 kap=0.000983045176824771
+    //           lam_se=25.985472317811855 sig_se=0.004125102807651971 kap_se=4.180483779768891e-05
+    std::vector<double> n = {1, 2, 4, 8, 16, 32, 48, 64};
+    std::vector<double> x = {1010.0, 1863.1178707224335, 3511.18760757315, 5633.001422475107,
+                             8160.8040201005015, 8898.927159796725, 8562.25472707813, 7900.268882913712};
+    std::vector<ScalingPoint> pts;
+    for (size_t i = 0; i < n.size(); ++i) pts.push_back({n[i], x[i], 0});
+    UslFit f = fitUsl(pts);
+    EXPECT_TRUE(near(f.lambda, 1014.8311047068058, 1e-6));
+    EXPECT_TRUE(near(f.sigma, 0.05251185636208674, 1e-6));
+    EXPECT_TRUE(near(f.kappa, 0.000983045176824771, 1e-6));
+    EXPECT_TRUE(near(f.lambdaSe, 25.985472317811855, 1e-6));
+    EXPECT_TRUE(near(f.sigmaSe, 0.004125102807651971, 1e-6));
+    EXPECT_TRUE(near(f.kappaSe, 4.180483779768891e-05, 1e-6));
+    // The data came from lambda 1000, sigma 0.05, kappa 0.001 times noise of up to 2%.
+    EXPECT_LT(std::fabs(f.lambda - 1000), f.lambdaSe);
+    EXPECT_LT(std::fabs(f.sigma - 0.05), f.sigmaSe);
+    EXPECT_LT(std::fabs(f.kappa - 0.001), f.kappaSe);
+    EXPECT_TRUE(f.peakClients.has_value());
+}
+
+TEST(Usl, FallsBackToAmdahlWhenKappaIsNotAboveZero) {
+    std::vector<ScalingPoint> pts;
+    for (double n : {1, 2, 4, 8, 16}) pts.push_back({n, 500 * n / (1 + 0.1 * (n - 1)) * (n == 4 ? 1.01 : 1.0), 0});
+    UslFit f = fitUsl(pts);
+    EXPECT_EQ(f.model, "Amdahl");
+    EXPECT_EQ(f.kappa, 0);
+    EXPECT_TRUE(near(f.sigma, 0.1, 0.05));
+    EXPECT_FALSE(f.peakClients);
+    EXPECT_NE(f.note.find("Amdahl's law"), std::string::npos);
+}
+
+TEST(Usl, RefusesTooFewPointsAndBadInput) {
+    EXPECT_EQ(errorOf([] { fitUsl({{1, 100, 0}, {2, 190, 0}}); }),
+              "the USL has 3 parameters and needs at least 3 client counts; this series has 2");
+    EXPECT_EQ(errorOf([] { fitUsl({{4, 100, 0}}); }),
+              "the USL has 3 parameters and needs at least 3 client counts; this series has 1");
+    EXPECT_EQ(errorOf([] { fitUsl({{1, 100, 0}, {2, std::nan(""), 0}, {4, 300, 0}}); }),
+              "USL fit: a point is not a number (clients 2.000000)");
+    EXPECT_EQ(errorOf([] { fitUsl({{1, 100, 5}, {2, 190, 0}, {4, 300, 9}}, true); }),
+              "USL fit weighted by 1/variance needs a standard deviation above 0 at every point "
+              "(clients 2 has none: one run, or identical runs)");
+}
+
+TEST(Usl, WeightingByVarianceFavoursThePrecisePoints) {
+    UslFit truth;
+    truth.lambda = 800, truth.sigma = 0.02, truth.kappa = 0.0005;
+    std::vector<ScalingPoint> pts;
+    for (double n : {1, 2, 4, 8, 16, 32, 64}) pts.push_back({n, truth.predict(n), 1});
+    pts[3].mean *= 1.2;  // one point far off, but marked very uncertain
+    pts[3].sd = 1e4;
+    UslFit weighted = fitUsl(pts, true), plain = fitUsl(pts, false);
+    EXPECT_TRUE(weighted.weighted);
+    EXPECT_LT(std::fabs(weighted.lambda - 800), std::fabs(plain.lambda - 800));
+    EXPECT_TRUE(near(weighted.kappa, 0.0005, 1e-3));
+}
+
+TEST(Peak, HighestMeanPerSeriesAndPercentOfBaseline) {
+    auto point = [](const std::string& series, int clients, std::vector<double> v) {
+        return SeriesPoint{series, clients, summarize(v)};
+    };
+    std::vector<SeriesPoint> pts = {point("2 cores", 1, {900, 910}), point("2 cores", 2, {1700, 1720}),
+                                    point("2 cores", 4, {1650, 1690}), point("4 cores", 1, {905, 915}),
+                                    point("4 cores", 4, {3100, 3140}), point("4 cores", 8, {3000, 3020})};
+    auto rows = peakTable(pts, "2 cores");
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].series, "2 cores");
+    EXPECT_EQ(rows[0].clients, 2);
+    EXPECT_EQ(rows[0].at.mean, 1710);
+    EXPECT_EQ(*rows[0].percentOfBaseline, 100);
+    EXPECT_EQ(rows[1].clients, 4);
+    EXPECT_TRUE(near(*rows[1].percentOfBaseline, 100.0 * 3120 / 1710, 1e-12));
+    EXPECT_FALSE(peakTable(pts)[1].percentOfBaseline);
+    EXPECT_EQ(errorOf([&] { peakTable(pts, "8 cores"); }), "no series named '8 cores' to use as the baseline");
+}
+
+TEST(SteadyState, FlagsVariableRunsAndMeasuresTrend) {
+    std::vector<double> t = {1, 2, 3, 4, 5, 6};
+    SteadyState steady = steadyState({1000, 1010, 990, 1005, 995, 1000}, t);
+    EXPECT_FALSE(steady.unstable);
+    EXPECT_LT(steady.cv, 0.02);
+    EXPECT_GT(*steady.slopePValue, 0.05);
+    SteadyState drifting = steadyState({1000, 1100, 1200, 1300, 1400, 1500}, t);
+    EXPECT_TRUE(near(*drifting.slopePerSecond, 100, 1e-12));
+    EXPECT_LT(*drifting.slopePValue, 1e-6);
+    EXPECT_TRUE(drifting.unstable);  // cv = 0.15
+    EXPECT_NE(drifting.reason.find("above 10.0%"), std::string::npos) << drifting.reason;
+    EXPECT_EQ(steadyState({1, 2}, {1, 2}).reason, "fewer than 3 intervals: steadiness not judged");
+}
