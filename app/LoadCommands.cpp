@@ -3,9 +3,7 @@
 #include "load/LoadResultJson.h"
 #include "load/LoadRun.h"
 #include "load/PgbenchData.h"
-#include "topo/PlacementRecord.h"
-#include "topo/ServerBinding.h"
-#include "topo/SmtControl.h"
+#include "topo/PlacementScope.h"
 #include "util/Error.h"
 
 #include <CLI/CLI.hpp>
@@ -76,81 +74,6 @@ std::string fmt(const char* format, double v) {
     std::snprintf(buf, sizeof buf, format, v);
     return buf;
 }
-
-// Applies --placement for the length of a run: binds the embedded server (restored to all PUs
-// afterwards) and the load generator's threads, or switches SMT for real with --real-smt.
-class RunPlacement {
-public:
-    RunPlacement(const RunArgs& a, const Target& target) {
-        if (a.placement.empty()) {
-            if (a.separate || a.realSmt) throw Error("--separate and --real-smt need a --placement");
-            Topology live = Topology::live();
-            record_ = recordFor(live.info(), "none", "none");
-            return;
-        }
-        PlacementSpec spec = parsePlacement(a.placement, a.separate);
-        std::string method = "emulated by binding";
-        if (a.realSmt) {
-            if (spec.kind != PlacementSpec::Kind::SmtOn && spec.kind != PlacementSpec::Kind::SmtOff)
-                throw Error("--real-smt goes with --placement smt-on or smt-off");
-            smt_ = std::make_unique<SmtSwitch>(smtControl_, spec.kind == PlacementSpec::Kind::SmtOn);
-            spec = parsePlacement("smt-on", a.separate);  // the kernel now shows only the PUs wanted
-            spec.text = a.placement;
-            method = "real SMT control";
-        }
-        topo_ = std::make_unique<Topology>(Topology::live());
-        Placement p = place(topo_->info(), spec);
-        std::string warning = smtComparisonWarning(topo_->info());
-        if (!warning.empty() && (spec.kind == PlacementSpec::Kind::SmtOn || spec.kind == PlacementSpec::Kind::SmtOff))
-            note("warning: " + warning);
-        if (target.embedded) {
-            postmaster_ = target.embedded->status().pid;
-            server_ = std::make_unique<ServerPlacement>(*topo_, postmaster_, p.server);
-        } else {
-            method = "load generator only (remote server)";
-        }
-        record_ = recordFor(topo_->info(), p.scenario, method);
-        if (target.embedded) record_.serverPus = p.server.toList();
-        record_.clientPus = p.client.toList();
-        client_ = p.client;
-    }
-    ~RunPlacement() {
-        server_.reset();
-        if (smt_) {
-            smt_.reset();  // SMT back as it was; PUs that came back online are not in anyone's mask yet
-            try {
-                if (postmaster_) bindServer(Topology::live(), postmaster_, Topology::live().info().allPus());
-            } catch (...) {
-            }
-        }
-    }
-    // The worker-thread hook for LoadSpec::onWorkerStart; empty without a placement.
-    std::function<void(int)> bindWorkers() const {
-        if (!topo_) return {};
-        return [topo = topo_.get(), set = client_](int) { topo->bindThisThread(set); };
-    }
-    const PlacementRecord& record() const { return record_; }
-
-private:
-    static PlacementRecord recordFor(const TopologyInfo& t, const std::string& scenario, const std::string& method) {
-        PlacementRecord r;
-        r.topology = t.summary();
-        r.cpuModel = t.cpuModel;
-        r.smtAvailable = t.smtAvailable();
-        r.smtControl = SmtControl().state().value_or("absent");
-        r.scenario = scenario;
-        r.method = method;
-        r.clientPus = r.serverPus = method == "none" ? t.allPus().toList() : "";
-        return r;
-    }
-    SmtControl smtControl_;
-    std::unique_ptr<SmtSwitch> smt_;
-    std::unique_ptr<Topology> topo_;
-    std::unique_ptr<ServerPlacement> server_;
-    pid_t postmaster_ = 0;
-    CpuSet client_;
-    PlacementRecord record_;
-};
 
 // iostat's summary: avg-cpu, then a line per device, then process CPU and server counters.
 void printSystemSummary(const SystemSample& m) {
@@ -282,7 +205,8 @@ int runRunCommand(const RunArgs& a) {
                              s.latency.meanMs, s.latency.stddevMs, static_cast<unsigned long long>(s.failures),
                              s.warmup ? " (warm-up)" : "");
             };
-        RunPlacement placement(a, target);
+        PlacementScope placement(a.placement, a.separate, a.realSmt,
+                                 target.embedded ? target.embedded->status().pid : 0, note);
         spec.onWorkerStart = placement.bindWorkers();
         MetricsSources sources;
         sources.loadGenerator = getpid();
@@ -290,7 +214,7 @@ int runRunCommand(const RunArgs& a) {
         sources.conninfo = target.conninfo;
         sources.disks.only = a.devices;
         sources.disks.partitions = a.partitions;
-        sources.loadGeneratorPus = CpuSet::parse(placement.record().clientPus).count();
+        sources.loadGeneratorPus = placement.loadGeneratorPus();
         sources.ticksPerSecond = sysconf(_SC_CLK_TCK);
         SystemSampler metrics(sources);
         LoadRun run(spec, progress, &metrics);

@@ -3,6 +3,7 @@
 #include "AboutInfo.h"
 #include "LoadCommands.h"
 #include "ServerCommand.h"
+#include "SweepCommands.h"
 #include "TopologyCommand.h"
 
 #include "server/PgBinaries.h"
@@ -103,6 +104,17 @@ int main(int argc, char** argv) {
     auto* synth = topoCmd->add_option("--synthetic", topology.synthetic, "An hwloc synthetic topology, e.g. \"pack:2 core:6 pu:2\"");
     topoCmd->add_option("--xml", topology.xml, "An hwloc XML topology (lstopo --of xml)")->excludes(synth);
 
+    scalelab::app::SweepArgs sweep;
+    auto* sweepCmd = app.add_subcommand("sweep", "Run a sweep plan (series x clients x repetitions) into an experiment file");
+    sweepCmd->add_option("plan", sweep.plan, "Sweep plan (JSON, docs/sweeps.md)")->required()->check(CLI::ExistingFile);
+    sweepCmd->add_option("-o,--output", sweep.output, "Experiment file to write (.slab)")->required();
+    sweepCmd->add_flag("--resume", sweep.resume, "Continue the interrupted sweep in the experiment file");
+    sweepCmd->add_flag("-q,--quiet", sweep.quiet, "No progress output");
+
+    std::string runsFile;
+    auto* runsCmd = app.add_subcommand("runs", "List the runs of an experiment file");
+    runsCmd->add_option("experiment", runsFile, "Experiment file (.slab)")->required();
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -117,6 +129,8 @@ int main(int argc, char** argv) {
     if (initCmd->parsed()) return scalelab::app::runInitCommand(init);
     if (runCmd->parsed()) return scalelab::app::runRunCommand(run);
     if (topoCmd->parsed()) return scalelab::app::runTopologyCommand(topology);
+    if (sweepCmd->parsed()) return scalelab::app::runSweepCommand(sweep);
+    if (runsCmd->parsed()) return scalelab::app::runRunsCommand(runsFile);
     for (auto* cmd : {start, stop, status}) {
         if (cmd->parsed()) {
             server.action = cmd->get_name();

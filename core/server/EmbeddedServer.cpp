@@ -1,6 +1,7 @@
 #include "server/EmbeddedServer.h"
 
 #include "server/Conninfo.h"
+#include "server/AlterSystem.h"
 #include "server/DataDirectory.h"
 #include "server/ServerUser.h"
 #include "util/Error.h"
@@ -72,12 +73,6 @@ std::string firstLine(const std::string& s) {
 }
 
 
-std::string quoteSettingName(pqxx::transaction_base& tx, const std::string& name) {
-    std::string out;
-    std::stringstream parts(name);
-    for (std::string part; std::getline(parts, part, '.');) out += (out.empty() ? "" : ".") + tx.quote_name(part);
-    return out;
-}
 
 } // namespace
 
@@ -291,81 +286,30 @@ std::string EmbeddedServer::connectionString(const std::string& database) const 
 }
 
 AppliedSettings EmbeddedServer::applySettings(const std::vector<Setting>& settings) {
-    AppliedSettings applied;
-    if (settings.empty()) return applied;
-    pqxx::connection c(connectionString("postgres"));
-    pqxx::nontransaction tx(c);
-
-    // Check every name before changing anything: an unknown name changes nothing.
-    std::vector<SettingEffect> effects;
-    for (const auto& s : settings) {
-        auto r = tx.exec("SELECT context FROM pg_settings WHERE name = " + tx.quote(s.name));
-        if (r.empty()) {
-            if (s.name.find('.') == std::string::npos)
-                throw Error("unknown server setting '" + s.name + "': PostgreSQL " + binaries_.version +
-                            " has no such parameter");
-            effects.push_back(SettingEffect::Reload);  // an extension's placeholder ("auto_explain.x")
-            continue;
-        }
-        effects.push_back(effectOfContext(r[0][0].c_str()));
-        if (effects.back() == SettingEffect::Fixed)
-            throw Error("server setting '" + s.name + "' is fixed when PostgreSQL is built and cannot be changed");
-    }
-
-    // What postgresql.auto.conf held, to put back if the server rejects a value half-way.
-    std::vector<std::optional<std::string>> previous;
-    for (const auto& s : settings) {
-        auto r = tx.exec("SELECT setting FROM pg_file_settings WHERE sourcefile LIKE '%/postgresql.auto.conf' AND name = " +
-                         tx.quote(s.name) + " ORDER BY seqno DESC LIMIT 1");
-        previous.push_back(r.empty() ? std::nullopt : std::optional<std::string>(r[0][0].c_str()));
-    }
-    std::string loadedBefore = tx.exec("SELECT pg_conf_load_time()")[0][0].c_str();
-
-    for (size_t i = 0; i < settings.size(); ++i) {
-        const auto& s = settings[i];
-        try {
-            tx.exec("ALTER SYSTEM SET " + quoteSettingName(tx, s.name) + " TO " + tx.quote(s.value));
-        } catch (const pqxx::sql_error& e) {
-            for (size_t j = 0; j < i; ++j) {
-                const auto& undo = settings[j];
-                tx.exec("ALTER SYSTEM " + (previous[j] ? "SET " + quoteSettingName(tx, undo.name) + " TO " + tx.quote(*previous[j])
-                                                       : "RESET " + quoteSettingName(tx, undo.name)));
-            }
-            throw Error("server setting " + s.name + "=" + s.value + " rejected: " + firstLine(e.what()));
-        }
-        (effects[i] == SettingEffect::Restart ? applied.restartedFor : applied.reloaded).push_back(s.name);
-    }
-    tx.exec("SELECT pg_reload_conf()");
-    c.disconnect();
-
-    if (applied.restarted()) {
-        restart();
-        return applied;
-    }
-    // pg_reload_conf() only signals the postmaster. Wait until a new session sees the
-    // new configuration, so that whoever connects next measures with it.
-    auto deadline = std::chrono::steady_clock::now() + 10s;
-    for (;;) {
-        pqxx::connection probe(connectionString("postgres"));
-        pqxx::nontransaction ptx(probe);
-        if (ptx.exec("SELECT pg_conf_load_time() > " + ptx.quote(loadedBefore) + "::timestamptz")[0][0].as<bool>())
-            break;
-        if (std::chrono::steady_clock::now() > deadline)
-            throw Error("the server did not reload its configuration within 10 s; see " + logFile().string());
-        std::this_thread::sleep_for(20ms);
-    }
+    AppliedSettings applied = alterSystem(connectionString("postgres"), settings, true, "PostgreSQL " + binaries_.version);
+    if (applied.restarted()) restart();
     return applied;
 }
 
-std::vector<Setting> EmbeddedServer::alteredSettings() const {
-    pqxx::connection c(connectionString("postgres"));
-    pqxx::nontransaction tx(c);
-    std::vector<Setting> out;
-    for (const auto& row : tx.exec("SELECT name, setting FROM pg_file_settings "
-                                   "WHERE sourcefile LIKE '%/postgresql.auto.conf' ORDER BY seqno"))
-        out.push_back({row[0].c_str(), row[1].c_str()});
-    return out;
+AppliedSettings EmbeddedServer::resetSettings(const std::vector<std::string>& names) {
+    AppliedSettings applied = scalelab::resetSettings(connectionString("postgres"), names, true);
+    if (applied.restarted()) restart();
+    return applied;
 }
+
+std::set<std::string> EmbeddedServer::knownSettingNames() const {
+    ProcessOptions po;
+    po.runAs = user_;
+    po.env = {{"LC_ALL", "C"}, {"LANG", "C"}};
+    auto result = runProcess({binaries_.postgres().string(), "--describe-config"}, po);
+    if (!result.ok()) throw Error("postgres --describe-config failed:\n" + result.output);
+    std::set<std::string> names;
+    std::istringstream in(result.output);
+    for (std::string line; std::getline(in, line);) names.insert(line.substr(0, line.find('\t')));
+    return names;
+}
+
+std::vector<Setting> EmbeddedServer::alteredSettings() const { return scalelab::alteredSettings(connectionString("postgres")); }
 
 fs::path defaultDataDir() {
     if (geteuid() == 0) return "/var/lib/scalelab/cluster";

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,10 @@ public:
     // Throws Error for an unknown or fixed setting or a value the server rejects; settings
     // before the failing one stay applied.
     AppliedSettings applySettings(const std::vector<Setting>& settings);
+    // ALTER SYSTEM RESET of each name (back to postgresql.conf's value), restarting when needed.
+    AppliedSettings resetSettings(const std::vector<std::string>& names);
+    // Every parameter name these server programs know (postgres --describe-config; no server needed).
+    std::set<std::string> knownSettingNames() const;
     // Settings written by ALTER SYSTEM (postgresql.auto.conf), as the server reads them.
     std::vector<Setting> alteredSettings() const;
 

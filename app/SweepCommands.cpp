@@ -1,0 +1,132 @@
+#include "SweepCommands.h"
+
+#include "server/EmbeddedServer.h"
+#include "store/ExperimentStore.h"
+#include "sweep/SweepRunner.h"
+#include "util/Error.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+namespace scalelab::app {
+namespace {
+
+std::string clock(double s) {
+    int t = static_cast<int>(s + 0.5);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60);
+    return buf;
+}
+
+// Progress on a terminal: one line redrawn in place; elsewhere: a line per change.
+class ConsoleObserver : public SweepObserver {
+public:
+    explicit ConsoleObserver(bool quiet) : tty_(isatty(STDERR_FILENO)), quiet_(quiet) {}
+    void onProgress(const SweepProgress& p) override {
+        if (quiet_ || p.state == "settling") return;
+        line(p, "");
+        if (!tty_ || p.state == "finished" || p.state == "stopped") std::fputc('\n', stderr);
+    }
+    void onSample(const SweepProgress& p, const LoadSample& s) override {
+        if (quiet_ || !tty_) return;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "  %.0f tps%s", s.tps, s.warmup ? " (warm-up)" : "");
+        line(p, buf);
+    }
+    void onRunFinished(const RunRecord& r) override {
+        if (quiet_) return;
+        if (tty_) std::fputc('\n', stderr);
+        std::fprintf(stderr, "  %s %d clients round %d: %s, %.1f tps, p95 %.3f ms%s%s\n", r.series.c_str(), r.clients,
+                     r.repetition, r.status.c_str(), r.tps, r.latency.p95Ms, r.error.empty() ? "" : ": ", r.error.c_str());
+    }
+    void onNote(const std::string& s) override {
+        if (tty_) std::fputc('\n', stderr);
+        std::fprintf(stderr, "scalelab: %s\n", s.c_str());
+    }
+
+private:
+    void line(const SweepProgress& p, const std::string& extra) {
+        int width = 30, filled = p.total ? width * p.done / p.total : 0;
+        std::string bar = std::string(static_cast<size_t>(filled), '#') + std::string(static_cast<size_t>(width - filled), '.');
+        std::fprintf(stderr, "%s[%s] run %d/%d %s, %d clients, round %d, elapsed %s, eta %s%s%s", tty_ ? "\r\033[K" : "",
+                     bar.c_str(), p.run, p.total, p.series.c_str(), p.clients, p.repetition, clock(p.elapsedS).c_str(),
+                     clock(p.etaS).c_str(), p.state == "running" ? "" : (" [" + p.state + "]").c_str(), extra.c_str());
+        std::fflush(stderr);
+    }
+    bool tty_, quiet_;
+};
+
+} // namespace
+
+int runSweepCommand(const SweepArgs& a) {
+    try {
+        SweepPlan plan = loadPlanFile(a.plan);
+        if (plan.embedded()) {
+            ServerOptions o;
+            o.dataDir = plan.dataDir ? *plan.dataDir : defaultDataDir();
+            o.pgBindir = plan.pgBindir;
+            checkSettingNames(plan, EmbeddedServer(o).knownSettingNames());
+        }
+        std::unique_ptr<ExperimentStore> store =
+            a.resume ? ExperimentStore::open(a.output) : ExperimentStore::create(a.output);
+        ConsoleObserver console(a.quiet);
+        SweepRunner runner(plan, *store, &console, a.resume);
+
+        // Ctrl-C or SIGTERM: finish the run in progress cleanly (kept as aborted), then stop.
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        sigaddset(&set, SIGTERM);
+        sigaddset(&set, SIGUSR1);
+        pthread_sigmask(SIG_BLOCK, &set, nullptr);
+        std::thread signals([set, &runner] {
+            int sig = 0;
+            while (sigwait(&set, &sig) == 0 && sig != SIGUSR1) {
+                std::fprintf(stderr, "\nscalelab: stopping after the run in progress (kept, marked aborted)\n");
+                runner.stop();
+            }
+        });
+        struct Join {
+            std::thread& t;
+            ~Join() {
+                pthread_kill(t.native_handle(), SIGUSR1);
+                t.join();
+            }
+        } join{signals};
+        runner.run();
+        std::fprintf(stderr, "scalelab: experiment written to %s\n", a.output.c_str());
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "\nscalelab: error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+int runRunsCommand(const std::string& experiment) {
+    try {
+        auto store = ExperimentStore::open(experiment, true);
+        std::printf("%5s %5s  %-20s %7s %5s  %-9s %11s %9s %9s  %s\n", "id", "index", "series", "clients", "round", "status",
+                    "tps", "p95 ms", "failures", "flags");
+        for (const auto& r : store->runs())
+            std::printf("%5lld %5s  %-20s %7d %5d  %-9s %11.1f %9.3f %9llu  %s%s%s\n", static_cast<long long>(r.id),
+                        r.runIndex ? std::to_string(*r.runIndex + 1).c_str() : "-", r.series.c_str(), r.clients,
+                        r.repetition, r.status.c_str(), r.tps, r.latency.p95Ms, static_cast<unsigned long long>(r.failures),
+                        [&] {
+                            std::string f;
+                            for (const auto& x : r.flags) f += (f.empty() ? "" : ",") + x;
+                            return f;
+                        }().c_str(),
+                        r.excluded ? " excluded" : "", r.error.empty() ? "" : ("  " + r.error).c_str());
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "scalelab: error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace scalelab::app

@@ -1,0 +1,328 @@
+#include "store/ExperimentStore.h"
+
+#include "util/Error.h"
+#include "util/Versions.h"
+
+#include <sys/stat.h>
+
+#include <ctime>
+#include <filesystem>
+
+namespace scalelab {
+namespace {
+
+// Migration N brings a file from user_version N to N + 1.
+const char* const kMigrations[] = {
+    R"sql(
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE plan (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL, seed INTEGER NOT NULL);
+    CREATE TABLE provenance (id INTEGER PRIMARY KEY, taken_at TEXT NOT NULL, json TEXT NOT NULL);
+    CREATE TABLE series (id INTEGER PRIMARY KEY, position INTEGER NOT NULL, label TEXT NOT NULL UNIQUE,
+                         config TEXT NOT NULL);
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        run_index INTEGER,
+        series_id INTEGER NOT NULL REFERENCES series(id),
+        clients INTEGER NOT NULL, threads INTEGER NOT NULL, repetition INTEGER NOT NULL,
+        status TEXT NOT NULL, error TEXT NOT NULL DEFAULT '',
+        started_at TEXT NOT NULL, ended_at TEXT NOT NULL,
+        source TEXT NOT NULL, excluded INTEGER NOT NULL DEFAULT 0, flags TEXT NOT NULL DEFAULT '',
+        tps REAL NOT NULL, measured_s REAL NOT NULL, transactions INTEGER NOT NULL, failures INTEGER NOT NULL,
+        lat_mean_ms REAL, lat_sd_ms REAL, lat_p50_ms REAL, lat_p90_ms REAL, lat_p95_ms REAL, lat_p99_ms REAL,
+        lat_p999_ms REAL, lat_max_ms REAL,
+        cpu_busy_pct REAL, loadgen_cpu_pct REAL, server_cpu_pct REAL, logical_reads_s REAL, commits_s REAL,
+        detail TEXT NOT NULL);
+    -- A planned run is finished once: completed or failed. Aborted attempts stay as history.
+    CREATE UNIQUE INDEX runs_finished_once ON runs (run_index) WHERE status IN ('completed', 'failed');
+    CREATE TABLE samples (
+        run_id INTEGER NOT NULL REFERENCES runs(id), seq INTEGER NOT NULL,
+        start_s REAL NOT NULL, end_s REAL NOT NULL, warmup INTEGER NOT NULL,
+        transactions INTEGER NOT NULL, tps REAL NOT NULL, failures INTEGER NOT NULL,
+        lat_mean_ms REAL, lat_p50_ms REAL, lat_p95_ms REAL, lat_p99_ms REAL,
+        system TEXT,
+        PRIMARY KEY (run_id, seq));
+    )sql",
+};
+constexpr int kMigrationCount = sizeof kMigrations / sizeof kMigrations[0];
+static_assert(kMigrationCount == ExperimentStore::kSchemaVersion, "one migration per schema version");
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
+    return out;
+}
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    size_t pos = 0;
+    while (pos < s.size()) {
+        size_t comma = s.find(',', pos);
+        out.push_back(s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    return out;
+}
+
+void bindOptional(sqlite::Statement& st, int i, const std::optional<double>& v) {
+    if (v) st.bind(i, *v);
+    else st.bindNull(i);
+}
+
+std::optional<double> optionalReal(const sqlite::Statement& st, int col) {
+    return st.isNull(col) ? std::nullopt : std::optional<double>(st.real(col));
+}
+
+int schemaVersionOf(sqlite::Database& db) {
+    auto st = db.prepare("PRAGMA user_version");
+    st.step();
+    return static_cast<int>(st.integer(0));
+}
+
+void migrate(sqlite::Database& db, int from) {
+    sqlite::Transaction tx(db);
+    for (int v = from; v < ExperimentStore::kSchemaVersion; ++v) db.exec(kMigrations[v]);
+    db.exec("PRAGMA user_version = " + std::to_string(ExperimentStore::kSchemaVersion));
+    tx.commit();
+}
+
+} // namespace
+
+std::string utcTimestamp() {
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+ExperimentStore::ExperimentStore(std::unique_ptr<sqlite::Database> db) : db_(std::move(db)) {}
+
+std::unique_ptr<ExperimentStore> ExperimentStore::create(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0)
+        throw Error(path + " already exists; choose another file, or open it to continue");
+    auto db = std::make_unique<sqlite::Database>(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    // WAL: readers (the GUI, `scalelab runs`) never block the sweep that writes.
+    db->exec("PRAGMA journal_mode = WAL");
+    migrate(*db, 0);
+    db->exec("INSERT INTO meta (key, value) VALUES ('application', 'ScaleLab'), ('created_by', 'ScaleLab " +
+             scalelabVersion() + "'), ('created_at', '" + utcTimestamp() + "')");
+    return std::unique_ptr<ExperimentStore>(new ExperimentStore(std::move(db)));
+}
+
+std::unique_ptr<ExperimentStore> ExperimentStore::open(const std::string& path, bool readOnly) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) throw Error("no experiment file " + path);
+    int version = 0;
+    {
+        // Look before touching: a read-only connection cannot change the file.
+        sqlite::Database probe(path, SQLITE_OPEN_READONLY);
+        try {
+            version = schemaVersionOf(probe);
+            auto meta = probe.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+            meta.step();
+            if (version == 0 || meta.integer(0) == 0)
+                throw Error(path + " is an SQLite database but not a ScaleLab experiment file");
+        } catch (const Error& e) {
+            std::string what = e.what();
+            if (what.find("not a ScaleLab") != std::string::npos) throw;
+            throw Error(path + " is not a ScaleLab experiment file, or it is damaged (" + what + ")");
+        }
+        if (version > kSchemaVersion)
+            throw Error(path + " was written by a newer ScaleLab (file schema " + std::to_string(version) +
+                        ", this ScaleLab reads up to " + std::to_string(kSchemaVersion) + "); update ScaleLab to open it");
+    }
+    auto db = std::make_unique<sqlite::Database>(path, readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE);
+    if (!readOnly && version < kSchemaVersion) migrate(*db, version);
+    return std::unique_ptr<ExperimentStore>(new ExperimentStore(std::move(db)));
+}
+
+std::unique_ptr<ExperimentStore> ExperimentStore::openOrCreate(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0) return open(path);
+    return create(path);
+}
+
+void ExperimentStore::savePlan(const nlohmann::json& plan, uint64_t seed) {
+    auto st = db_->prepare("INSERT OR REPLACE INTO plan (id, json, seed) VALUES (1, ?, ?)");
+    st.bind(1, plan.dump()).bind(2, static_cast<int64_t>(seed)).run();
+}
+
+std::optional<std::pair<nlohmann::json, uint64_t>> ExperimentStore::plan() {
+    auto st = db_->prepare("SELECT json, seed FROM plan WHERE id = 1");
+    if (!st.step()) return std::nullopt;
+    return std::make_pair(nlohmann::json::parse(st.text(0)), static_cast<uint64_t>(st.integer(1)));
+}
+
+void ExperimentStore::addProvenance(const nlohmann::json& provenance) {
+    db_->prepare("INSERT INTO provenance (taken_at, json) VALUES (?, ?)").bind(1, utcTimestamp()).bind(2, provenance.dump()).run();
+}
+
+std::vector<nlohmann::json> ExperimentStore::provenance() {
+    std::vector<nlohmann::json> out;
+    auto st = db_->prepare("SELECT json FROM provenance ORDER BY id");
+    while (st.step()) out.push_back(nlohmann::json::parse(st.text(0)));
+    return out;
+}
+
+int64_t ExperimentStore::ensureSeries(const std::string& label, const nlohmann::json& config) {
+    auto find = db_->prepare("SELECT id FROM series WHERE label = ?");
+    find.bind(1, label);
+    if (find.step()) return find.integer(0);
+    auto next = db_->prepare("SELECT coalesce(max(position), -1) + 1 FROM series");
+    next.step();
+    db_->prepare("INSERT INTO series (position, label, config) VALUES (?, ?, ?)")
+        .bind(1, next.integer(0))
+        .bind(2, label)
+        .bind(3, config.dump())
+        .run();
+    return db_->lastInsertId();
+}
+
+std::vector<StoredSeries> ExperimentStore::series() {
+    std::vector<StoredSeries> out;
+    auto st = db_->prepare("SELECT id, position, label, config FROM series ORDER BY position");
+    while (st.step())
+        out.push_back({st.integer(0), static_cast<int>(st.integer(1)), st.text(2), nlohmann::json::parse(st.text(3))});
+    return out;
+}
+
+int64_t ExperimentStore::insertRun(const RunRecord& r, const std::vector<StoredSample>& samples) {
+    int64_t series = ensureSeries(r.series);
+    auto st = db_->prepare(
+        "INSERT INTO runs (run_index, series_id, clients, threads, repetition, status, error, started_at, ended_at, "
+        "source, excluded, flags, tps, measured_s, transactions, failures, lat_mean_ms, lat_sd_ms, lat_p50_ms, "
+        "lat_p90_ms, lat_p95_ms, lat_p99_ms, lat_p999_ms, lat_max_ms, cpu_busy_pct, loadgen_cpu_pct, server_cpu_pct, "
+        "logical_reads_s, commits_s, detail) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    st.bind(1, r.runIndex).bind(2, series).bind(3, r.clients).bind(4, r.threads).bind(5, r.repetition);
+    st.bind(6, r.status).bind(7, r.error).bind(8, r.startedAt).bind(9, r.endedAt).bind(10, r.source);
+    st.bind(11, r.excluded ? 1 : 0).bind(12, joined(r.flags)).bind(13, r.tps).bind(14, r.measuredSeconds);
+    st.bind(15, static_cast<int64_t>(r.transactions)).bind(16, static_cast<int64_t>(r.failures));
+    const LatencySummary& l = r.latency;
+    st.bind(17, l.meanMs).bind(18, l.stddevMs).bind(19, l.p50Ms).bind(20, l.p90Ms).bind(21, l.p95Ms);
+    st.bind(22, l.p99Ms).bind(23, l.p999Ms).bind(24, l.maxMs);
+    bindOptional(st, 25, r.cpuBusyPct);
+    bindOptional(st, 26, r.loadGeneratorCpuPct);
+    bindOptional(st, 27, r.serverCpuPct);
+    bindOptional(st, 28, r.logicalReadsPerSec);
+    bindOptional(st, 29, r.commitsPerSec);
+    st.bind(30, r.detail.dump());
+    try {
+        st.run();
+    } catch (const Error& e) {
+        if (std::string(e.what()).find("UNIQUE") != std::string::npos && r.runIndex)
+            throw Error(path() + " already holds a finished run number " + std::to_string(*r.runIndex) +
+                        " of this plan; not writing it twice");
+        throw;
+    }
+    int64_t runId = db_->lastInsertId();
+    auto ins = db_->prepare(
+        "INSERT INTO samples (run_id, seq, start_s, end_s, warmup, transactions, tps, failures, lat_mean_ms, "
+        "lat_p50_ms, lat_p95_ms, lat_p99_ms, system) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (size_t i = 0; i < samples.size(); ++i) {
+        const StoredSample& s = samples[i];
+        ins.reset();
+        ins.bind(1, runId).bind(2, static_cast<int64_t>(i)).bind(3, s.startS).bind(4, s.endS).bind(5, s.warmup ? 1 : 0);
+        ins.bind(6, static_cast<int64_t>(s.transactions)).bind(7, s.tps).bind(8, static_cast<int64_t>(s.failures));
+        ins.bind(9, s.latMeanMs).bind(10, s.latP50Ms).bind(11, s.latP95Ms).bind(12, s.latP99Ms);
+        if (s.system.is_null()) ins.bindNull(13);
+        else ins.bind(13, s.system.dump());
+        ins.run();
+    }
+    return runId;
+}
+
+int64_t ExperimentStore::saveRun(const RunRecord& run, const std::vector<StoredSample>& samples) {
+    sqlite::Transaction tx(*db_);
+    int64_t id = insertRun(run, samples);
+    tx.commit();
+    return id;
+}
+
+void ExperimentStore::saveRuns(const std::vector<std::pair<RunRecord, std::vector<StoredSample>>>& runs) {
+    sqlite::Transaction tx(*db_);
+    for (const auto& [run, samples] : runs) insertRun(run, samples);
+    tx.commit();
+}
+
+std::vector<RunRecord> ExperimentStore::runs() {
+    std::vector<RunRecord> out;
+    auto st = db_->prepare(
+        "SELECT r.id, r.run_index, s.label, r.clients, r.threads, r.repetition, r.status, r.error, r.started_at, "
+        "r.ended_at, r.source, r.excluded, r.flags, r.tps, r.measured_s, r.transactions, r.failures, r.lat_mean_ms, "
+        "r.lat_sd_ms, r.lat_p50_ms, r.lat_p90_ms, r.lat_p95_ms, r.lat_p99_ms, r.lat_p999_ms, r.lat_max_ms, "
+        "r.cpu_busy_pct, r.loadgen_cpu_pct, r.server_cpu_pct, r.logical_reads_s, r.commits_s, r.detail "
+        "FROM runs r JOIN series s ON s.id = r.series_id ORDER BY r.id");
+    while (st.step()) {
+        RunRecord r;
+        r.id = st.integer(0);
+        if (!st.isNull(1)) r.runIndex = st.integer(1);
+        r.series = st.text(2);
+        r.clients = static_cast<int>(st.integer(3));
+        r.threads = static_cast<int>(st.integer(4));
+        r.repetition = static_cast<int>(st.integer(5));
+        r.status = st.text(6);
+        r.error = st.text(7);
+        r.startedAt = st.text(8);
+        r.endedAt = st.text(9);
+        r.source = st.text(10);
+        r.excluded = st.integer(11) != 0;
+        r.flags = split(st.text(12));
+        r.tps = st.real(13);
+        r.measuredSeconds = st.real(14);
+        r.transactions = static_cast<uint64_t>(st.integer(15));
+        r.failures = static_cast<uint64_t>(st.integer(16));
+        LatencySummary& l = r.latency;
+        l.count = r.transactions;
+        l.meanMs = st.real(17), l.stddevMs = st.real(18), l.p50Ms = st.real(19), l.p90Ms = st.real(20);
+        l.p95Ms = st.real(21), l.p99Ms = st.real(22), l.p999Ms = st.real(23), l.maxMs = st.real(24);
+        r.cpuBusyPct = optionalReal(st, 25);
+        r.loadGeneratorCpuPct = optionalReal(st, 26);
+        r.serverCpuPct = optionalReal(st, 27);
+        r.logicalReadsPerSec = optionalReal(st, 28);
+        r.commitsPerSec = optionalReal(st, 29);
+        r.detail = nlohmann::json::parse(st.text(30));
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<StoredSample> ExperimentStore::samples(int64_t runId) {
+    std::vector<StoredSample> out;
+    auto st = db_->prepare(
+        "SELECT start_s, end_s, warmup, transactions, tps, failures, lat_mean_ms, lat_p50_ms, lat_p95_ms, lat_p99_ms, "
+        "system FROM samples WHERE run_id = ? ORDER BY seq");
+    st.bind(1, runId);
+    while (st.step()) {
+        StoredSample s;
+        s.startS = st.real(0);
+        s.endS = st.real(1);
+        s.warmup = st.integer(2) != 0;
+        s.transactions = static_cast<uint64_t>(st.integer(3));
+        s.tps = st.real(4);
+        s.failures = static_cast<uint64_t>(st.integer(5));
+        s.latMeanMs = st.real(6);
+        s.latP50Ms = st.real(7);
+        s.latP95Ms = st.real(8);
+        s.latP99Ms = st.real(9);
+        if (!st.isNull(10)) s.system = nlohmann::json::parse(st.text(10));
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+std::set<int64_t> ExperimentStore::finishedRunIndexes() {
+    std::set<int64_t> out;
+    auto st = db_->prepare("SELECT run_index FROM runs WHERE run_index IS NOT NULL AND status IN ('completed', 'failed')");
+    while (st.step()) out.insert(st.integer(0));
+    return out;
+}
+
+void ExperimentStore::setExcluded(int64_t runId, bool excluded) {
+    db_->prepare("UPDATE runs SET excluded = ? WHERE id = ?").bind(1, excluded ? 1 : 0).bind(2, runId).run();
+}
+
+} // namespace scalelab

@@ -1,0 +1,92 @@
+#pragma once
+// The experiment file: one SQLite database (WAL) holding the plan, provenance, series, runs
+// with their aggregates, and every interval sample. Each run is written in one transaction,
+// so a killed process loses at most the run in progress. Schema versioned (PRAGMA
+// user_version) with migrations; a newer or corrupt file is refused untouched.
+#include "load/LatencyHistogram.h"
+#include "store/Sqlite.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+struct RunRecord {
+    int64_t id = 0;
+    std::optional<int64_t> runIndex;  // place in the plan's order; none for imported runs
+    std::string series;
+    int clients = 0, threads = 0, repetition = 0;
+    std::string status;               // completed, failed, aborted
+    std::string error;
+    std::string startedAt, endedAt;   // ISO 8601, UTC
+    std::string source = "sweep";     // or "import: FILE"
+    bool excluded = false;
+    std::vector<std::string> flags;   // "unstable", "client-bound"
+    double tps = 0, measuredSeconds = 0;
+    uint64_t transactions = 0, failures = 0;
+    LatencySummary latency;
+    std::optional<double> cpuBusyPct, loadGeneratorCpuPct, serverCpuPct, logicalReadsPerSec, commitsPerSec;
+    nlohmann::json detail = nlohmann::json::object();  // the whole result (placement, system, ...), no samples
+};
+
+struct StoredSample {
+    double startS = 0, endS = 0;
+    bool warmup = false;
+    uint64_t transactions = 0, failures = 0;
+    double tps = 0, latMeanMs = 0, latP50Ms = 0, latP95Ms = 0, latP99Ms = 0;
+    nlohmann::json system;  // null when not sampled
+};
+
+struct StoredSeries {
+    int64_t id = 0;
+    int position = 0;
+    std::string label;
+    nlohmann::json config;
+};
+
+class ExperimentStore {
+public:
+    static constexpr int kSchemaVersion = 1;
+
+    // A new experiment file. Throws Error when `path` exists and is not empty.
+    static std::unique_ptr<ExperimentStore> create(const std::string& path);
+    // An existing one. Throws Error, changing nothing, for a file that is not ScaleLab's, is
+    // corrupt, or was written by a newer ScaleLab; migrates an older one unless readOnly.
+    static std::unique_ptr<ExperimentStore> open(const std::string& path, bool readOnly = false);
+    // open() when the file exists, create() otherwise.
+    static std::unique_ptr<ExperimentStore> openOrCreate(const std::string& path);
+
+    const std::string& path() const { return db_->path(); }
+
+    void savePlan(const nlohmann::json& plan, uint64_t seed);
+    std::optional<std::pair<nlohmann::json, uint64_t>> plan();
+    void addProvenance(const nlohmann::json& provenance);
+    std::vector<nlohmann::json> provenance();
+
+    int64_t ensureSeries(const std::string& label, const nlohmann::json& config = nlohmann::json::object());
+    std::vector<StoredSeries> series();
+
+    // The run and its samples in one transaction. Returns the run's id.
+    int64_t saveRun(const RunRecord& run, const std::vector<StoredSample>& samples);
+    // Several runs (an import) in one transaction: all or nothing.
+    void saveRuns(const std::vector<std::pair<RunRecord, std::vector<StoredSample>>>& runs);
+    std::vector<RunRecord> runs();
+    std::vector<StoredSample> samples(int64_t runId);
+    std::set<int64_t> finishedRunIndexes();  // completed or failed
+    void setExcluded(int64_t runId, bool excluded);
+
+private:
+    explicit ExperimentStore(std::unique_ptr<sqlite::Database> db);
+    int64_t insertRun(const RunRecord& run, const std::vector<StoredSample>& samples);
+    std::unique_ptr<sqlite::Database> db_;
+};
+
+std::string utcTimestamp();  // "2026-11-30T07:58:01Z"
+
+} // namespace scalelab

@@ -1,0 +1,15 @@
+#pragma once
+// What the machine and the server were when runs were made, stored with the experiment:
+// topology, SMT state, CPU model, kernel, memory, frequency governor; server version and
+// non-default settings; ScaleLab and library versions.
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace scalelab {
+
+nlohmann::json machineProvenance();
+// Throws Error when the server cannot be reached.
+nlohmann::json serverProvenance(const std::string& conninfo);
+
+} // namespace scalelab

@@ -1,0 +1,381 @@
+#include "sweep/SweepPlan.h"
+
+#include "load/Random.h"
+#include "topo/Placement.h"
+#include "util/Error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace scalelab {
+namespace {
+
+using json = nlohmann::json;
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) { throw Error(path + ": " + what); }
+
+const char* typeName(const json& v) {
+    if (v.is_null()) return "null";
+    if (v.is_boolean()) return "a boolean";
+    if (v.is_number()) return "a number";
+    if (v.is_string()) return "a string";
+    if (v.is_array()) return "an array";
+    return "an object";
+}
+
+// Reads members of one JSON object, refusing members it does not know (typos must not pass).
+class Reader {
+public:
+    Reader(const json& obj, std::string path) : obj_(obj), path_(std::move(path)) {
+        if (!obj.is_object()) fail(path_, std::string("expected an object, found ") + typeName(obj));
+    }
+    ~Reader() noexcept(false) {
+        if (std::uncaught_exceptions()) return;
+        for (auto it = obj_.begin(); it != obj_.end(); ++it)
+            if (!seen_.count(it.key())) fail(at(it.key()), "unknown member (see docs/sweeps.md for the plan's members)");
+    }
+    std::string at(const std::string& key) const { return path_ + "." + key; }
+    const json* get(const std::string& key) {
+        seen_.insert(key);
+        auto it = obj_.find(key);
+        return it == obj_.end() ? nullptr : &*it;
+    }
+    bool has(const std::string& key) const { return obj_.contains(key); }
+    std::string string(const std::string& key, const std::string& def) {
+        const json* v = get(key);
+        if (!v) return def;
+        if (!v->is_string()) fail(at(key), std::string("expected a string, found ") + typeName(*v));
+        return v->get<std::string>();
+    }
+    bool boolean(const std::string& key, bool def) {
+        const json* v = get(key);
+        if (!v) return def;
+        if (!v->is_boolean()) fail(at(key), std::string("expected true or false, found ") + typeName(*v));
+        return v->get<bool>();
+    }
+    double number(const std::string& key, double def, double min, const char* rule) {
+        const json* v = get(key);
+        if (!v) return def;
+        if (!v->is_number()) fail(at(key), std::string("expected a number, found ") + typeName(*v));
+        double d = v->get<double>();
+        if (!(d >= min) || !std::isfinite(d)) fail(at(key), std::string("must be ") + rule + " (got " + v->dump() + ")");
+        return d;
+    }
+    int64_t integer(const std::string& key, int64_t def, int64_t min) {
+        const json* v = get(key);
+        if (!v) return def;
+        if (!v->is_number_integer()) fail(at(key), std::string("expected an integer, found ") + typeName(*v) + " " + v->dump());
+        int64_t i = v->get<int64_t>();
+        if (i < min) fail(at(key), "must be at least " + std::to_string(min) + " (got " + std::to_string(i) + ")");
+        return i;
+    }
+    std::vector<std::string> strings(const std::string& key) {
+        const json* v = get(key);
+        if (!v) return {};
+        if (v->is_string()) return {v->get<std::string>()};
+        if (!v->is_array()) fail(at(key), std::string("expected a string or an array of strings, found ") + typeName(*v));
+        std::vector<std::string> out;
+        for (size_t i = 0; i < v->size(); ++i) {
+            if (!(*v)[i].is_string()) fail(at(key) + "[" + std::to_string(i) + "]", "expected a string");
+            out.push_back((*v)[i].get<std::string>());
+        }
+        return out;
+    }
+    std::vector<Setting> settings(const std::string& key) {
+        const json* v = get(key);
+        if (!v) return {};
+        if (!v->is_object()) fail(at(key), "expected an object of setting names and values, e.g. {\"autovacuum\": \"off\"}");
+        std::vector<Setting> out;
+        for (auto it = v->begin(); it != v->end(); ++it) {
+            std::string value = it->is_string() ? it->get<std::string>() : it->is_number() || it->is_boolean() ? it->dump() : "";
+            if (!it->is_string() && !it->is_number() && !it->is_boolean())
+                fail(at(key) + "." + it.key(), "expected a string, number or boolean value");
+            try {
+                out.push_back(parseSetting(it.key() + "=" + value));
+            } catch (const Error& e) {
+                fail(at(key) + "." + it.key(), e.what());
+            }
+        }
+        return out;
+    }
+
+private:
+    const json& obj_;
+    std::string path_;
+    std::set<std::string> seen_;
+};
+
+int positive(const std::string& text, const std::string& whole, const std::string& path) {
+    std::string t = text;
+    t.erase(0, t.find_first_not_of(" \t"));
+    t.erase(t.find_last_not_of(" \t") + 1);
+    if (t.empty() || t.size() > 6 || !std::all_of(t.begin(), t.end(), ::isdigit) || std::stoi(t) < 1)
+        fail(path, "'" + whole + "': '" + t + "' is not a positive whole number of clients");
+    return std::stoi(t);
+}
+
+} // namespace
+
+int ThreadsRule::threadsFor(int clients, int loadGeneratorPus) const {
+    switch (kind) {
+    case Kind::PerClient: return clients;
+    case Kind::PerPu: return std::max(1, std::min(clients, loadGeneratorPus));
+    case Kind::Fixed: return std::min(clients, count);
+    }
+    return 1;
+}
+
+std::vector<int> parseClientCounts(const json& v, const std::string& path) {
+    const char* forms = "expected a list like [1, 2, 4], \"1,2,4\", a doubling range \"1-64 x2\" or a stepped range \"4-32 +4\"";
+    std::vector<int> out;
+    if (v.is_array()) {
+        for (size_t i = 0; i < v.size(); ++i) {
+            const json& c = v[i];
+            std::string at = path + "[" + std::to_string(i) + "]";
+            if (!c.is_number_integer() || c.get<int64_t>() < 1 || c.get<int64_t>() > 100000)
+                fail(at, "expected a positive whole number of clients, found " + c.dump());
+            out.push_back(c.get<int>());
+        }
+    } else if (v.is_string()) {
+        std::string s = v.get<std::string>();
+        static const std::regex range(R"(^\s*(\d+)\s*-\s*(\d+)\s*([x+])\s*(\d+)\s*$)");
+        std::smatch m;
+        if (std::regex_match(s, m, range)) {
+            int lo = positive(m[1], s, path), hi = positive(m[2], s, path), step = positive(m[4], s, path);
+            if (hi < lo) fail(path, "'" + s + "': the range runs backwards");
+            if (m[3] == "x" && step < 2) fail(path, "'" + s + "': a doubling range needs a factor of at least 2");
+            for (int64_t c = lo; c <= hi; c = m[3] == "x" ? c * step : c + step) out.push_back(static_cast<int>(c));
+        } else if (s.find_first_not_of("0123456789, \t") == std::string::npos) {
+            std::stringstream in(s);
+            std::string item;
+            int pos = 0;
+            while (std::getline(in, item, ',')) {
+                ++pos;
+                if (item.find_first_not_of(" \t") == std::string::npos)
+                    fail(path, "'" + s + "' has an empty item at position " + std::to_string(pos));
+                out.push_back(positive(item, s, path));
+            }
+            if (!s.empty() && s.back() == ',') fail(path, "'" + s + "' ends with an empty item");
+        } else {
+            fail(path, "'" + s + "': " + forms);
+        }
+    } else {
+        fail(path, std::string(forms) + ", found " + typeName(v));
+    }
+    if (out.empty()) fail(path, "the list of client counts is empty");
+    std::vector<int> sorted = out;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) fail(path, "a client count appears twice");
+    return out;
+}
+
+SweepPlan parsePlan(const json& j) {
+    SweepPlan p;
+    p.json = j;
+    Reader root(j, "$");
+    const json* version = root.get("version");
+    if (!version) fail("$.version", "missing: the plan's format version (1)");
+    if (!version->is_number_integer() || version->get<int>() != 1)
+        fail("$.version", "this ScaleLab reads plans of version 1, found " + version->dump());
+
+    if (const json* t = root.get("target")) {
+        Reader target(*t, "$.target");
+        p.conninfo = target.string("conninfo", "");
+        if (!p.conninfo.empty() && p.conninfo.find("password") != std::string::npos)
+            fail("$.target.conninfo", "holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
+        std::string data = target.string("data_dir", ""), bindir = target.string("pg_bindir", "");
+        if (!data.empty()) p.dataDir = data;
+        if (!bindir.empty()) p.pgBindir = bindir;
+        p.serverSettings = target.settings("settings");
+        if (!p.conninfo.empty() && (p.dataDir || p.pgBindir))
+            fail("$.target", "give either conninfo (a server of yours) or data_dir/pg_bindir (the embedded server), not both");
+    }
+
+    if (const json* w = root.get("workload")) {
+        Reader wl(*w, "$.workload");
+        p.builtins = wl.strings("builtin");
+        p.files = wl.strings("files");
+        p.replay = wl.string("replay", "");
+        p.shuffle = wl.boolean("shuffle", false);
+        try {
+            p.mode = parseQueryMode(wl.string("mode", "simple"));
+        } catch (const Error& e) {
+            fail("$.workload.mode", e.what());
+        }
+        p.rate = wl.number("rate", 0, 0, "0 (unthrottled) or more transactions per second");
+        p.maxTries = static_cast<int>(wl.integer("max_tries", 1, 1));
+        for (size_t i = 0; i < p.builtins.size(); ++i) {
+            try {
+                VariableTable vars;
+                builtinScript(splitWeight(p.builtins[i]).first, vars);
+            } catch (const Error& e) {
+                fail("$.workload.builtin[" + std::to_string(i) + "]", e.what());
+            }
+        }
+        if (!p.replay.empty() && (!p.builtins.empty() || !p.files.empty()))
+            fail("$.workload.replay", "a replay runs on its own: drop builtin and files");
+        if (!p.replay.empty() && p.mode == QueryMode::Prepared)
+            fail("$.workload.mode", "a replay file runs in simple or extended mode");
+    }
+    if (p.builtins.empty() && p.files.empty() && p.replay.empty()) p.builtins = {"tpcb-like"};
+
+    const json* series = root.get("series");
+    if (!series || !series->is_array() || series->empty())
+        fail("$.series", "expected a non-empty array of series, e.g. [{\"label\": \"SMT on\", \"placement\": \"smt-on\"}]");
+    std::set<std::string> labels;
+    for (size_t i = 0; i < series->size(); ++i) {
+        std::string path = "$.series[" + std::to_string(i) + "]";
+        Reader sr((*series)[i], path);
+        SeriesSpec s;
+        s.label = sr.string("label", "");
+        if (s.label.empty()) fail(sr.at("label"), "every series needs a label");
+        if (!labels.insert(s.label).second) fail(sr.at("label"), "'" + s.label + "' is the label of an earlier series too");
+        s.placement = sr.string("placement", "");
+        s.separate = sr.boolean("separate", false);
+        s.realSmt = sr.boolean("real_smt", false);
+        if (!s.placement.empty()) {
+            try {
+                parsePlacement(s.placement, s.separate);
+            } catch (const Error& e) {
+                fail(sr.at("placement"), e.what());
+            }
+        }
+        if ((s.separate || s.realSmt) && s.placement.empty()) fail(path, "separate and real_smt need a placement");
+        if (s.realSmt && s.placement != "smt-on" && s.placement != "smt-off")
+            fail(sr.at("real_smt"), "goes with the placements smt-on and smt-off");
+        s.settings = sr.settings("settings");
+        std::string data = sr.string("data_dir", ""), bindir = sr.string("pg_bindir", "");
+        if (!data.empty()) s.dataDir = data;
+        if (!bindir.empty()) s.pgBindir = bindir;
+        if ((s.dataDir || s.pgBindir) && !p.conninfo.empty())
+            fail(path, "data_dir and pg_bindir choose an embedded server; the target is a conninfo");
+        p.series.push_back(std::move(s));
+    }
+
+    const json* clients = root.get("clients");
+    if (!clients) fail("$.clients", "missing: the client counts, e.g. \"1-64 x2\"");
+    p.clients = parseClientCounts(*clients, "$.clients");
+
+    if (const json* th = root.get("threads")) {
+        if (th->is_number_integer() && th->get<int64_t>() >= 1) {
+            p.threads.kind = ThreadsRule::Kind::Fixed;
+            p.threads.count = th->get<int>();
+        } else if (*th == "clients") {
+            p.threads.kind = ThreadsRule::Kind::PerClient;
+        } else if (*th == "pus") {
+            p.threads.kind = ThreadsRule::Kind::PerPu;
+        } else {
+            fail("$.threads", "expected a positive number of threads, \"clients\" (one per client) or \"pus\" "
+                              "(one per load-generator PU), found " + th->dump());
+        }
+    } else {
+        p.threads.kind = ThreadsRule::Kind::PerPu;
+    }
+
+    p.durationS = root.number("duration", 0, 0, "a positive number of seconds");
+    if (root.has("duration") && p.durationS <= 0) fail("$.duration", "must be a positive number of seconds (got " + std::to_string(p.durationS) + ")");
+    p.transactionsPerClient = root.integer("transactions", 0, 1);
+    if ((p.durationS > 0) == (p.transactionsPerClient > 0))
+        fail("$", "give either duration (seconds) or transactions (per client), not both or neither");
+    p.warmupS = root.number("warmup", 0, 0, "0 or more seconds");
+    if (p.warmupS > 0 && p.durationS == 0) fail("$.warmup", "a warm-up needs a timed run (duration)");
+    if (p.durationS > 0 && p.warmupS >= p.durationS) fail("$.warmup", "must be shorter than the duration");
+    p.repetitions = static_cast<int>(root.integer("repetitions", 1, 1));
+    std::string order = root.string("order", "interleaved");
+    if (order != "interleaved" && order != "sequential")
+        fail("$.order", "expected \"interleaved\" or \"sequential\", found \"" + order + "\"");
+    p.interleaved = order == "interleaved";
+    if (const json* seed = root.get("seed")) {
+        if (!seed->is_number_unsigned()) fail("$.seed", "expected a non-negative integer");
+        p.seed = seed->get<uint64_t>();
+    }
+    p.sampleIntervalS = root.number("sample_interval", 1, 0.05, "at least 0.05 seconds");
+
+    if (const json* settle = root.get("settle")) {
+        Reader st(*settle, "$.settle");
+        p.checkpoint = st.boolean("checkpoint", false);
+        p.pauseS = st.number("pause", 0, 0, "0 or more seconds");
+    }
+    if (const json* data = root.get("data")) {
+        Reader d(*data, "$.data");
+        p.scale = d.integer("scale", 10, 1);
+        std::string policy = d.string("init", "if-missing");
+        if (policy != "if-missing" && policy != "reinit")
+            fail("$.data.init", "expected \"if-missing\" (use the tables that are there) or \"reinit\" (re-create them)");
+        p.reinit = policy == "reinit";
+    }
+    return p;
+}
+
+SweepPlan loadPlanFile(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw Error("cannot read the plan " + path);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string s = text.str();
+    json j;
+    try {
+        j = json::parse(s);
+    } catch (const json::parse_error& e) {
+        size_t byte = std::min(e.byte, s.size());
+        size_t line = 1, col = 1;
+        for (size_t i = 0; i + 1 < byte; ++i) {
+            if (s[i] == '\n') ++line, col = 1;
+            else ++col;
+        }
+        std::string msg = e.what();
+        auto colon = msg.find("syntax error");
+        throw Error(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": not valid JSON: " +
+                    (colon == std::string::npos ? msg : msg.substr(colon)));
+    }
+    try {
+        return parsePlan(j);
+    } catch (const Error& e) {
+        throw Error(path + ": " + e.what());
+    }
+}
+
+Workload SweepPlan::workload() const {
+    if (!replay.empty()) return Workload::replayFile(replay, shuffle);
+    Workload w;
+    for (const auto& b : builtins) w.addBuiltin(b);
+    for (const auto& f : files) w.addScriptFile(f);
+    return w;
+}
+
+void checkSettingNames(const SweepPlan& plan, const std::set<std::string>& known) {
+    auto check = [&](const std::vector<Setting>& settings, const std::string& path) {
+        for (const auto& s : settings)
+            if (s.name.find('.') == std::string::npos && !known.count(s.name))
+                fail(path + "." + s.name, "unknown server setting (PostgreSQL has no parameter '" + s.name + "')");
+    };
+    check(plan.serverSettings, "$.target.settings");
+    for (size_t i = 0; i < plan.series.size(); ++i) check(plan.series[i].settings, "$.series[" + std::to_string(i) + "].settings");
+}
+
+std::vector<PlannedRun> expandPlan(const SweepPlan& plan, uint64_t seed) {
+    std::vector<PlannedRun> runs;
+    Random rng(seed);
+    std::vector<int> clients = plan.clients;
+    std::sort(clients.begin(), clients.end());
+    int nSeries = static_cast<int>(plan.series.size());
+    if (plan.interleaved) {
+        for (int round = 1; round <= plan.repetitions; ++round)
+            for (int c : clients) {
+                std::vector<int> order(static_cast<size_t>(nSeries));
+                for (int s = 0; s < nSeries; ++s) order[static_cast<size_t>(s)] = s;
+                for (int i = nSeries - 1; i > 0; --i) std::swap(order[static_cast<size_t>(i)], order[static_cast<size_t>(rng.between(0, i))]);
+                for (int s : order) runs.push_back({static_cast<int>(runs.size()), round, s, c});
+            }
+    } else {
+        for (int s = 0; s < nSeries; ++s)
+            for (int round = 1; round <= plan.repetitions; ++round)
+                for (int c : clients) runs.push_back({static_cast<int>(runs.size()), round, s, c});
+    }
+    return runs;
+}
+
+} // namespace scalelab

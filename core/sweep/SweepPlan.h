@@ -1,0 +1,94 @@
+#pragma once
+// A sweep plan: series x client counts x repetitions, and everything a run needs. Read from
+// JSON (schema in docs/sweeps.md); every error names the JSON path and what was expected.
+#include "load/Workload.h"
+#include "server/ServerSettings.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+struct SeriesSpec {
+    std::string label;
+    std::string placement;                 // "" = no binding; else a placement scenario
+    bool separate = false;
+    bool realSmt = false;
+    std::vector<Setting> settings;         // server setting overrides for this series
+    std::optional<std::filesystem::path> dataDir, pgBindir;  // another embedded cluster or build
+};
+
+struct ThreadsRule {
+    enum class Kind { PerClient, Fixed, PerPu };
+    Kind kind = Kind::Fixed;
+    int count = 1;                          // Fixed
+    int threadsFor(int clients, int loadGeneratorPus) const;
+};
+
+struct SweepPlan {
+    int version = 1;
+    // target: the embedded server (default) or a conninfo
+    std::string conninfo;
+    std::optional<std::filesystem::path> dataDir, pgBindir;
+    std::vector<Setting> serverSettings;
+    // workload
+    std::vector<std::string> builtins, files;
+    std::string replay;
+    bool shuffle = false;
+    QueryMode mode = QueryMode::Simple;
+    double rate = 0;
+    int maxTries = 1;
+    // the grid
+    std::vector<SeriesSpec> series;
+    std::vector<int> clients;
+    ThreadsRule threads;
+    double durationS = 0;
+    int64_t transactionsPerClient = 0;
+    double warmupS = 0;
+    int repetitions = 1;
+    bool interleaved = true;                // else: series by series
+    std::optional<uint64_t> seed;
+    double sampleIntervalS = 1;
+    // between runs
+    bool checkpoint = false;
+    double pauseS = 0;
+    // data
+    int64_t scale = 10;
+    bool reinit = false;                     // re-create ScaleLab's pgbench tables at the start
+
+    nlohmann::json json;                     // the plan as given, kept with the experiment
+
+    bool embedded() const { return conninfo.empty(); }
+    Workload workload() const;               // throws Error (script files) with their file:line:column
+};
+
+// Throws Error "$.path: problem" for anything not per docs/sweeps.md.
+SweepPlan parsePlan(const nlohmann::json& json);
+// Reads and parses a plan file; JSON syntax errors name file, line and column.
+SweepPlan loadPlanFile(const std::string& path);
+
+// [1, 2, 4], "1,2,4", "1-64 x2" (doubling), "4-32 +4" (steps). Throws Error("<path>: ...").
+std::vector<int> parseClientCounts(const nlohmann::json& value, const std::string& path);
+
+// Server setting names unknown to `known` (PostgreSQL's own list): errors with their JSON paths.
+void checkSettingNames(const SweepPlan& plan, const std::set<std::string>& known);
+
+struct PlannedRun {
+    int index = 0;        // position in the order, 0-based
+    int repetition = 0;   // round, 1-based
+    int series = 0;       // index into plan.series
+    int clients = 0;
+};
+
+// Interleaved (default): round by round; in each round every client count runs once per
+// series, the series in an order shuffled from `seed`, so drift hits every series alike.
+// Sequential: series by series, each with all its rounds. Deterministic for a given seed.
+std::vector<PlannedRun> expandPlan(const SweepPlan& plan, uint64_t seed);
+
+} // namespace scalelab

@@ -1,0 +1,376 @@
+#include "sweep/SweepRunner.h"
+
+#include "load/LoadResultJson.h"
+#include "load/LoadRun.h"
+#include "load/PgbenchData.h"
+#include "metrics/MetricsJson.h"
+#include "metrics/SystemSampler.h"
+#include "server/AlterSystem.h"
+#include "server/EmbeddedServer.h"
+#include "stats/SteadyState.h"
+#include "sweep/Provenance.h"
+#include "topo/PlacementScope.h"
+#include "util/Error.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <pqxx/pqxx>
+
+namespace scalelab {
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::vector<std::string> namesOf(const std::vector<Setting>& settings) {
+    std::vector<std::string> names;
+    for (const auto& s : settings) names.push_back(s.name);
+    return names;
+}
+
+} // namespace
+
+RunRecord recordOf(const LoadResult& r, const std::string& series, int repetition) {
+    RunRecord rec;
+    rec.series = series;
+    rec.clients = r.clients;
+    rec.threads = r.threads;
+    rec.repetition = repetition;
+    rec.status = r.status == RunStatus::Completed ? "completed" : r.status == RunStatus::Failed ? "failed" : "aborted";
+    rec.error = r.error;
+    rec.tps = r.tps;
+    rec.measuredSeconds = r.measuredSeconds;
+    rec.transactions = r.transactions;
+    rec.failures = r.failures.total();
+    rec.latency = r.latency;
+    if (r.system) {
+        rec.cpuBusyPct = r.system->cpu.total.busy();
+        rec.loadGeneratorCpuPct = r.system->loadGeneratorCpuPct;
+        rec.serverCpuPct = r.system->serverCpuPct;
+        if (r.system->server) {
+            rec.logicalReadsPerSec = r.system->server->logicalReads;
+            rec.commitsPerSec = r.system->server->commits;
+        }
+        if (r.system->clientBound) rec.flags.push_back("client-bound");
+    }
+    std::vector<double> tps, ends;
+    for (const auto& s : r.samples)
+        if (!s.warmup) tps.push_back(s.tps), ends.push_back(s.endS);
+    SteadyState steady = steadyState(tps, ends);
+    if (steady.unstable) rec.flags.push_back("unstable");
+    rec.detail = toJson(r);
+    rec.detail.erase("samples");
+    rec.detail["steady_state"] = {{"cv", steady.cv}, {"intervals", steady.intervals}, {"unstable", steady.unstable},
+                                  {"slope_tps_per_s", steady.slopePerSecond ? nlohmann::json(*steady.slopePerSecond) : nlohmann::json()},
+                                  {"slope_p", steady.slopePValue ? nlohmann::json(*steady.slopePValue) : nlohmann::json()},
+                                  {"reason", steady.reason}};
+    return rec;
+}
+
+std::vector<StoredSample> samplesOf(const LoadResult& r) {
+    std::vector<StoredSample> out;
+    for (const auto& s : r.samples) {
+        StoredSample st;
+        st.startS = s.startS;
+        st.endS = s.endS;
+        st.warmup = s.warmup;
+        st.transactions = s.transactions;
+        st.failures = s.failures;
+        st.tps = s.tps;
+        st.latMeanMs = s.latency.meanMs;
+        st.latP50Ms = s.latency.p50Ms;
+        st.latP95Ms = s.latency.p95Ms;
+        st.latP99Ms = s.latency.p99Ms;
+        if (s.system) st.system = toJson(*s.system);
+        out.push_back(std::move(st));
+    }
+    return out;
+}
+
+// The servers a sweep uses: the embedded cluster(s), one at a time, each with its base settings
+// applied once and the current series' overrides tracked so they can be reset.
+struct SweepRunner::Servers {
+    Servers(const SweepPlan& p, SweepObserver* o) : plan(p), observer(o) {}
+    const SweepPlan& plan;
+    SweepObserver* observer;
+    std::map<std::string, std::unique_ptr<EmbeddedServer>> embedded;  // by data directory
+    EmbeddedServer* active = nullptr;
+    std::map<EmbeddedServer*, std::vector<std::string>> overrides;    // series settings in force
+    std::map<std::string, bool> prepared;                             // conninfo -> data checked
+    std::string remoteOverridesConninfo;
+    std::vector<std::string> remoteOverrides;
+
+    void note(const std::string& s) const {
+        if (observer) observer->onNote(s);
+    }
+
+    // Makes the series' server the running one, with its settings; returns its conninfo.
+    std::string activate(const SeriesSpec& series) {
+        if (!plan.embedded()) {
+            applyOverrides(nullptr, plan.conninfo, series.settings);
+            return plan.conninfo;
+        }
+        std::filesystem::path dir = series.dataDir ? *series.dataDir : plan.dataDir ? *plan.dataDir : defaultDataDir();
+        auto bindir = series.pgBindir ? series.pgBindir : plan.pgBindir;
+        std::string key = dir.string();
+        auto& server = embedded[key];
+        if (!server) {
+            ServerOptions o;
+            o.dataDir = dir;
+            o.pgBindir = bindir;
+            o.note = [this](const std::string& s) { note(s); };
+            server = std::make_unique<EmbeddedServer>(o);
+        }
+        if (active && active != server.get()) {
+            resetOverrides(active);
+            active->stop();  // two servers at once would compete for the CPUs being measured
+        }
+        bool switching = active != server.get();
+        if (switching || !server->status().running) {
+            server->start();
+            server->applySettings(plan.serverSettings);
+        }
+        active = server.get();
+        applyOverrides(active, active->connectionString(), series.settings);
+        return active->connectionString();
+    }
+
+    void applyOverrides(EmbeddedServer* server, const std::string& conninfo, const std::vector<Setting>& wanted) {
+        auto& current = server ? overrides[server] : remoteOverrides;
+        std::vector<std::string> drop;
+        for (const auto& name : current)
+            if (std::none_of(wanted.begin(), wanted.end(), [&](const Setting& s) { return s.name == name; }))
+                drop.push_back(name);
+        if (server) {
+            server->resetSettings(drop);
+            server->applySettings(wanted);
+        } else {
+            resetSettings(conninfo, drop, false);
+            alterSystem(conninfo, wanted, false, "the target server");
+            remoteOverridesConninfo = conninfo;
+        }
+        current = namesOf(wanted);
+    }
+
+    void resetOverrides(EmbeddedServer* server) {
+        auto it = overrides.find(server);
+        if (it == overrides.end() || it->second.empty()) return;
+        server->resetSettings(it->second);
+        it->second.clear();
+    }
+
+    // Back to the configuration before the sweep: series overrides reset.
+    void restore() noexcept {
+        try {
+            for (auto& [server, names] : overrides)
+                if (!names.empty() && server->status().running) server->resetSettings(names);
+            if (!remoteOverrides.empty()) resetSettings(remoteOverridesConninfo, remoteOverrides, false);
+        } catch (const std::exception& e) {
+            note(std::string("could not reset the series' server settings: ") + e.what());
+        }
+    }
+
+    void ensureData(const std::string& conninfo, bool usesPgbenchTables) {
+        if (prepared[conninfo] || !usesPgbenchTables) return;
+        PgbenchDataInfo info = inspectPgbenchData(conninfo);
+        if (plan.reinit || !info.complete) {
+            if (!plan.embedded() && !info.complete && !plan.reinit)
+                throw Error("the target database has no pgbench tables: run `scalelab init --conninfo ...` first, "
+                            "or set \"data\": {\"init\": \"reinit\"} in the plan");
+            PgbenchInitOptions o;
+            o.scale = plan.scale;
+            o.reinit = !info.presentTables.empty();
+            o.note = [this](const std::string& s) { note(s); };
+            initPgbenchData(conninfo, o);
+        }
+        prepared[conninfo] = true;
+    }
+};
+
+SweepRunner::SweepRunner(SweepPlan plan, ExperimentStore& store, SweepObserver* observer, bool resume)
+    : plan_(std::move(plan)), store_(store), observer_(observer), resume_(resume) {}
+
+SweepRunner::~SweepRunner() = default;
+
+void SweepRunner::report(SweepProgress p) {
+    if (observer_) observer_->onProgress(p);
+}
+
+void SweepRunner::pause() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    paused_ = true;
+    changed_.notify_all();
+}
+
+void SweepRunner::resume() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    paused_ = false;
+    changed_.notify_all();
+}
+
+void SweepRunner::stop() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopped_ = true;
+    if (current_) current_->requestStop(true);
+    changed_.notify_all();
+}
+
+void SweepRunner::waitWhilePaused() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return !paused_ || stopped_; });
+}
+
+void SweepRunner::settle(const std::string& conninfo) {
+    if (plan_.checkpoint) {
+        pqxx::connection c(conninfo);
+        pqxx::nontransaction tx(c);
+        tx.exec("CHECKPOINT");
+    }
+    if (plan_.pauseS > 0) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait_for(lock, std::chrono::duration<double>(plan_.pauseS), [&] { return stopped_.load(); });
+    }
+}
+
+void SweepRunner::run() {
+    // The plan and its seed: recorded on a fresh file, compared on resume.
+    auto stored = store_.plan();
+    uint64_t seed = 0;
+    if (stored) {
+        if (!resume_)
+            throw Error(store_.path() + " already holds a sweep; continue it with --resume, or write to another file");
+        if (stored->first != plan_.json)
+            throw Error("the plan differs from the one " + store_.path() +
+                        " was started with; --resume continues the same plan only");
+        seed = stored->second;
+    } else {
+        seed = plan_.seed ? *plan_.seed : static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) | 1;
+    }
+    Workload workload = plan_.workload();
+    for (size_t i = 0; i < plan_.series.size(); ++i) store_.ensureSeries(plan_.series[i].label, plan_.json["series"][i]);
+    if (!stored) store_.savePlan(plan_.json, seed);
+
+    std::vector<PlannedRun> runs = expandPlan(plan_, seed);
+    total_ = static_cast<int>(runs.size());
+    std::set<int64_t> finished = store_.finishedRunIndexes();
+    int done = static_cast<int>(finished.size());
+    bool usesPgbenchTables = !plan_.builtins.empty();
+
+    Servers servers(plan_, observer_);
+    auto started = std::chrono::steady_clock::now();
+    int doneThisSession = 0;
+    bool provenanceTaken = false;
+    SweepProgress progress;
+    progress.total = total_;
+    progress.done = done;
+
+    try {
+        for (const PlannedRun& planned : runs) {
+            if (stopped_) break;
+            if (finished.count(planned.index)) continue;
+            waitWhilePaused();
+            if (stopped_) break;
+            const SeriesSpec& series = plan_.series[static_cast<size_t>(planned.series)];
+            progress.run = planned.index + 1;
+            progress.series = series.label;
+            progress.clients = planned.clients;
+            progress.repetition = planned.repetition;
+            progress.elapsedS = secondsSince(started);
+            int left = total_ - done;
+            double perRun = doneThisSession > 0 ? progress.elapsedS / doneThisSession
+                                                : (plan_.durationS > 0 ? plan_.durationS + plan_.pauseS + 1 : 0);
+            progress.etaS = perRun * left;
+            progress.state = "settling";
+            report(progress);
+
+            std::string conninfo = servers.activate(series);
+            servers.ensureData(conninfo, usesPgbenchTables);
+            if (!provenanceTaken) {
+                store_.addProvenance({{"machine", machineProvenance()}, {"server", serverProvenance(conninfo)}});
+                provenanceTaken = true;
+            }
+            settle(conninfo);
+            if (stopped_) break;
+
+            pid_t postmaster = plan_.embedded() ? servers.active->status().pid : 0;
+            PlacementScope placement(series.placement, series.separate, series.realSmt, postmaster,
+                                     [&](const std::string& s) { servers.note(series.label + ": " + s); });
+            LoadSpec spec;
+            spec.conninfo = conninfo;
+            spec.workload = workload;
+            spec.mode = plan_.mode;
+            spec.clients = planned.clients;
+            spec.threads = plan_.threads.threadsFor(planned.clients, placement.loadGeneratorPus());
+            spec.durationS = plan_.durationS;
+            spec.transactionsPerClient = plan_.transactionsPerClient;
+            spec.warmupS = plan_.warmupS;
+            spec.rate = plan_.rate;
+            spec.maxTries = plan_.maxTries;
+            spec.sampleIntervalS = plan_.sampleIntervalS;
+            spec.scale = plan_.scale;
+            if (usesPgbenchTables) spec.scale = inspectPgbenchData(conninfo).scale;
+            spec.seed = seed ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(planned.index + 1));
+            spec.onWorkerStart = placement.bindWorkers();
+
+            MetricsSources sources;
+            sources.loadGenerator = getpid();
+            sources.serverPostmaster = postmaster;
+            sources.conninfo = conninfo;
+            sources.loadGeneratorPus = placement.loadGeneratorPus();
+            sources.ticksPerSecond = sysconf(_SC_CLK_TCK);
+            SystemSampler sampler(sources);
+
+            progress.state = "running";
+            report(progress);
+            RunRecord record;
+            record.startedAt = utcTimestamp();
+            LoadRun load(spec, [&](const LoadSample& s) {
+                if (observer_) observer_->onSample(progress, s);
+            }, &sampler);
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                current_ = &load;
+                if (stopped_) load.requestStop(true);
+            }
+            LoadResult result = load.run();
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                current_ = nullptr;
+            }
+            std::string started_at = record.startedAt;
+            record = recordOf(result, series.label, planned.repetition);
+            record.runIndex = planned.index;
+            record.startedAt = started_at;
+            record.endedAt = utcTimestamp();
+            record.detail["placement"] = toJson(placement.record());
+            record.detail["threads_rule"] = plan_.json.value("threads", nlohmann::json("pus"));
+            record.id = store_.saveRun(record, samplesOf(result));
+            for (const auto& flag : record.flags)
+                servers.note(series.label + " at " + std::to_string(planned.clients) + " clients, round " +
+                             std::to_string(planned.repetition) + ": " +
+                             (flag == "client-bound" ? "client-bound: the load generator used over 90% of its PUs; "
+                                                       "this point measures the client, not the server"
+                                                     : "unstable: " + record.detail["steady_state"]["reason"].get<std::string>()));
+            if (observer_) observer_->onRunFinished(record);
+            if (record.status != "aborted") {
+                ++done;
+                ++doneThisSession;
+            }
+            progress.done = done;
+            if (record.status == "failed") servers.note("run " + std::to_string(planned.index + 1) + " failed: " + record.error);
+        }
+    } catch (...) {
+        servers.restore();
+        throw;
+    }
+    servers.restore();
+    progress.elapsedS = secondsSince(started);
+    progress.etaS = 0;
+    progress.state = stopped_ ? "stopped" : "finished";
+    report(progress);
+}
+
+} // namespace scalelab

@@ -1,0 +1,79 @@
+#pragma once
+// Runs a sweep plan: expands it into runs, applies each series' configuration (server,
+// settings, placement), runs, records each finished run in the experiment file before the next
+// starts, and reports progress. Pause and stop may be called from any thread.
+#include "load/LoadSpec.h"
+#include "store/ExperimentStore.h"
+#include "sweep/SweepPlan.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace scalelab {
+
+class LoadRun;
+
+struct SweepProgress {
+    int run = 0;          // 1-based position of the current run in the plan's order
+    int total = 0;
+    int done = 0;         // finished runs, including those of an earlier session (resume)
+    std::string series;
+    int clients = 0;
+    int repetition = 0;
+    double elapsedS = 0;  // this session
+    double etaS = 0;      // for the runs left, from this session's pace (or the plan's durations)
+    std::string state;    // "starting", "running", "settling", "paused", "finished", "stopped"
+};
+
+// Called on the sweep's thread; must not block for long (the GUI queues a signal).
+class SweepObserver {
+public:
+    virtual ~SweepObserver() = default;
+    virtual void onProgress(const SweepProgress&) {}
+    virtual void onSample(const SweepProgress&, const LoadSample&) {}
+    virtual void onRunFinished(const RunRecord&) {}
+    virtual void onNote(const std::string&) {}  // warnings (client-bound, unstable, no SMT) and steps
+};
+
+class SweepRunner {
+public:
+    // resume: continue the plan already in `store` (it must be the same plan). Without it the
+    // store must not hold a plan yet.
+    SweepRunner(SweepPlan plan, ExperimentStore& store, SweepObserver* observer, bool resume);
+    ~SweepRunner();
+
+    // Blocks until every run is done or stop() was called. Throws Error for what prevents the
+    // sweep from starting (a different plan, a server that does not start, an unknown setting).
+    void run();
+    void pause();
+    void resume();
+    void stop();  // the current run ends cleanly and is kept, marked aborted
+
+    int totalRuns() const { return total_; }
+
+private:
+    struct Servers;
+    void waitWhilePaused();
+    void settle(const std::string& conninfo);
+    void report(SweepProgress p);
+
+    SweepPlan plan_;
+    ExperimentStore& store_;
+    SweepObserver* observer_;
+    bool resume_;
+    int total_ = 0;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    bool paused_ = false;
+    std::atomic<bool> stopped_{false};
+    LoadRun* current_ = nullptr;  // guarded by mutex_
+};
+
+// A run's result as the experiment file keeps it (aggregates, flags, detail, samples).
+RunRecord recordOf(const LoadResult& result, const std::string& series, int repetition);
+std::vector<StoredSample> samplesOf(const LoadResult& result);
+
+} // namespace scalelab
