@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -72,6 +73,9 @@ int runSweepCommand(const SweepArgs& a) {
             o.pgBindir = plan.pgBindir;
             checkSettingNames(plan, EmbeddedServer(o).knownSettingNames());
         }
+        std::error_code ec;
+        if (!a.resume && std::filesystem::exists(a.output, ec))
+            throw Error(a.output + " already exists: continue its sweep with --resume, or write to another file");
         std::unique_ptr<ExperimentStore> store =
             a.resume ? ExperimentStore::open(a.output) : ExperimentStore::create(a.output);
         ConsoleObserver console(a.quiet);

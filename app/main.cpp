@@ -2,6 +2,7 @@
 // hands the work to core (headless subcommands) or ui.
 #include "AboutInfo.h"
 #include "LoadCommands.h"
+#include "ReportCommand.h"
 #include "ServerCommand.h"
 #include "SweepCommands.h"
 #include "TopologyCommand.h"
@@ -115,6 +116,31 @@ int main(int argc, char** argv) {
     auto* runsCmd = app.add_subcommand("runs", "List the runs of an experiment file");
     runsCmd->add_option("experiment", runsFile, "Experiment file (.slab)")->required();
 
+    scalelab::app::ImportArgs import;
+    auto* importCmd = app.add_subcommand("import", "Import pgbench outputs or a runs CSV into an experiment file");
+    importCmd->add_option("files", import.files, "pgbench output files, or runs .csv files")->required()->check(CLI::ExistingFile);
+    importCmd->add_option("--series", import.series, "Series the pgbench outputs belong to");
+    importCmd->add_option("-o,--output", import.output, "Experiment file (created when missing)")->required();
+
+    scalelab::app::ExportArgs exportArgs;
+    auto* exportCmd = app.add_subcommand("export", "Write an experiment as CSV files and/or JSON");
+    exportCmd->add_option("experiment", exportArgs.experiment, "Experiment file (.slab)")->required()->check(CLI::ExistingFile);
+    exportCmd->add_option("--csv", exportArgs.csvDir, "Directory for runs.csv, points.csv and samples.csv");
+    exportCmd->add_option("--json", exportArgs.json, "JSON file of the whole experiment");
+
+    scalelab::app::ReportArgs report;
+    auto* reportCmd = app.add_subcommand("report", "Points, comparisons, USL fits and peaks of an experiment");
+    reportCmd->add_option("experiment", report.experiment, "Experiment file (.slab)")->required()->check(CLI::ExistingFile);
+    reportCmd->add_option("--metric", report.metric, "tps, latency_mean, latency_p95, latency_p99, logical_reads, cpu_busy, server_cpu");
+    reportCmd->add_option("--confidence", report.confidence, "Confidence level of the intervals")->check(CLI::Range(0.5, 0.9999));
+    reportCmd->add_option("--compare", report.compare, "Compare series B against baseline A")->expected(2);
+    reportCmd->add_flag("--paired", report.paired, "Compare runs of the same repetition round pairwise");
+    reportCmd->add_flag("--usl", report.usl, "Fit the Universal Scalability Law per series");
+    reportCmd->add_flag("--weighted", report.weighted, "Weight the USL fit by 1/variance of each point");
+    reportCmd->add_flag("--peak", report.peak, "Peak table");
+    reportCmd->add_option("--baseline", report.baseline, "Series the peak table compares with");
+    reportCmd->add_option("--csv", report.csvDir, "Also write the tables as CSV files into this directory");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -131,6 +157,9 @@ int main(int argc, char** argv) {
     if (topoCmd->parsed()) return scalelab::app::runTopologyCommand(topology);
     if (sweepCmd->parsed()) return scalelab::app::runSweepCommand(sweep);
     if (runsCmd->parsed()) return scalelab::app::runRunsCommand(runsFile);
+    if (importCmd->parsed()) return scalelab::app::runImportCommand(import);
+    if (exportCmd->parsed()) return scalelab::app::runExportCommand(exportArgs);
+    if (reportCmd->parsed()) return scalelab::app::runReportCommand(report);
     for (auto* cmd : {start, stop, status}) {
         if (cmd->parsed()) {
             server.action = cmd->get_name();

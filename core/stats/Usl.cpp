@@ -132,6 +132,10 @@ UslFit fitUsl(const std::vector<ScalingPoint>& points, bool weighted) {
                       "throughput levels off towards lambda/sigma and has no peak";
         return amdahl;
     }
+    if (dof == 0) usl.note = "as many client counts as parameters: the curve passes through every point, with no standard errors";
+    if (usl.sigma < 0)
+        usl.note += std::string(usl.note.empty() ? "" : "; ") + "sigma < 0: these points scale better than linearly, "
+                    "which the law does not describe (cache effects, too few points?)";
     if (usl.sigma < 1) {
         usl.peakClients = std::sqrt((1 - usl.sigma) / usl.kappa);
         usl.peakThroughput = usl.predict(*usl.peakClients);

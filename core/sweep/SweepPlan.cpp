@@ -289,7 +289,8 @@ SweepPlan parsePlan(const json& j) {
         fail("$.order", "expected \"interleaved\" or \"sequential\", found \"" + order + "\"");
     p.interleaved = order == "interleaved";
     if (const json* seed = root.get("seed")) {
-        if (!seed->is_number_unsigned()) fail("$.seed", "expected a non-negative integer");
+        if (!seed->is_number_unsigned() && !(seed->is_number_integer() && seed->get<int64_t>() >= 0))
+            fail("$.seed", "expected a non-negative integer, found " + seed->dump());
         p.seed = seed->get<uint64_t>();
     }
     p.sampleIntervalS = root.number("sample_interval", 1, 0.05, "at least 0.05 seconds");

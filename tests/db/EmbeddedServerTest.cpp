@@ -5,6 +5,8 @@
 #include "server/DataDirectory.h"
 #include "server/EmbeddedServer.h"
 
+#include "ErrorOf.h"
+
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
 
@@ -16,6 +18,7 @@
 
 namespace fs = std::filesystem;
 using namespace scalelab;
+using test::errorOf;
 
 namespace {
 
@@ -27,14 +30,6 @@ std::string query(const std::string& conninfo, const std::string& sql) {
     return tx.exec(sql)[0][0].c_str();
 }
 
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 class EmbeddedServerTest : public ::testing::Test {
 protected:

@@ -3,22 +3,8 @@
 # Usage: load_cli_test.sh PATH/TO/scalelab
 set -uo pipefail
 scalelab=$1
-work=$(mktemp -d /tmp/scalelab-cli-XXXXXX)
-chmod 755 "$work"
-data=$work/data
-failures=0
-cleanup() { "$scalelab" server stop --data "$data" >/dev/null 2>&1; rm -rf "$work"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_rc() { # expected-rc description command...
-  local want=$1 what=$2; shift 2
-  "$@" >"$work/out" 2>&1; local rc=$?
-  [[ $rc == "$want" ]] || fail "$what: exit $rc, expected $want; output: $(cat "$work/out")"
-}
-
-if ! "$scalelab" --version | grep -q '^server: PostgreSQL'; then
-  echo "no PostgreSQL server programs"; [[ "${CI:-}" == true ]] && exit 1; exit 77
-fi
+source "$(dirname "$0")/../support/cli_helpers.sh"
+require_server
 
 expect_rc 2 "-T and -t together" "$scalelab" run --data "$data" -T 1 -t 1
 expect_rc 2 "unknown query mode" "$scalelab" run --data "$data" -M binary
@@ -75,5 +61,4 @@ grep -qF "$work/bad.sql:2:20: random takes 2 arguments: ')' expected" "$work/out
 expect_rc 1 "password in conninfo" "$scalelab" run --conninfo "host=/tmp password=secret" -t 1
 grep -q 'never stores or logs passwords' "$work/out" || fail "password message: $(cat "$work/out")"
 
-if [[ $failures -gt 0 ]]; then echo "$failures check(s) failed"; exit 1; fi
-echo "load CLI: all checks passed"
+finish "load CLI"

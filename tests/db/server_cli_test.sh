@@ -3,19 +3,9 @@
 # Usage: server_cli_test.sh PATH/TO/scalelab
 set -uo pipefail
 scalelab=$1
-work=$(mktemp -d /tmp/scalelab-cli-XXXXXX)
-chmod 755 "$work"   # as root, the postgres account must be able to enter it
-data=$work/data
-failures=0
-cleanup() { "$scalelab" server stop --data "$data" >/dev/null 2>&1; rm -rf "$work"; }
-trap cleanup EXIT
+source "$(dirname "$0")/../support/cli_helpers.sh"
+require_server
 
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_rc() { # expected-rc description command...
-  local want=$1 what=$2; shift 2
-  "$@" >"$work/out" 2>&1; local rc=$?
-  [[ $rc == "$want" ]] || fail "$what: exit $rc, expected $want; output: $(cat "$work/out")"
-}
 # Live processes (not zombies) whose working directory is the data directory: the cluster's.
 cluster_processes() {
   for p in /proc/[0-9]*; do
@@ -24,12 +14,6 @@ cluster_processes() {
     echo "${p#/proc/}"
   done
 }
-
-if ! "$scalelab" --version | grep -q '^server: PostgreSQL'; then
-  echo "no PostgreSQL server programs: $("$scalelab" --version | grep '^server')"
-  [[ "${CI:-}" == true ]] && exit 1
-  exit 77
-fi
 
 expect_rc 2 "unknown subcommand" "$scalelab" server frobnicate
 expect_rc 2 "bad port" "$scalelab" server start --data "$data" --port notaport
@@ -59,5 +43,4 @@ mkdir -p "$work/plain" && echo precious >"$work/plain/notes.txt"
 expect_rc 1 "start on a plain non-empty directory" "$scalelab" server start --data "$work/plain"
 grep -q "is not empty and is not a PostgreSQL data directory" "$work/out" || fail "plain dir message: $(cat "$work/out")"
 
-if [[ $failures -gt 0 ]]; then echo "$failures check(s) failed"; exit 1; fi
-echo "server CLI: all checks passed"
+finish "server CLI"

@@ -9,12 +9,15 @@
 #include "stats/Usl.h"
 #include "util/Error.h"
 
+#include "ErrorOf.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
 using namespace scalelab;
+using test::errorOf;
 
 namespace {
 
@@ -27,14 +30,6 @@ namespace {
 const std::vector<double> kA = {2310.5, 2254.1, 2401.7, 2298.3, 2350.0};
 const std::vector<double> kB = {2420.2, 2390.8, 2466.1, 2405.5};
 
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 } // namespace
 

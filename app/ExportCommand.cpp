@@ -1,0 +1,30 @@
+#include "ReportCommand.h"
+
+#include "store/Export.h"
+#include "util/Error.h"
+
+#include <fstream>
+#include <iostream>
+
+namespace scalelab::app {
+
+int runExportCommand(const ExportArgs& a) {
+    try {
+        if (a.csvDir.empty() && a.json.empty()) throw Error("say what to export: --csv DIR and/or --json FILE");
+        auto store = ExperimentStore::open(a.experiment, true);
+        if (!a.csvDir.empty())
+            for (const auto& f : exportCsv(*store, a.csvDir)) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());
+        if (!a.json.empty()) {
+            std::ofstream out(a.json);
+            out << exportJson(*store).dump(2) << "\n";
+            if (!out) throw Error("cannot write " + a.json);
+            std::fprintf(stderr, "scalelab: wrote %s\n", a.json.c_str());
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "scalelab: error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace scalelab::app

@@ -1,0 +1,40 @@
+#pragma once
+// `scalelab report`, `scalelab import`, `scalelab export`: an experiment's statistics and files.
+#include <string>
+#include <vector>
+
+namespace scalelab::app {
+
+struct ReportArgs {
+    std::string experiment;
+    std::string metric = "tps";
+    double confidence = 0.95;
+    std::vector<std::string> compare;  // {A, B}
+    bool paired = false;
+    bool usl = false;
+    bool weighted = false;
+    bool peak = false;
+    std::string baseline;
+    std::string csvDir;
+};
+
+struct ImportArgs {
+    std::vector<std::string> files;
+    std::string series;
+    std::string output;
+};
+
+struct ExportArgs {
+    std::string experiment;
+    std::string csvDir;
+    std::string json;
+    std::string png, svg;  // the scaling chart (GUI library)
+    std::string metric = "tps";
+    int width = 1200, height = 800;
+};
+
+int runReportCommand(const ReportArgs& args);
+int runImportCommand(const ImportArgs& args);
+int runExportCommand(const ExportArgs& args);
+
+} // namespace scalelab::app

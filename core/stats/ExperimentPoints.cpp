@@ -1,0 +1,88 @@
+#include "stats/ExperimentPoints.h"
+
+#include "util/Error.h"
+
+#include <algorithm>
+
+namespace scalelab {
+namespace {
+struct MetricInfo {
+    RunMetric metric;
+    const char* name;
+    const char* unit;
+};
+const MetricInfo kMetrics[] = {{RunMetric::Tps, "tps", "transactions/s"},
+                               {RunMetric::LatencyMean, "latency_mean", "ms"},
+                               {RunMetric::LatencyP95, "latency_p95", "ms"},
+                               {RunMetric::LatencyP99, "latency_p99", "ms"},
+                               {RunMetric::LogicalReads, "logical_reads", "blocks/s"},
+                               {RunMetric::CpuBusy, "cpu_busy", "%"},
+                               {RunMetric::ServerCpu, "server_cpu", "% of one PU"}};
+} // namespace
+
+RunMetric parseRunMetric(const std::string& name) {
+    std::string names;
+    for (const auto& m : kMetrics) {
+        if (name == m.name) return m.metric;
+        names += (names.empty() ? "" : ", ") + std::string(m.name);
+    }
+    throw Error("unknown metric '" + name + "' (metrics: " + names + ")");
+}
+
+const char* runMetricName(RunMetric m) {
+    for (const auto& i : kMetrics)
+        if (i.metric == m) return i.name;
+    return "?";
+}
+
+const char* runMetricUnit(RunMetric m) {
+    for (const auto& i : kMetrics)
+        if (i.metric == m) return i.unit;
+    return "";
+}
+
+std::optional<double> metricOf(const RunRecord& r, RunMetric m) {
+    switch (m) {
+    case RunMetric::Tps: return r.tps;
+    case RunMetric::LatencyMean: return r.latency.meanMs;
+    case RunMetric::LatencyP95: return r.latency.p95Ms;
+    case RunMetric::LatencyP99: return r.latency.p99Ms;
+    case RunMetric::LogicalReads: return r.logicalReadsPerSec;
+    case RunMetric::CpuBusy: return r.cpuBusyPct;
+    case RunMetric::ServerCpu: return r.serverCpuPct;
+    }
+    return std::nullopt;
+}
+
+std::vector<PointRuns> pointRuns(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
+                                 RunMetric metric) {
+    std::vector<PointRuns> points;
+    for (const auto& r : runs) {
+        if (r.status != "completed" || r.excluded) continue;
+        auto value = metricOf(r, metric);
+        if (!value) continue;
+        auto it = std::find_if(points.begin(), points.end(),
+                               [&](const PointRuns& p) { return p.series == r.series && p.clients == r.clients; });
+        if (it == points.end()) it = points.insert(points.end(), PointRuns{r.series, r.clients, {}, {}});
+        it->values.push_back(*value);
+        it->repetitions.push_back(r.repetition);
+    }
+    auto rank = [&](const std::string& s) {
+        auto at = std::find(seriesOrder.begin(), seriesOrder.end(), s);
+        return at - seriesOrder.begin();
+    };
+    std::stable_sort(points.begin(), points.end(), [&](const PointRuns& a, const PointRuns& b) {
+        return rank(a.series) != rank(b.series) ? rank(a.series) < rank(b.series) : a.clients < b.clients;
+    });
+    return points;
+}
+
+std::vector<SeriesPoint> summarizePoints(const std::vector<PointRuns>& points, double confidence) {
+    std::vector<SeriesPoint> out;
+    for (const auto& p : points)
+        out.push_back({p.series, p.clients,
+                       summarize(p.values, confidence, p.series + " at " + std::to_string(p.clients) + " clients")});
+    return out;
+}
+
+} // namespace scalelab

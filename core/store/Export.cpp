@@ -1,0 +1,140 @@
+#include "store/Export.h"
+
+#include "stats/ExperimentPoints.h"
+#include "store/Csv.h"
+#include "util/Error.h"
+
+#include <filesystem>
+
+namespace scalelab {
+namespace {
+
+std::string opt(const std::optional<double>& v) { return v ? csvNumber(*v) : ""; }
+
+std::string flagsOf(const RunRecord& r) {
+    std::string f;
+    for (const auto& x : r.flags) f += (f.empty() ? "" : ";") + x;
+    return f;
+}
+
+} // namespace
+
+std::vector<std::string> exportCsv(ExperimentStore& store, const std::string& dir, double confidence) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw Error("cannot create " + dir + ": " + ec.message());
+    auto runs = store.runs();
+    std::vector<std::string> order;
+    for (const auto& s : store.series()) order.push_back(s.label);
+    std::vector<std::string> written;
+
+    std::string runsPath = dir + "/runs.csv";
+    CsvWriter w(runsPath);
+    w.row({"run_id", "run_index", "series", "clients", "threads", "repetition", "status", "excluded", "flags", "tps",
+           "transactions", "failures", "measured_s", "latency_mean_ms", "latency_sd_ms", "latency_p50_ms", "latency_p90_ms",
+           "latency_p95_ms", "latency_p99_ms", "latency_p999_ms", "latency_max_ms", "cpu_busy_pct", "loadgen_cpu_pct",
+           "server_cpu_pct", "logical_reads_s", "commits_s", "started_at", "ended_at", "source", "error"});
+    for (const auto& r : runs) {
+        const auto& l = r.latency;
+        w.row({std::to_string(r.id), r.runIndex ? std::to_string(*r.runIndex + 1) : "", r.series, std::to_string(r.clients),
+               std::to_string(r.threads), std::to_string(r.repetition), r.status, r.excluded ? "1" : "0", flagsOf(r),
+               csvNumber(r.tps), std::to_string(r.transactions), std::to_string(r.failures), csvNumber(r.measuredSeconds),
+               csvNumber(l.meanMs), csvNumber(l.stddevMs), csvNumber(l.p50Ms), csvNumber(l.p90Ms), csvNumber(l.p95Ms),
+               csvNumber(l.p99Ms), csvNumber(l.p999Ms), csvNumber(l.maxMs), opt(r.cpuBusyPct), opt(r.loadGeneratorCpuPct),
+               opt(r.serverCpuPct), opt(r.logicalReadsPerSec), opt(r.commitsPerSec), r.startedAt, r.endedAt, r.source,
+               r.error});
+    }
+    w.close();
+    written.push_back(runsPath);
+
+    std::string pointsPath = dir + "/points.csv";
+    CsvWriter p(pointsPath);
+    p.row({"series", "clients", "metric", "n", "mean", "sd", "se", "confidence", "ci_low", "ci_high", "median", "min", "max"});
+    for (RunMetric m : {RunMetric::Tps, RunMetric::LatencyMean, RunMetric::LatencyP95, RunMetric::LatencyP99,
+                        RunMetric::LogicalReads, RunMetric::CpuBusy, RunMetric::ServerCpu})
+        for (const auto& pt : summarizePoints(pointRuns(runs, order, m), confidence)) {
+            const PointSummary& s = pt.summary;
+            p.row({pt.series, std::to_string(pt.clients), runMetricName(m), std::to_string(s.n), csvNumber(s.mean),
+                   s.n > 1 ? csvNumber(s.sd) : "", s.n > 1 ? csvNumber(s.se) : "", csvNumber(confidence), opt(s.ciLow),
+                   opt(s.ciHigh), csvNumber(s.median), csvNumber(s.min), csvNumber(s.max)});
+        }
+    p.close();
+    written.push_back(pointsPath);
+
+    std::string samplesPath = dir + "/samples.csv";
+    CsvWriter sm(samplesPath);
+    sm.row({"run_id", "series", "clients", "repetition", "seq", "start_s", "end_s", "warmup", "transactions", "tps",
+            "failures", "latency_mean_ms", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "cpu_user", "cpu_system",
+            "cpu_iowait", "cpu_steal", "cpu_idle", "loadgen_cpu_pct", "server_cpu_pct", "commits_s", "logical_reads_s"});
+    for (const auto& r : runs) {
+        auto samples = store.samples(r.id);
+        for (size_t i = 0; i < samples.size(); ++i) {
+            const StoredSample& s = samples[i];
+            auto sys = [&](const char* a, const char* b = nullptr) -> std::string {
+                if (s.system.is_null()) return "";
+                const nlohmann::json* v = &s.system;
+                if (!v->contains(a)) return "";
+                v = &(*v)[a];
+                if (b) {
+                    if (!v->is_object() || !v->contains(b)) return "";
+                    v = &(*v)[b];
+                }
+                return v->is_number() ? csvNumber(v->get<double>()) : "";
+            };
+            sm.row({std::to_string(r.id), r.series, std::to_string(r.clients), std::to_string(r.repetition),
+                    std::to_string(i), csvNumber(s.startS), csvNumber(s.endS), s.warmup ? "1" : "0",
+                    std::to_string(s.transactions), csvNumber(s.tps), std::to_string(s.failures), csvNumber(s.latMeanMs),
+                    csvNumber(s.latP50Ms), csvNumber(s.latP95Ms), csvNumber(s.latP99Ms), sys("cpu", "user"),
+                    sys("cpu", "system"), sys("cpu", "iowait"), sys("cpu", "steal"), sys("cpu", "idle"),
+                    sys("load_generator_cpu_pct"), sys("server_cpu_pct"), sys("server", "commits_s"),
+                    sys("server", "logical_reads_s")});
+        }
+    }
+    sm.close();
+    written.push_back(samplesPath);
+    return written;
+}
+
+nlohmann::json exportJson(ExperimentStore& store, bool withSamples) {
+    nlohmann::json j;
+    j["format"] = "scalelab-experiment";
+    j["schema"] = ExperimentStore::kSchemaVersion;
+    if (auto plan = store.plan()) {
+        j["plan"] = plan->first;
+        j["seed"] = plan->second;
+    }
+    j["provenance"] = store.provenance();
+    j["series"] = nlohmann::json::array();
+    for (const auto& s : store.series()) j["series"].push_back({{"label", s.label}, {"config", s.config}});
+    j["runs"] = nlohmann::json::array();
+    for (const auto& r : store.runs()) {
+        nlohmann::json run = {{"id", r.id},
+                              {"run_index", r.runIndex ? nlohmann::json(*r.runIndex + 1) : nlohmann::json()},
+                              {"series", r.series},
+                              {"clients", r.clients},
+                              {"threads", r.threads},
+                              {"repetition", r.repetition},
+                              {"status", r.status},
+                              {"error", r.error},
+                              {"excluded", r.excluded},
+                              {"flags", r.flags},
+                              {"started_at", r.startedAt},
+                              {"ended_at", r.endedAt},
+                              {"source", r.source},
+                              {"tps", r.tps},
+                              {"detail", r.detail}};
+        if (withSamples) {
+            run["samples"] = nlohmann::json::array();
+            for (const auto& s : store.samples(r.id))
+                run["samples"].push_back({{"start_s", s.startS}, {"end_s", s.endS}, {"warmup", s.warmup},
+                                          {"transactions", s.transactions}, {"tps", s.tps}, {"failures", s.failures},
+                                          {"latency_mean_ms", s.latMeanMs}, {"latency_p50_ms", s.latP50Ms},
+                                          {"latency_p95_ms", s.latP95Ms}, {"latency_p99_ms", s.latP99Ms},
+                                          {"system", s.system}});
+        }
+        j["runs"].push_back(std::move(run));
+    }
+    return j;
+}
+
+} // namespace scalelab

@@ -1,0 +1,207 @@
+#include "store/Import.h"
+
+#include "store/Csv.h"
+#include "util/Error.h"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+namespace scalelab {
+namespace {
+
+[[noreturn]] void fail(const std::string& file, int line, const std::string& what) {
+    throw Error(file + ":" + std::to_string(line) + ": " + what);
+}
+
+double number(const std::string& text, const std::string& file, int line, const std::string& what) {
+    try {
+        size_t used = 0;
+        double v = std::stod(text, &used);
+        if (used == text.size() && std::isfinite(v)) return v;
+    } catch (const std::exception&) {
+    }
+    fail(file, line, what + " is not a number: '" + text + "'");
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw Error("cannot read " + path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+} // namespace
+
+std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::string& file, const std::string& series) {
+    static const std::regex field(R"(^([a-z][a-z ]*[a-z])\s*[:=]\s*(.*?)\s*$)");
+    static const std::regex tpsLine(R"(^tps = ([0-9.eE+-]+) \((including connections establishing|excluding connections establishing|without initial connection time)\)\s*$)");
+    static const std::regex progress(R"(^progress: ([0-9.]+) s, ([0-9.]+) tps, lat ([0-9.]+) ms stddev ([0-9.]+|NaN)(.*)$)");
+    std::vector<ImportedRun> runs;
+    std::vector<StoredSample> pendingProgress;
+    std::istringstream in(text);
+    std::string line;
+    int lineNo = 0;
+    ImportedRun* cur = nullptr;
+    int startLine = 0;
+    bool haveTps = false, preferredTps = false, haveClients = false;
+    nlohmann::json detail;
+
+    auto finish = [&](int at) {
+        if (!cur) return;
+        if (!haveClients) fail(file, startLine, "the report that starts here has no 'number of clients' line");
+        if (!haveTps) fail(file, at, "the report that starts at line " + std::to_string(startLine) + " has no 'tps = ' line");
+        cur->run.detail = detail;
+        cur = nullptr;
+    };
+
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        std::smatch m;
+        if (std::regex_match(line, m, progress)) {
+            StoredSample s;
+            s.endS = number(m[1], file, lineNo, "progress time");
+            s.tps = number(m[2], file, lineNo, "progress tps");
+            s.latMeanMs = number(m[3], file, lineNo, "progress latency");
+            double previous = pendingProgress.empty() ? 0 : pendingProgress.back().endS;
+            s.startS = previous;
+            s.transactions = static_cast<uint64_t>(std::llround(s.tps * (s.endS - previous)));
+            pendingProgress.push_back(s);
+            continue;
+        }
+        if (line.rfind("transaction type:", 0) == 0) {
+            finish(lineNo);
+            runs.emplace_back();
+            cur = &runs.back();
+            startLine = lineNo;
+            haveTps = preferredTps = haveClients = false;
+            detail = nlohmann::json::object();
+            cur->run.series = series;
+            cur->run.status = "completed";
+            cur->run.threads = 1;  // pgbench 8.4 has no threads line: one thread
+            cur->run.source = "import: " + file;
+            cur->samples = std::move(pendingProgress);
+            pendingProgress.clear();
+            std::string workload = line.substr(std::string("transaction type:").size());
+            detail["workload"] = workload.erase(0, workload.find_first_not_of(' '));
+            continue;
+        }
+        if (!cur) continue;  // text before the first report (pgbench's "starting vacuum...")
+        if (std::regex_match(line, m, tpsLine)) {
+            bool preferred = m[2] != "including connections establishing";
+            if (!haveTps || preferred) {
+                cur->run.tps = number(m[1], file, lineNo, "tps");
+                preferredTps = preferred;
+            }
+            haveTps = true;
+            detail[preferred ? "tps_without_connections" : "tps_including_connections"] = cur->run.tps;
+            continue;
+        }
+        if (!std::regex_match(line, m, field)) continue;  // lines this importer does not need
+        std::string key = m[1], value = m[2];
+        auto integer = [&](const std::string& v) {
+            double d = number(v, file, lineNo, "'" + key + "'");
+            if (d < 0 || d != std::floor(d)) fail(file, lineNo, "'" + key + "' is not a whole number: '" + v + "'");
+            return static_cast<int64_t>(d);
+        };
+        if (key == "number of clients") {
+            cur->run.clients = static_cast<int>(integer(value));
+            haveClients = cur->run.clients > 0;
+            if (!haveClients) fail(file, lineNo, "number of clients must be at least 1");
+        } else if (key == "number of threads") {
+            cur->run.threads = static_cast<int>(integer(value));
+        } else if (key == "scaling factor") {
+            detail["scale"] = integer(value);
+        } else if (key == "query mode") {
+            detail["query_mode"] = value;
+        } else if (key == "duration") {
+            std::string secs = value.substr(0, value.find(' '));
+            cur->run.measuredSeconds = number(secs, file, lineNo, "duration");
+            detail["duration_s"] = cur->run.measuredSeconds;
+        } else if (key == "number of transactions per client") {
+            detail["transactions_per_client"] = integer(value);
+        } else if (key == "number of transactions actually processed") {
+            cur->run.transactions = static_cast<uint64_t>(integer(value.substr(0, value.find('/'))));
+        } else if (key == "number of failed transactions") {
+            cur->run.failures = static_cast<uint64_t>(integer(value.substr(0, value.find(' '))));
+        } else if (key == "latency average") {
+            cur->run.latency.meanMs = number(value.substr(0, value.find(' ')), file, lineNo, "latency average");
+        } else if (key == "latency stddev") {
+            cur->run.latency.stddevMs = number(value.substr(0, value.find(' ')), file, lineNo, "latency stddev");
+        }
+    }
+    finish(lineNo);
+    if (runs.empty()) fail(file, 1, "no pgbench report found (a report starts with 'transaction type:')");
+    for (auto& r : runs) {
+        r.run.latency.count = r.run.transactions;
+        if (r.run.measuredSeconds == 0 && r.run.tps > 0)
+            r.run.measuredSeconds = static_cast<double>(r.run.transactions) / r.run.tps;
+    }
+    return runs;
+}
+
+std::vector<ImportedRun> parseRunsCsv(const std::string& text, const std::string& file) {
+    std::vector<ImportedRun> runs;
+    std::map<std::string, size_t> col;
+    readCsv(text, file, [&](const std::vector<std::string>& f, int line) {
+        if (col.empty()) {
+            for (size_t i = 0; i < f.size(); ++i) col[f[i]] = i;
+            for (const char* need : {"series", "clients", "repetition", "tps"})
+                if (!col.count(need)) fail(file, line, std::string("the header has no '") + need + "' column");
+            return;
+        }
+        if (f.size() == 1 && f[0].empty()) return;  // a blank line
+        if (f.size() != col.size())
+            fail(file, line, "has " + std::to_string(f.size()) + " fields, the header " + std::to_string(col.size()));
+        auto get = [&](const char* name) { return col.count(name) ? f[col[name]] : std::string(); };
+        auto num = [&](const char* name) { return number(get(name), file, line, std::string("'") + name + "'"); };
+        ImportedRun r;
+        r.run.series = get("series");
+        if (r.run.series.empty()) fail(file, line, "the series is empty");
+        r.run.clients = static_cast<int>(num("clients"));
+        r.run.repetition = static_cast<int>(num("repetition"));
+        r.run.tps = num("tps");
+        if (r.run.clients < 1) fail(file, line, "clients must be at least 1");
+        r.run.threads = col.count("threads") ? static_cast<int>(num("threads")) : 1;
+        r.run.status = col.count("status") ? get("status") : "completed";
+        if (col.count("transactions")) r.run.transactions = static_cast<uint64_t>(num("transactions"));
+        if (col.count("latency_mean_ms") && !get("latency_mean_ms").empty()) r.run.latency.meanMs = num("latency_mean_ms");
+        if (col.count("latency_p95_ms") && !get("latency_p95_ms").empty()) r.run.latency.p95Ms = num("latency_p95_ms");
+        if (col.count("latency_p99_ms") && !get("latency_p99_ms").empty()) r.run.latency.p99Ms = num("latency_p99_ms");
+        r.run.source = "import: " + file;
+        runs.push_back(std::move(r));
+    });
+    if (col.empty()) fail(file, 1, "the file is empty: expected a header line");
+    return runs;
+}
+
+int importFiles(ExperimentStore& store, const std::vector<std::string>& files, const std::string& series) {
+    std::vector<ImportedRun> all;
+    for (const auto& f : files) {
+        bool csv = f.size() > 4 && f.compare(f.size() - 4, 4, ".csv") == 0;
+        if (!csv && series.empty()) throw Error(f + ": a pgbench output needs --series NAME to say which series it belongs to");
+        auto runs = csv ? parseRunsCsv(readFile(f), f) : parsePgbenchOutput(readFile(f), f, series);
+        for (auto& r : runs) all.push_back(std::move(r));
+    }
+    // Repetitions continue after what the experiment holds for the same series and clients.
+    std::map<std::pair<std::string, int>, int> last;
+    for (const auto& r : store.runs()) {
+        int& l = last[{r.series, r.clients}];
+        l = std::max(l, r.repetition);
+    }
+    std::vector<std::pair<RunRecord, std::vector<StoredSample>>> rows;
+    std::string now = utcTimestamp();
+    for (auto& r : all) {
+        if (r.run.repetition == 0) r.run.repetition = ++last[{r.run.series, r.run.clients}];
+        r.run.startedAt = r.run.endedAt = now;
+        rows.emplace_back(std::move(r.run), std::move(r.samples));
+    }
+    store.saveRuns(rows);
+    return static_cast<int>(rows.size());
+}
+
+} // namespace scalelab

@@ -1,0 +1,29 @@
+#pragma once
+// Results made elsewhere, into an experiment: pgbench's text output (the final report of
+// pgbench 8.4 through 17, with -P progress lines when present), and the tidy runs CSV that
+// `scalelab export` writes. Everything is parsed before anything is stored: a malformed file
+// fails with file and line, and imports nothing.
+#include "store/ExperimentStore.h"
+
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+struct ImportedRun {
+    RunRecord run;
+    std::vector<StoredSample> samples;
+};
+
+// One or more reports in `text` (a shell loop's output), each a run of `series`.
+std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::string& file, const std::string& series);
+
+// Header with at least series, clients, repetition, tps (any order); more columns of the
+// export are read when present.
+std::vector<ImportedRun> parseRunsCsv(const std::string& text, const std::string& file);
+
+// Reads each file (CSV when it ends in .csv, else pgbench output) and stores all runs in one
+// transaction, numbering repetitions after those already in the experiment. Returns the count.
+int importFiles(ExperimentStore& store, const std::vector<std::string>& files, const std::string& series);
+
+} // namespace scalelab

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Sweeps, experiment files, import, export and report as a user types them: including a sweep
+# killed with SIGKILL in the middle and resumed, and pgbench's own output imported.
+# Usage: sweep_cli_test.sh PATH/TO/scalelab
+set -uo pipefail
+scalelab=$1
+source "$(dirname "$0")/../support/cli_helpers.sh"
+cleanup_extra() { [[ -n "${sweep_pid:-}" ]] && kill -9 "$sweep_pid" 2>/dev/null; }
+require_server
+count_runs() { "$scalelab" runs "$1" 2>/dev/null | awk 'NR > 1 && $6 == "completed"' | wc -l; }
+
+cat >"$work/plan.json" <<JSON
+{"version": 1, "target": {"data_dir": "$data"},
+ "workload": {"builtin": "select-only"},
+ "series": [{"label": "A"}, {"label": "B", "settings": {"work_mem": "2MB"}}],
+ "clients": [1, 2], "threads": 1, "duration": 1.5, "repetitions": 2, "seed": 3, "data": {"scale": 1}}
+JSON
+
+# Plan mistakes: the JSON path, before anything runs.
+sed 's/"work_mem"/"work_meme"/' "$work/plan.json" >"$work/bad-setting.json"
+expect_rc 1 "unknown setting" "$scalelab" sweep "$work/bad-setting.json" -o "$work/bad.slab"
+grep -q '\$.series\[1\].settings.work_meme: unknown server setting' "$work/out" || fail "setting path: $(cat "$work/out")"
+sed 's/"clients": \[1, 2\]/"clients": "1,,x"/' "$work/plan.json" >"$work/bad-clients.json"
+expect_rc 1 "bad client list" "$scalelab" sweep "$work/bad-clients.json" -o "$work/bad.slab"
+grep -q '\$.clients: .1,,x.: expected a list' "$work/out" || fail "clients path: $(cat "$work/out")"
+[[ ! -e $work/bad.slab ]] || fail "a bad plan must not create the experiment file"
+
+# Crash safety: SIGKILL the sweep once two runs are in, then resume.
+"$scalelab" sweep "$work/plan.json" -o "$work/e.slab" >"$work/sweep.log" 2>&1 &
+sweep_pid=$!
+for _ in $(seq 1 600); do
+  [[ -s $work/e.slab && $(count_runs "$work/e.slab") -ge 2 ]] && break
+  sleep 0.1
+done
+kill -9 "$sweep_pid"; wait "$sweep_pid" 2>/dev/null; sweep_pid=
+before=$(count_runs "$work/e.slab")
+[[ $before -ge 2 && $before -lt 8 ]] || fail "expected a part of the sweep before the kill, found $before runs"
+expect_rc 1 "second sweep into the same file" "$scalelab" sweep "$work/plan.json" -o "$work/e.slab"
+grep -q 'already exists: continue its sweep with --resume' "$work/out" || fail "resume hint: $(cat "$work/out")"
+expect_rc 0 "resume" "$scalelab" sweep "$work/plan.json" -o "$work/e.slab" --resume
+[[ $(count_runs "$work/e.slab") == 8 ]] || fail "after resume: $(count_runs "$work/e.slab") completed runs, expected 8"
+dups=$("$scalelab" runs "$work/e.slab" | awk 'NR > 1 && $6 == "completed" {print $2}' | sort | uniq -d)
+[[ -z $dups ]] || fail "run indexes written twice: $dups"
+
+# Report, compare, export.
+expect_rc 0 "report" "$scalelab" report "$work/e.slab" --compare A B --peak --baseline A --csv "$work/tables"
+grep -q '^B vs A (Welch' "$work/out" || fail "compare section: $(cat "$work/out")"
+for f in points compare peak; do [[ -s $work/tables/$f.csv ]] || fail "report --csv wrote no $f.csv"; done
+expect_rc 0 "export" "$scalelab" export "$work/e.slab" --csv "$work/csv" --json "$work/e.json"
+[[ $(($(wc -l <"$work/csv/runs.csv") - 1)) == 8 ]] || fail "runs.csv rows"
+python3 -c "import json,sys; j=json.load(open('$work/e.json')); assert len(j['runs']) == 8 and j['provenance'] and 'password' not in json.dumps(j)" \
+  || fail "export json"
+
+# pgbench's own output, produced now by the installed pgbench, imported as a series.
+conninfo=$("$scalelab" server status --data "$data" --conninfo)
+pgbench=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)
+"$pgbench" "$conninfo" -S -c 2 -j 1 -T 2 -P 1 >"$work/pgbench.txt" 2>&1 || fail "pgbench did not run: $(cat "$work/pgbench.txt")"
+expect_rc 0 "import pgbench" "$scalelab" import "$work/pgbench.txt" --series pgbench -o "$work/e.slab"
+"$scalelab" runs "$work/e.slab" | grep -q ' pgbench .* completed' || fail "imported run missing: $("$scalelab" runs "$work/e.slab")"
+printf 'transaction type: x\nnumber of clients: two\n' >"$work/broken.txt"
+expect_rc 1 "malformed import" "$scalelab" import "$work/broken.txt" --series x -o "$work/e.slab"
+grep -q "broken.txt:2: 'number of clients' is not a number" "$work/out" || fail "import error: $(cat "$work/out")"
+
+finish "sweep CLI"

@@ -1,0 +1,190 @@
+// The experiment file: round trips, finished-once runs, refusal of newer or foreign files
+// (untouched), and importing pgbench reports and CSV (all or nothing).
+#include "server/EmbeddedServer.h"
+#include "store/Export.h"
+#include "store/ExperimentStore.h"
+#include "store/Import.h"
+#include "util/Error.h"
+
+#include "ErrorOf.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace scalelab;
+using test::errorOf;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string data(const std::string& name) { return std::string(SCALELAB_TEST_DATA) + "/pgbench/" + name; }
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+RunRecord run(const std::string& series, int clients, int rep, double tps, std::optional<int64_t> index = {}) {
+    RunRecord r;
+    r.series = series;
+    r.clients = clients;
+    r.threads = 1;
+    r.repetition = rep;
+    r.status = "completed";
+    r.tps = tps;
+    r.runIndex = index;
+    r.startedAt = r.endedAt = "2026-11-30T08:00:00Z";
+    return r;
+}
+
+
+struct StoreTest : ::testing::Test {
+    TempDir dir{"scalelab-store"};
+    std::string path = (dir.path() / "e.slab").string();
+};
+
+} // namespace
+
+TEST_F(StoreTest, KeepsRunsSamplesPlanAndProvenance) {
+    auto store = ExperimentStore::create(path);
+    store->savePlan({{"version", 1}}, 42);
+    store->addProvenance({{"machine", "x"}});
+    StoredSample s;
+    s.endS = 1;
+    s.tps = 99.5;
+    s.system = {{"cpu", {{"user", 12.5}}}};
+    RunRecord r = run("A", 4, 1, 1234.5, 0);
+    r.flags = {"unstable"};
+    r.latency.p95Ms = 3.25;
+    r.cpuBusyPct = 80;
+    int64_t id = store->saveRun(r, {s, s});
+    store.reset();
+
+    auto again = ExperimentStore::open(path, true);
+    EXPECT_EQ(again->plan()->second, 42u);
+    EXPECT_EQ(again->provenance().size(), 1u);
+    auto runs = again->runs();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].series, "A");
+    EXPECT_EQ(runs[0].tps, 1234.5);
+    EXPECT_EQ(runs[0].flags, std::vector<std::string>{"unstable"});
+    EXPECT_EQ(runs[0].latency.p95Ms, 3.25);
+    EXPECT_EQ(*runs[0].cpuBusyPct, 80);
+    auto samples = again->samples(id);
+    ASSERT_EQ(samples.size(), 2u);
+    EXPECT_EQ(samples[1].system["cpu"]["user"], 12.5);
+}
+
+TEST_F(StoreTest, APlannedRunIsFinishedOnlyOnceButAbortedAttemptsStay) {
+    auto store = ExperimentStore::create(path);
+    RunRecord aborted = run("A", 1, 1, 10, 3);
+    aborted.status = "aborted";
+    store->saveRun(aborted, {});
+    store->saveRun(run("A", 1, 1, 100, 3), {});
+    EXPECT_EQ(store->finishedRunIndexes(), std::set<int64_t>{3});
+    EXPECT_EQ(errorOf([&] { store->saveRun(run("A", 1, 1, 100, 3), {}); }),
+              path + " already holds a finished run number 3 of this plan; not writing it twice");
+    EXPECT_EQ(store->runs().size(), 2u);
+}
+
+TEST_F(StoreTest, RefusesANewerFileAndLeavesItUntouched) {
+    ExperimentStore::create(path);
+    sqlite3* db;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    std::string before = slurp(path);
+    EXPECT_EQ(errorOf([&] { ExperimentStore::open(path); }),
+              path + " was written by a newer ScaleLab (file schema 99, this ScaleLab reads up to 1); update ScaleLab to open it");
+    EXPECT_EQ(slurp(path), before);
+}
+
+TEST_F(StoreTest, RefusesCorruptAndForeignFiles) {
+    std::ofstream(path) << "this is not a database, it is a text file that happens to be long enough............";
+    std::string before = slurp(path);
+    std::string msg = errorOf([&] { ExperimentStore::open(path); });
+    EXPECT_EQ(msg.rfind(path + " is not a ScaleLab experiment file, or it is damaged", 0), 0u) << msg;
+    EXPECT_EQ(slurp(path), before);
+
+    std::string other = (dir.path() / "other.db").string();
+    sqlite3* db;
+    sqlite3_open(other.c_str(), &db);
+    sqlite3_exec(db, "CREATE TABLE t (x); PRAGMA user_version = 1", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    EXPECT_EQ(errorOf([&] { ExperimentStore::open(other); }), other + " is an SQLite database but not a ScaleLab experiment file");
+    EXPECT_EQ(errorOf([&] { ExperimentStore::create(other); }), other + " already exists; choose another file, or open it to continue");
+    EXPECT_EQ(errorOf([&] { ExperimentStore::open(path + ".missing"); }), "no experiment file " + path + ".missing");
+}
+
+TEST(PgbenchImport, ReadsThe84Report) {
+    auto runs = parsePgbenchOutput(slurp(data("pgbench-8.4.txt")), "old.txt", "HEAD");
+    ASSERT_EQ(runs.size(), 1u);
+    const RunRecord& r = runs[0].run;
+    EXPECT_EQ(r.clients, 4);
+    EXPECT_EQ(r.threads, 1);  // 8.4 has no threads line
+    EXPECT_EQ(r.transactions, 4000u);
+    EXPECT_EQ(r.tps, 515.123456);  // excluding connections establishing
+    EXPECT_EQ(r.detail["workload"], "TPC-B (sort of)");
+    EXPECT_EQ(r.detail["scale"], 10);
+}
+
+TEST(PgbenchImport, ReadsSeveralReportsOfA96LoopWithProgressLines) {
+    auto runs = parsePgbenchOutput(slurp(data("pgbench-9.6-loop.txt")), "loop.txt", "patched");
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].run.clients, 8);
+    EXPECT_EQ(runs[0].run.tps, 1251.987);
+    EXPECT_EQ(runs[0].run.latency.meanMs, 6.397);
+    EXPECT_EQ(runs[0].run.measuredSeconds, 2);
+    ASSERT_EQ(runs[0].samples.size(), 2u);
+    EXPECT_EQ(runs[0].samples[1].tps, 1300.0);
+    EXPECT_EQ(runs[0].samples[1].latMeanMs, 6.15);
+    EXPECT_EQ(runs[1].run.clients, 16);
+    EXPECT_TRUE(runs[1].samples.empty());
+}
+
+TEST(PgbenchImport, ReadsThe16Report) {
+    auto runs = parsePgbenchOutput(slurp(data("pgbench-16.txt")), "new.txt", "HEAD");
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].run.tps, 2004.56789);
+    EXPECT_EQ(runs[0].run.failures, 0u);
+    EXPECT_EQ(runs[0].run.detail["query_mode"], "simple");
+    EXPECT_EQ(runs[0].samples.size(), 1u);
+}
+
+TEST_F(StoreTest, AMalformedFileFailsWithFileAndLineAndImportsNothing) {
+    auto store = ExperimentStore::create(path);
+    EXPECT_EQ(errorOf([&] { importFiles(*store, {data("pgbench-16.txt"), data("malformed-clients.txt")}, "HEAD"); }),
+              data("malformed-clients.txt") + ":3: 'number of clients' is not a number: 'eight'");
+    EXPECT_EQ(errorOf([&] { importFiles(*store, {data("malformed-no-tps.txt")}, "HEAD"); }),
+              data("malformed-no-tps.txt") + ":4: the report that starts at line 1 has no 'tps = ' line");
+    EXPECT_TRUE(store->runs().empty());
+    EXPECT_EQ(importFiles(*store, {data("pgbench-9.6-loop.txt"), data("pgbench-16.txt")}, "HEAD"), 3);
+    EXPECT_EQ(importFiles(*store, {data("pgbench-16.txt")}, "HEAD"), 1);
+    auto runs = store->runs();
+    // 8 clients: the loop's first report (1), pgbench-16.txt (2), pgbench-16.txt again (3).
+    EXPECT_EQ(runs.back().clients, 8);
+    EXPECT_EQ(runs.back().repetition, 3) << "repetitions continue per series and client count";
+}
+
+TEST_F(StoreTest, ExportedRunsCsvImportsBackTheSameRuns) {
+    auto store = ExperimentStore::create(path);
+    store->saveRun(run("a, \"quoted\" series", 2, 1, 100.25), {});
+    store->saveRun(run("plain", 4, 1, 1e-5), {});
+    exportCsv(*store, (dir.path() / "csv").string());
+    auto imported = parseRunsCsv(slurp((dir.path() / "csv/runs.csv").string()), "runs.csv");
+    ASSERT_EQ(imported.size(), 2u);
+    EXPECT_EQ(imported[0].run.series, "a, \"quoted\" series");
+    EXPECT_EQ(imported[0].run.tps, 100.25);
+    EXPECT_EQ(imported[1].run.tps, 1e-5);
+    std::string points = slurp((dir.path() / "csv/points.csv").string());
+    EXPECT_NE(points.find("\"a, \"\"quoted\"\" series\",2,tps,1,100.25,"), std::string::npos) << points;
+    EXPECT_EQ(errorOf([] { parseRunsCsv("series,clients,repetition,tps\nx,1,1,\"12\n", "bad.csv"); }),
+              "bad.csv:2: malformed CSV (a quoted field is not closed)");
+    EXPECT_EQ(errorOf([] { parseRunsCsv("series,clients,tps\n", "bad.csv"); }), "bad.csv:1: the header has no 'repetition' column");
+}

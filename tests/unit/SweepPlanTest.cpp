@@ -1,0 +1,154 @@
+// Sweep plans: validation messages with JSON paths, client ranges, and the order of runs.
+#include "sweep/SweepPlan.h"
+#include "util/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+
+using namespace scalelab;
+using json = nlohmann::json;
+
+namespace {
+
+json base() {
+    return json::parse(R"({"version": 1, "series": [{"label": "SMT on", "placement": "smt-on"},
+                                                    {"label": "SMT off", "placement": "smt-off"}],
+                           "clients": [1, 2, 4], "duration": 10, "repetitions": 2, "seed": 7})");
+}
+
+std::string problem(const json& j) {
+    try {
+        parsePlan(j);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(valid)";
+}
+
+} // namespace
+
+TEST(SweepPlan, AcceptsAMinimalPlanWithDefaults) {
+    SweepPlan p = parsePlan(base());
+    EXPECT_EQ(p.series.size(), 2u);
+    EXPECT_EQ(p.builtins, std::vector<std::string>{"tpcb-like"});
+    EXPECT_TRUE(p.embedded());
+    EXPECT_TRUE(p.interleaved);
+    EXPECT_EQ(p.threads.kind, ThreadsRule::Kind::PerPu);
+    EXPECT_EQ(*p.seed, 7u);
+}
+
+TEST(SweepPlan, NamesTheJsonPathOfEachProblem) {
+    json j = base();
+    j["clients"] = json::array();
+    EXPECT_EQ(problem(j), "$.clients: the list of client counts is empty");
+    j["clients"] = "1,,x";
+    EXPECT_EQ(problem(j), "$.clients: '1,,x': expected a list like [1, 2, 4], \"1,2,4\", a doubling range \"1-64 x2\" "
+                          "or a stepped range \"4-32 +4\"");
+    j["clients"] = "1,,4";
+    EXPECT_EQ(problem(j), "$.clients: '1,,4' has an empty item at position 2");
+    j = base();
+    j["duration"] = -5;
+    EXPECT_EQ(problem(j), "$.duration: must be a positive number of seconds (got -5)");
+    j = base();
+    j["series"][1]["placement"] = "smt-halfway";
+    EXPECT_EQ(problem(j), "$.series[1].placement: unknown placement 'smt-halfway': expected smt-on, smt-off, cores:N, "
+                          "cores:N+smt, or pus:LIST[/LIST] (e.g. pus:0-3/4-7)");
+    j = base();
+    j["series"][0]["settings"] = {{"autovacum", "off"}};
+    SweepPlan p = parsePlan(j);
+    try {
+        checkSettingNames(p, {"autovacuum", "work_mem"});
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "$.series[0].settings.autovacum: unknown server setting (PostgreSQL has no parameter 'autovacum')");
+    }
+    j = base();
+    j["seriess"] = 1;
+    EXPECT_EQ(problem(j), "$.seriess: unknown member (see docs/sweeps.md for the plan's members)");
+    j = base();
+    j["series"][1]["label"] = "SMT on";
+    EXPECT_EQ(problem(j), "$.series[1].label: 'SMT on' is the label of an earlier series too");
+    j = base();
+    j["transactions"] = 100;
+    EXPECT_EQ(problem(j), "$: give either duration (seconds) or transactions (per client), not both or neither");
+    j = base();
+    j["version"] = 2;
+    EXPECT_EQ(problem(j), "$.version: this ScaleLab reads plans of version 1, found 2");
+    j = base();
+    j["target"] = {{"conninfo", "host=db password=hunter2"}};
+    EXPECT_EQ(problem(j), "$.target.conninfo: holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
+    j = base();
+    j["workload"] = {{"builtin", "tpcc"}};
+    EXPECT_EQ(problem(j), "$.workload.builtin[0]: no built-in script 'tpcc' (built-in scripts: tpcb-like, simple-update, select-only)");
+    j = base();
+    j["threads"] = "many";
+    EXPECT_EQ(problem(j), "$.threads: expected a positive number of threads, \"clients\" (one per client) or \"pus\" "
+                          "(one per load-generator PU), found \"many\"");
+}
+
+TEST(SweepPlan, ClientCountsFromListsAndRanges) {
+    EXPECT_EQ(parseClientCounts(json("1-64 x2"), "$.c"), (std::vector<int>{1, 2, 4, 8, 16, 32, 64}));
+    EXPECT_EQ(parseClientCounts(json("4-32 +4"), "$.c"), (std::vector<int>{4, 8, 12, 16, 20, 24, 28, 32}));
+    EXPECT_EQ(parseClientCounts(json("1-10 x3"), "$.c"), (std::vector<int>{1, 3, 9}));
+    EXPECT_EQ(parseClientCounts(json(" 8, 2,4 "), "$.c"), (std::vector<int>{8, 2, 4}));
+    EXPECT_EQ(parseClientCounts(json::parse("[1, 2]"), "$.c"), (std::vector<int>{1, 2}));
+    EXPECT_THROW(parseClientCounts(json("64-1 x2"), "$.c"), Error);
+    EXPECT_THROW(parseClientCounts(json::parse("[1, 0]"), "$.c"), Error);
+    EXPECT_THROW(parseClientCounts(json::parse("[2, 2]"), "$.c"), Error);
+}
+
+TEST(SweepPlan, InterleavedOrderRunsEverySeriesOncePerClientCountInEachRound) {
+    SweepPlan p = parsePlan(base());
+    auto runs = expandPlan(p, 7);
+    ASSERT_EQ(runs.size(), 12u);
+    std::map<std::tuple<int, int, int>, int> seen;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        EXPECT_EQ(runs[i].index, static_cast<int>(i));
+        ++seen[{runs[i].repetition, runs[i].clients, runs[i].series}];
+        // Rounds do not overlap, and client counts ascend within a round.
+        if (i == 0) continue;
+        EXPECT_GE(runs[i].repetition, runs[i - 1].repetition);
+        if (runs[i].repetition == runs[i - 1].repetition) {
+            EXPECT_GE(runs[i].clients, runs[i - 1].clients);
+        }
+    }
+    EXPECT_EQ(seen.size(), 12u);  // each (round, clients, series) exactly once
+    auto again = expandPlan(p, 7);
+    for (size_t i = 0; i < runs.size(); ++i) EXPECT_EQ(again[i].series, runs[i].series) << "the seed decides the order";
+    bool shuffled = false;
+    for (uint64_t seed = 1; seed < 20 && !shuffled; ++seed)
+        for (const auto& r : expandPlan(p, seed)) shuffled = shuffled || (r.index % 2 == 0 && r.series == 1);
+    EXPECT_TRUE(shuffled) << "series order within a client count varies with the seed";
+}
+
+TEST(SweepPlan, SequentialOrderRunsSeriesBySeries) {
+    json j = base();
+    j["order"] = "sequential";
+    auto runs = expandPlan(parsePlan(j), 7);
+    ASSERT_EQ(runs.size(), 12u);
+    for (size_t i = 0; i < 6; ++i) EXPECT_EQ(runs[i].series, 0);
+    EXPECT_EQ(runs[0].clients, 1);
+    EXPECT_EQ(runs[3].repetition, 2);
+}
+
+TEST(SweepPlan, ASyntaxErrorNamesFileLineAndColumn) {
+    std::string path = testing::TempDir() + "broken-plan.json";
+    std::ofstream(path) << "{\n  \"version\": 1,\n  \"clients\": [1, 2,, 4]\n}\n";
+    try {
+        loadPlanFile(path);
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(path + ":3:", 0), 0u) << e.what();
+        EXPECT_NE(std::string(e.what()).find("not valid JSON"), std::string::npos) << e.what();
+    }
+}
+
+TEST(ThreadsRule, CapsThreadsAtClients) {
+    ThreadsRule fixed{ThreadsRule::Kind::Fixed, 4};
+    EXPECT_EQ(fixed.threadsFor(2, 8), 2);
+    EXPECT_EQ(fixed.threadsFor(16, 8), 4);
+    EXPECT_EQ((ThreadsRule{ThreadsRule::Kind::PerPu, 0}.threadsFor(16, 6)), 6);
+    EXPECT_EQ((ThreadsRule{ThreadsRule::Kind::PerClient, 0}.threadsFor(16, 6)), 16);
+}
