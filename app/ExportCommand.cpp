@@ -1,5 +1,7 @@
 #include "ReportCommand.h"
 
+#include "GuiCommand.h"
+
 #include "store/Export.h"
 #include "util/Error.h"
 
@@ -10,7 +12,8 @@ namespace scalelab::app {
 
 int runExportCommand(const ExportArgs& a) {
     try {
-        if (a.csvDir.empty() && a.json.empty()) throw Error("say what to export: --csv DIR and/or --json FILE");
+        if (a.csvDir.empty() && a.json.empty() && a.png.empty() && a.svg.empty())
+            throw Error("say what to export: --csv DIR, --json FILE, --png FILE, --svg FILE");
         auto store = ExperimentStore::open(a.experiment, true);
         if (!a.csvDir.empty())
             for (const auto& f : exportCsv(*store, a.csvDir)) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());
@@ -19,6 +22,11 @@ int runExportCommand(const ExportArgs& a) {
             out << exportJson(*store).dump(2) << "\n";
             if (!out) throw Error("cannot write " + a.json);
             std::fprintf(stderr, "scalelab: wrote %s\n", a.json.c_str());
+        }
+        if (!a.png.empty() || !a.svg.empty()) {
+            renderChart(a.experiment, a.png, a.svg, a.metric, a.width, a.height, a.scale);
+            for (const auto& f : {a.png, a.svg})
+                if (!f.empty()) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());
         }
         return 0;
     } catch (const std::exception& e) {

@@ -31,6 +31,7 @@ struct ExportArgs {
     std::string png, svg;  // the scaling chart (GUI library)
     std::string metric = "tps";
     int width = 1200, height = 800;
+    int scale = 1;
 };
 
 int runReportCommand(const ReportArgs& args);

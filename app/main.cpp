@@ -1,6 +1,7 @@
 // scalelab: the command-line entry point. Thin on purpose: it parses arguments and
 // hands the work to core (headless subcommands) or ui.
 #include "AboutInfo.h"
+#include "GuiCommand.h"
 #include "LoadCommands.h"
 #include "ReportCommand.h"
 #include "ServerCommand.h"
@@ -37,6 +38,8 @@ void addServerOptions(CLI::App* cmd, scalelab::app::ServerArgs& args) {
 } // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 1) return scalelab::app::runGui(argc, argv);  // no arguments: the desktop window
+
     CLI::App app{"ScaleLab: database scaling experiments (load generation, sweeps, CPU placement, error bars)",
                  "scalelab"};
     bool showVersion = false;
@@ -127,6 +130,12 @@ int main(int argc, char** argv) {
     exportCmd->add_option("experiment", exportArgs.experiment, "Experiment file (.slab)")->required()->check(CLI::ExistingFile);
     exportCmd->add_option("--csv", exportArgs.csvDir, "Directory for runs.csv, points.csv and samples.csv");
     exportCmd->add_option("--json", exportArgs.json, "JSON file of the whole experiment");
+    exportCmd->add_option("--png", exportArgs.png, "The scaling chart as PNG (no display needed)");
+    exportCmd->add_option("--svg", exportArgs.svg, "The scaling chart as SVG");
+    exportCmd->add_option("--metric", exportArgs.metric, "What the chart's y axis shows (as for report)");
+    exportCmd->add_option("--width", exportArgs.width, "Chart width in pixels")->check(CLI::Range(200, 10000));
+    exportCmd->add_option("--height", exportArgs.height, "Chart height in pixels")->check(CLI::Range(150, 10000));
+    exportCmd->add_option("--scale", exportArgs.scale, "PNG pixel density: 1 or 2")->check(CLI::Range(1, 2));
 
     scalelab::app::ReportArgs report;
     auto* reportCmd = app.add_subcommand("report", "Points, comparisons, USL fits and peaks of an experiment");
@@ -141,6 +150,13 @@ int main(int argc, char** argv) {
     reportCmd->add_option("--baseline", report.baseline, "Series the peak table compares with");
     reportCmd->add_option("--csv", report.csvDir, "Also write the tables as CSV files into this directory");
 
+    scalelab::app::GuiArgs gui;
+    auto* guiCmd = app.add_subcommand("gui", "Open the desktop window (the same as no arguments)");
+    guiCmd->add_option("--open", gui.open, "An experiment file to show")->check(CLI::ExistingFile);
+    auto* guiPlan = guiCmd->add_option("--sweep", gui.sweepPlan, "Run this plan through the window")->check(CLI::ExistingFile);
+    guiCmd->add_option("--output", gui.sweepOutput, "Experiment file for --sweep")->needs(guiPlan);
+    guiCmd->add_option("--screenshots", gui.screenshots, "Save a PNG of each page into this directory, then quit");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -151,6 +167,13 @@ int main(int argc, char** argv) {
     if (showVersion) {
         std::cout << versionText();
         return 0;
+    }
+    if (guiCmd->parsed()) {
+        if (!gui.sweepPlan.empty() && gui.sweepOutput.empty()) {
+            std::cerr << "scalelab: error: --sweep needs --output EXP.slab\n";
+            return kUsageError;
+        }
+        return scalelab::app::runGui(argc, argv, gui);
     }
     if (initCmd->parsed()) return scalelab::app::runInitCommand(init);
     if (runCmd->parsed()) return scalelab::app::runRunCommand(run);
@@ -166,8 +189,6 @@ int main(int argc, char** argv) {
             return scalelab::app::runServerCommand(server);
         }
     }
-    // No subcommand. Until the desktop window lands, a first run gets the embedded
-    // server started and its connection string: a real database to point at.
-    server.action = "start";
-    return scalelab::app::runServerCommand(server);
+    std::cerr << app.help();
+    return kUsageError;
 }

@@ -1,0 +1,96 @@
+// The setup page marks bad input at its field, says why, and keeps Start disabled.
+#include "pages/SetupPage.h"
+
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QtTest>
+
+using namespace scalelab;
+using namespace scalelab::ui;
+
+class SetupPageTest : public QObject {
+    Q_OBJECT
+    TopologyInfo machine_ = Topology::synthetic("pack:1 core:4 pu:2").info();
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void defaultsFormAValidPlan() {
+        SetupPage page(machine_);
+        QVERIFY2(page.startButton()->isEnabled(), qPrintable(page.problems().join('\n')));
+        QCOMPARE(page.seriesTable()->rowCount(), 2);
+        QCOMPARE(page.seriesTable()->item(0, 0)->text(), QStringLiteral("SMT on"));
+        QCOMPARE(page.seriesTable()->item(1, 4)->text(), QStringLiteral("0,2,4,6 / 0,2,4,6"));  // SMT off PUs
+        QCOMPARE(page.clientsEdit()->text(), QStringLiteral("1-16 x2"));                        // up to 2 x PUs
+        QCOMPARE(page.plan()->repetitions, 3);
+        QCOMPARE(page.plan()->warmupS, 5.0);
+    }
+
+    void withoutSmtTheDefaultsCompareCoreCountsAndSayWhy() {
+        SetupPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QCOMPARE(page.seriesTable()->item(0, 0)->text(), QStringLiteral("all cores"));
+        QCOMPARE(page.seriesTable()->item(1, 1)->text(), QStringLiteral("cores:1"));
+        QVERIFY(page.findChildren<QLabel*>().size() > 0);
+        bool explained = false;
+        for (auto* l : page.findChildren<QLabel*>()) explained = explained || l->text().contains("has no SMT");
+        QVERIFY(explained);
+    }
+
+    void aBadClientListDisablesStartAndIsMarked() {
+        SetupPage page(machine_);
+        page.clientsEdit()->setText(QStringLiteral("1,,x"));
+        QVERIFY(!page.startButton()->isEnabled());
+        QVERIFY(page.problemsLabel()->text().startsWith(QStringLiteral("$.clients: '1,,x'")));
+        QVERIFY(page.clientsEdit()->styleSheet().contains(QStringLiteral("border")));
+        QVERIFY(page.clientsEdit()->toolTip().contains(QStringLiteral("expected a list")));
+        page.clientsEdit()->setText(QStringLiteral("1,2,4"));
+        QVERIFY(page.startButton()->isEnabled());
+        QVERIFY(page.clientsEdit()->styleSheet().isEmpty());
+    }
+
+    void aZeroDurationDisablesStart() {
+        SetupPage page(machine_);
+        page.durationSpin()->setValue(0);
+        QVERIFY(!page.startButton()->isEnabled());
+        QCOMPARE(page.problemsLabel()->text(), QStringLiteral("$.duration: the duration must be more than 0 seconds"));
+        QVERIFY(page.durationSpin()->styleSheet().contains(QStringLiteral("border")));
+    }
+
+    void noSeriesDisablesStart() {
+        SetupPage page(machine_);
+        page.seriesTable()->setRowCount(0);
+        page.clientsEdit()->setText(QStringLiteral("1,2"));  // any edit revalidates
+        QVERIFY(!page.startButton()->isEnabled());
+        QCOMPARE(page.problemsLabel()->text(), QStringLiteral("$.series: add at least one series"));
+    }
+
+    void aBadPlacementOrSettingIsNamedWithItsSeries() {
+        SetupPage page(machine_);
+        page.seriesTable()->item(1, 1)->setText(QStringLiteral("cores:99"));
+        QVERIFY(page.seriesTable()->item(1, 4)->text().contains(QStringLiteral("asks for 99 cores")));
+        page.seriesTable()->item(1, 1)->setText(QStringLiteral("halfway"));
+        QVERIFY(!page.startButton()->isEnabled());
+        QVERIFY(page.problemsLabel()->text().startsWith(QStringLiteral("$.series[1].placement: unknown placement 'halfway'")));
+        page.seriesTable()->item(1, 1)->setText(QStringLiteral("smt-off"));
+        page.seriesTable()->item(0, 3)->setText(QStringLiteral("fsync"));
+        QVERIFY(!page.startButton()->isEnabled());
+        QVERIFY(page.problemsLabel()->text().startsWith(QStringLiteral("$.series[0].settings.fsync")));
+    }
+
+    void thePlanRoundTripsThroughJson() {
+        SetupPage page(machine_);
+        page.clientsEdit()->setText(QStringLiteral("2-8 +2"));
+        page.addSeries(QStringLiteral("patched"), QStringLiteral("cores:2+smt"), QStringLiteral("work_mem=8MB"));
+        nlohmann::json j = page.planJson();
+        SetupPage other(machine_);
+        QVERIFY(other.setPlanJson(j));
+        QCOMPARE(other.planJson(), j);
+    }
+};
+
+QTEST_MAIN(SetupPageTest)
+#include "SetupPageTest.moc"

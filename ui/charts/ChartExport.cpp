@@ -1,0 +1,57 @@
+#include "charts/ChartExport.h"
+
+#include "util/Error.h"
+
+#include <QChart>
+#include <QGraphicsScene>
+#include <QImage>
+#include <QPainter>
+#include <QSvgGenerator>
+
+namespace scalelab::ui {
+namespace {
+
+// Renders the chart at `size` onto `painter`, giving it back to its scene afterwards.
+void render(QChart* chart, QPainter& painter, QSize size) {
+    QGraphicsScene* owner = chart->scene();
+    QSizeF oldSize = chart->size();
+    QGraphicsScene scene;
+    if (owner) owner->removeItem(chart);
+    scene.addItem(chart);
+    chart->resize(size);
+    scene.setSceneRect(QRectF(QPointF(0, 0), size));
+    scene.render(&painter, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), size));
+    scene.removeItem(chart);
+    if (owner) owner->addItem(chart);
+    chart->resize(oldSize);
+}
+
+} // namespace
+
+void exportChartPng(QChart* chart, const QString& path, QSize size, qreal scale) {
+    QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        render(chart, painter, size);
+    }
+    if (!image.save(path, "PNG")) throw Error("cannot write the chart to " + path.toStdString());
+}
+
+void exportChartSvg(QChart* chart, const QString& path, QSize size, const QString& title) {
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setTitle(title);
+    svg.setDescription(QStringLiteral("ScaleLab chart"));
+    QPainter painter;
+    if (!painter.begin(&svg)) throw Error("cannot write the chart to " + path.toStdString());
+    painter.setRenderHint(QPainter::Antialiasing);
+    render(chart, painter, size);
+    painter.end();
+}
+
+} // namespace scalelab::ui

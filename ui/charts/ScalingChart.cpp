@@ -1,0 +1,148 @@
+#include "charts/ScalingChart.h"
+
+#include "charts/ErrorBarItem.h"
+
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace scalelab::ui {
+
+ScalingChart::ScalingChart() {
+    setAnimationOptions(QChart::NoAnimation);
+    legend()->setAlignment(Qt::AlignBottom);
+}
+
+void ScalingChart::clearAll() {
+    for (auto* b : bars_) delete b;
+    bars_.clear();
+    removeAllSeries();
+    for (auto* a : axes()) {
+        removeAxis(a);
+        delete a;
+    }
+}
+
+int ScalingChart::errorBarCount() const {
+    int n = 0;
+    for (auto* b : bars_) n += b->barCount();
+    return n;
+}
+
+void ScalingChart::setData(const ScalingData& data, bool logX, int cores, int pus) {
+    clearAll();
+    setTitle(QStringLiteral("%1 by clients \u2014 error bars: %2").arg(data.metric, data.errorBars));
+    QAbstractAxis* x;
+    if (logX) {
+        auto* ax = new QLogValueAxis;
+        ax->setBase(2);
+        ax->setLabelFormat("%g");
+        x = ax;
+    } else {
+        auto* ax = new QValueAxis;
+        ax->setLabelFormat("%g");
+        x = ax;
+    }
+    x->setTitleText(QStringLiteral("clients"));
+    auto* y = new QValueAxis;
+    y->setTitleText(QStringLiteral("%1 (%2)").arg(data.metric, data.unit));
+    y->setLabelFormat("%g");
+    addAxis(x, Qt::AlignBottom);
+    addAxis(y, Qt::AlignLeft);
+
+    double maxX = 1, maxY = 0;
+    for (const auto& s : data.series)
+        for (const auto& p : s.points) maxX = std::max(maxX, p.clients), maxY = std::max(maxY, p.high);
+
+    for (const auto& s : data.series) {
+        auto* line = new QLineSeries;
+        auto* dots = new QScatterSeries;
+        line->setName(s.label);
+        dots->setMarkerSize(8);
+        QList<QPointF> pts;
+        QList<ErrorBar> bars;
+        for (const auto& p : s.points) {
+            pts.append(QPointF(p.clients, p.mean));
+            bars.append({p.clients, p.low, p.high});
+        }
+        line->replace(pts);
+        dots->replace(pts);
+        addSeries(line);
+        addSeries(dots);
+        for (auto* series : {static_cast<QXYSeries*>(line), static_cast<QXYSeries*>(dots)}) {
+            series->attachAxis(x);
+            series->attachAxis(y);
+        }
+        QColor color = line->color();
+        dots->setColor(color);
+        dots->setBorderColor(color);
+        legend()->markers(dots).first()->setVisible(false);
+        QList<ScalingPointView> views = s.points;
+        connect(dots, &QScatterSeries::hovered, this, [this, views](const QPointF& at, bool on) {
+            for (const auto& v : views)
+                if (v.clients == at.x()) emit pointHovered(v.tooltip, on);
+        });
+        bars_.append(new ErrorBarItem(this, dots, bars, color));
+        if (!s.fit.isEmpty()) {
+            auto* fit = new QLineSeries;
+            fit->setName(s.label + QStringLiteral(" USL fit"));
+            QPen pen(color, 1.2, Qt::DashLine);
+            fit->setPen(pen);
+            fit->replace(s.fit);
+            addSeries(fit);
+            fit->attachAxis(x);
+            fit->attachAxis(y);
+            for (const auto& p : s.fit) maxY = std::max(maxY, p.y());
+            if (s.peakClients && *s.peakClients <= maxX) {
+                auto* peak = new QScatterSeries;
+                peak->setName(s.label + QStringLiteral(" N*"));
+                peak->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+                peak->setColor(color);
+                double n = *s.peakClients;
+                auto best = std::min_element(s.fit.begin(), s.fit.end(), [n](const QPointF& a, const QPointF& b) {
+                    return std::abs(a.x() - n) < std::abs(b.x() - n);
+                });
+                peak->append(*best);
+                addSeries(peak);
+                peak->attachAxis(x);
+                peak->attachAxis(y);
+            }
+        }
+    }
+    double top = maxY > 0 ? maxY * 1.1 : 1;
+    // Markers at the machine's cores and PUs: where scaling is expected to change.
+    auto marker = [&](int at, const QString& name) {
+        if (at <= 0 || at > maxX * 1.5) return;
+        auto* m = new QLineSeries;
+        m->setName(name);
+        m->setPen(QPen(Qt::gray, 1, Qt::DotLine));
+        m->append(at, 0);
+        m->append(at, top);
+        addSeries(m);
+        m->attachAxis(x);
+        m->attachAxis(y);
+    };
+    marker(cores, QStringLiteral("this machine: %1 cores").arg(cores));
+    if (pus != cores) marker(pus, QStringLiteral("this machine: %1 PUs").arg(pus));
+    double right = std::max(maxX, static_cast<double>(std::max(cores, pus)));
+    if (auto* linear = qobject_cast<QValueAxis*>(x)) {
+        // Ticks on whole client counts: 1, 2, 5 or 10 times a power of ten apart.
+        double step = 1;
+        while (right / step > 10) step *= (static_cast<int>(std::log10(step) * 3) % 3 == 1 ? 2.5 : 2);
+        linear->setTickType(QValueAxis::TicksDynamic);
+        linear->setTickAnchor(0);
+        linear->setTickInterval(step);
+        linear->setRange(0, right * 1.05);
+    } else {
+        x->setRange(0.8, right * 1.25);
+    }
+    y->setRange(0, top);
+    y->applyNiceNumbers();
+}
+
+} // namespace scalelab::ui

@@ -1,0 +1,30 @@
+#pragma once
+// The scaling chart: x = clients (linear or log2), y = the chosen metric; per series the means
+// joined by a line, error bars, an optional USL curve with N* marked; vertical markers at the
+// machine's cores and PUs. Draws ScalingData; computes nothing.
+#include "models/ScalingData.h"
+
+#include <QChart>
+
+namespace scalelab::ui {
+
+class ErrorBarItem;
+
+class ScalingChart : public QChart {
+    Q_OBJECT
+public:
+    ScalingChart();
+    // cores/pus > 0 draw the markers.
+    void setData(const ScalingData& data, bool logX, int cores, int pus);
+    int errorBarCount() const;
+    const QList<ErrorBarItem*>& errorBarItems() const { return bars_; }
+
+signals:
+    void pointHovered(const QString& tooltip, bool on);
+
+private:
+    void clearAll();
+    QList<ErrorBarItem*> bars_;
+};
+
+} // namespace scalelab::ui

@@ -1,0 +1,67 @@
+#include "models/RunsTableModel.h"
+
+#include <QColor>
+
+namespace scalelab::ui {
+
+void RunsTableModel::setRuns(std::vector<RunRecord> runs) {
+    beginResetModel();
+    runs_ = std::move(runs);
+    endResetModel();
+}
+
+void RunsTableModel::addRun(const RunRecord& run) {
+    int row = static_cast<int>(runs_.size());
+    beginInsertRows({}, row, row);
+    runs_.push_back(run);
+    endInsertRows();
+}
+
+int RunsTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(runs_.size()); }
+int RunsTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
+    const RunRecord& r = runs_[static_cast<size_t>(index.row())];
+    if (role == Qt::CheckStateRole && index.column() == Excluded) return r.excluded ? Qt::Checked : Qt::Unchecked;
+    if (role == Qt::ToolTipRole && !r.error.empty()) return QString::fromStdString(r.error);
+    if (role == Qt::ForegroundRole && r.status != "completed") return QColor(Qt::darkRed);
+    if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
+    QString flags;
+    for (const auto& f : r.flags) flags += (flags.isEmpty() ? "" : ", ") + QString::fromStdString(f);
+    switch (index.column()) {
+    case Id: return static_cast<qlonglong>(r.id);
+    case Series: return QString::fromStdString(r.series);
+    case Clients: return r.clients;
+    case Round: return r.repetition;
+    case Status: return QString::fromStdString(r.status);
+    case Tps: return role == Qt::EditRole ? QVariant(r.tps) : QVariant(QString::number(r.tps, 'f', 1));
+    case P95: return role == Qt::EditRole ? QVariant(r.latency.p95Ms) : QVariant(QString::number(r.latency.p95Ms, 'f', 3));
+    case Failures: return static_cast<qulonglong>(r.failures);
+    case Flags: return flags;
+    case Excluded: return {};
+    }
+    return {};
+}
+
+QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    static const char* names[] = {"Run", "Series", "Clients", "Round", "Status", "tps", "p95 ms", "Failures", "Flags", "Excluded"};
+    return QString::fromLatin1(names[section]);
+}
+
+Qt::ItemFlags RunsTableModel::flags(const QModelIndex& index) const {
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.column() == Excluded) f |= Qt::ItemIsUserCheckable;
+    return f;
+}
+
+bool RunsTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    if (role != Qt::CheckStateRole || index.column() != Excluded) return false;
+    RunRecord& r = runs_[static_cast<size_t>(index.row())];
+    r.excluded = value.toInt() == Qt::Checked;
+    emit dataChanged(index, index);
+    emit exclusionChanged(r.id, r.excluded);
+    return true;
+}
+
+} // namespace scalelab::ui

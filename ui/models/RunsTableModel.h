@@ -1,0 +1,37 @@
+#pragma once
+// The runs of an experiment as a table: sortable and filterable through a proxy; the
+// "excluded" column is checkable and reports the change, which the page writes to the file.
+#include "store/ExperimentStore.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace scalelab::ui {
+
+class RunsTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Id, Series, Clients, Round, Status, Tps, P95, Failures, Flags, Excluded, ColumnCount };
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setRuns(std::vector<RunRecord> runs);
+    void addRun(const RunRecord& run);
+    const std::vector<RunRecord>& runs() const { return runs_; }
+    const RunRecord& run(int row) const { return runs_[static_cast<size_t>(row)]; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override;
+
+signals:
+    void exclusionChanged(qint64 runId, bool excluded);
+
+private:
+    std::vector<RunRecord> runs_;
+};
+
+} // namespace scalelab::ui

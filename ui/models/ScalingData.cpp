@@ -1,0 +1,122 @@
+#include "models/ScalingData.h"
+
+#include "stats/Compare.h"
+#include "stats/Usl.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace scalelab::ui {
+
+QString errorBarsLabel(ErrorBars kind, double confidence) {
+    switch (kind) {
+    case ErrorBars::ConfidenceInterval: return QStringLiteral("%1% confidence interval of the mean").arg(100 * confidence, 0, 'g', 3);
+    case ErrorBars::StandardDeviation: return QStringLiteral("mean \u00b1 1 standard deviation of the runs");
+    case ErrorBars::MinMax: return QStringLiteral("min to max of the runs");
+    }
+    return {};
+}
+
+int ScalingData::pointCount() const {
+    int n = 0;
+    for (const auto& s : series) n += static_cast<int>(s.points.size());
+    return n;
+}
+
+ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric,
+                             ErrorBars bars, double confidence, bool withFit) {
+    ScalingData d;
+    d.metric = QString::fromLatin1(runMetricName(metric));
+    d.unit = QString::fromUtf8(runMetricUnit(metric));
+    d.errorBars = errorBarsLabel(bars, confidence);
+    auto summaries = summarizePoints(pointRuns(runs, order, metric), confidence);
+    for (const auto& name : order) {
+        ScalingSeriesView s;
+        s.label = QString::fromStdString(name);
+        std::vector<ScalingPoint> fitInput;
+        for (const auto& p : summaries) {
+            if (p.series != name) continue;
+            const PointSummary& sum = p.summary;
+            ScalingPointView v;
+            v.clients = p.clients;
+            v.mean = sum.mean;
+            v.n = sum.n;
+            switch (bars) {
+            case ErrorBars::ConfidenceInterval:
+                v.low = sum.ciLow.value_or(sum.mean);
+                v.high = sum.ciHigh.value_or(sum.mean);
+                break;
+            case ErrorBars::StandardDeviation:
+                v.low = sum.mean - sum.sd;
+                v.high = sum.mean + sum.sd;
+                break;
+            case ErrorBars::MinMax:
+                v.low = sum.min;
+                v.high = sum.max;
+                break;
+            }
+            v.tooltip = QStringLiteral("%1, %2 clients\nn = %3, mean %4 %5\n%6: %7 .. %8%9")
+                            .arg(s.label)
+                            .arg(p.clients)
+                            .arg(sum.n)
+                            .arg(sum.mean, 0, 'f', 2)
+                            .arg(d.unit)
+                            .arg(d.errorBars)
+                            .arg(v.low, 0, 'f', 2)
+                            .arg(v.high, 0, 'f', 2)
+                            .arg(sum.n < 2 ? QStringLiteral("\n(one run: no interval)") : QString());
+            s.points.append(v);
+            fitInput.push_back({static_cast<double>(p.clients), sum.mean, sum.sd});
+        }
+        if (s.points.isEmpty()) continue;
+        if (withFit) {
+            try {
+                UslFit f = fitUsl(fitInput);
+                double maxN = fitInput.back().clients;
+                for (int i = 0; i <= 200; ++i) {
+                    double n = 1 + (maxN - 1) * i / 200.0;
+                    s.fit.append(QPointF(n, f.predict(n)));
+                }
+                if (f.peakClients) s.peakClients = f.peakClients;
+                s.fitText = QStringLiteral("%1: \u03bb %2, \u03c3 %3, \u03ba %4, R\u00b2 %5%6")
+                                .arg(QString::fromStdString(f.model))
+                                .arg(f.lambda, 0, 'f', 1)
+                                .arg(f.sigma, 0, 'f', 4)
+                                .arg(f.kappa, 0, 'g', 3)
+                                .arg(f.rSquared, 0, 'f', 3)
+                                .arg(f.peakClients ? QStringLiteral(", N* %1").arg(*f.peakClients, 0, 'f', 1) : QString());
+            } catch (const std::exception& e) {
+                s.fitText = QStringLiteral("no fit: %1").arg(QString::fromStdString(e.what()));
+            }
+        }
+        d.series.append(s);
+    }
+    return d;
+}
+
+QList<ComparisonRowView> buildComparison(const std::vector<RunRecord>& runs, const std::vector<std::string>& order,
+                                         const std::string& baseline, const std::string& candidate, RunMetric metric,
+                                         bool paired, double confidence) {
+    QList<ComparisonRowView> rows;
+    auto points = pointRuns(runs, order, metric);
+    for (const auto& a : points) {
+        if (a.series != baseline) continue;
+        for (const auto& b : points) {
+            if (b.series != candidate || b.clients != a.clients) continue;
+            std::vector<double> va = a.values, vb = b.values;
+            if (paired) {
+                va.clear(), vb.clear();
+                for (size_t i = 0; i < a.values.size(); ++i)
+                    for (size_t k = 0; k < b.values.size(); ++k)
+                        if (a.repetitions[i] == b.repetitions[k]) va.push_back(a.values[i]), vb.push_back(b.values[k]);
+                if (va.empty()) continue;
+            }
+            Comparison c = paired ? comparePaired(va, vb, confidence) : compareWelch(va, vb, confidence);
+            rows.append({a.clients, c.a.mean, c.b.mean, c.ratio, c.percentChange, c.percentLow, c.percentHigh, c.pValue,
+                         QString::fromStdString(c.verdict)});
+        }
+    }
+    return rows;
+}
+
+} // namespace scalelab::ui

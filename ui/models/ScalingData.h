@@ -1,0 +1,55 @@
+#pragma once
+// What the scaling chart draws, computed from an experiment's runs by core/stats: per series,
+// each point's mean and error bar, an optional USL curve; and the comparison and peak tables.
+// Qt Core only; the chart only draws what is here.
+#include "stats/ExperimentPoints.h"
+#include "store/ExperimentStore.h"
+
+#include <QList>
+#include <QPointF>
+#include <QString>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scalelab::ui {
+
+enum class ErrorBars { ConfidenceInterval, StandardDeviation, MinMax };
+QString errorBarsLabel(ErrorBars kind, double confidence);
+
+struct ScalingPointView {
+    double clients = 0, mean = 0, low = 0, high = 0;
+    int n = 0;
+    QString tooltip;
+};
+
+struct ScalingSeriesView {
+    QString label;
+    QList<ScalingPointView> points;
+    QList<QPointF> fit;           // USL (or Amdahl) curve, when asked and possible
+    std::optional<double> peakClients;
+    QString fitText;              // parameters, or why there is no fit
+};
+
+struct ScalingData {
+    QString metric, unit, errorBars;
+    QList<ScalingSeriesView> series;
+    int pointCount() const;
+};
+
+ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
+                             RunMetric metric, ErrorBars bars, double confidence, bool withFit);
+
+struct ComparisonRowView {
+    int clients = 0;
+    double baseline = 0, candidate = 0, ratio = 0, percent = 0;
+    std::optional<double> percentLow, percentHigh, pValue;
+    QString verdict;
+};
+
+QList<ComparisonRowView> buildComparison(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
+                                         const std::string& baseline, const std::string& candidate, RunMetric metric,
+                                         bool paired, double confidence);
+
+} // namespace scalelab::ui

@@ -1,0 +1,61 @@
+#include "models/Timeline.h"
+
+#include "models/Decimate.h"
+
+#include <algorithm>
+
+namespace scalelab::ui {
+
+void Timeline::clear() {
+    x_.clear();
+    series_.clear();
+    perPu_.clear();
+}
+
+void Timeline::put(const QString& name, double value) {
+    auto& v = series_[name];
+    v.resize(x_.size() - 1, 0.0);  // a series that starts late is 0 before
+    v.push_back(value);
+}
+
+void Timeline::add(const LoadSample& s) {
+    x_.push_back(s.endS);
+    put("tps", s.tps);
+    put("p50", s.latency.p50Ms);
+    put("p95", s.latency.p95Ms);
+    put("p99", s.latency.p99Ms);
+    if (!s.system) return;
+    const SystemSample& m = *s.system;
+    const CpuUsage& c = m.cpu.total;
+    put("cpu.user", c.user + c.nice);
+    put("cpu.system", c.system + c.irq + c.softirq);
+    put("cpu.iowait", c.iowait);
+    put("cpu.steal", c.steal);
+    put("cpu.idle", c.idle);
+    double read = 0, write = 0;
+    for (const auto& d : m.disks) read += d.readMBps, write += d.writeMBps;
+    put("disk.readMB", read);
+    put("disk.writeMB", write);
+    if (m.server) {
+        put("server.commits", m.server->commits);
+        put("server.logical_reads", m.server->logicalReads);
+    }
+    perPu_.clear();
+    for (const auto& [pu, usage] : m.cpu.perPu) perPu_.emplace_back(pu, usage.busy());
+}
+
+QList<QPointF> Timeline::points(const QString& name, int columns) const {
+    auto it = series_.find(name);
+    if (it == series_.end() || x_.empty()) return {};
+    std::vector<double> y = it->second;
+    y.resize(x_.size(), 0.0);
+    return decimateMinMax(x_, y, x_.front(), x_.back(), columns);
+}
+
+double Timeline::maxOf(const QString& name) const {
+    auto it = series_.find(name);
+    if (it == series_.end() || it->second.empty()) return 0;
+    return *std::max_element(it->second.begin(), it->second.end());
+}
+
+} // namespace scalelab::ui

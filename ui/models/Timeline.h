@@ -1,0 +1,38 @@
+#pragma once
+// The live run's time series (tps, latency percentiles, CPU, disk, server counters), filled
+// from samples on the GUI thread, read by the charts. Qt Core only: no chart code here.
+#include "load/LoadSpec.h"
+
+#include <QList>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+
+#include <map>
+#include <vector>
+
+namespace scalelab::ui {
+
+class Timeline {
+public:
+    void clear();
+    void add(const LoadSample& sample);  // x = the sample's end time in seconds
+
+    // Names: "tps", "p50", "p95", "p99", "cpu.user", "cpu.system", "cpu.iowait", "cpu.steal",
+    // "cpu.idle", "disk.readMB", "disk.writeMB", "server.commits", "server.logical_reads".
+    QList<QPointF> points(const QString& name, int columns) const;
+    bool has(const QString& name) const { return series_.count(name) > 0; }
+    double lastX() const { return x_.empty() ? 0 : x_.back(); }
+    double maxOf(const QString& name) const;
+    // Busy percent of each PU in the last sample, by PU number.
+    const std::vector<std::pair<int, double>>& lastPerPu() const { return perPu_; }
+    size_t size() const { return x_.size(); }
+
+private:
+    void put(const QString& name, double value);
+    std::vector<double> x_;
+    std::map<QString, std::vector<double>> series_;
+    std::vector<std::pair<int, double>> perPu_;
+};
+
+} // namespace scalelab::ui

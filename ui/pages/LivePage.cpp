@@ -1,0 +1,115 @@
+#include "pages/LivePage.h"
+
+#include "charts/TimelineChart.h"
+#include "pages/PuStrip.h"
+
+#include <QChartView>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace scalelab::ui {
+namespace {
+QString clock(double s) {
+    int t = static_cast<int>(s + 0.5);
+    return QStringLiteral("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QLatin1Char('0')).arg(t % 60, 2, 10, QLatin1Char('0'));
+}
+} // namespace
+
+LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    bar_ = new QProgressBar;
+    status_ = new QLabel(tr("No sweep running"));
+    pause_ = new QPushButton(tr("Pause"));
+    stop_ = new QPushButton(tr("Stop"));
+    top->addWidget(bar_, 1);
+    top->addWidget(pause_);
+    top->addWidget(stop_);
+    layout->addLayout(top);
+    layout->addWidget(status_);
+
+    tps_ = new TimelineChart(tr("Throughput (current run)"), tr("tps"), {"tps"}, {"tps"});
+    latency_ = new TimelineChart(tr("Latency (current run)"), tr("ms"), {"p50", "p95", "p99"}, {"p50", "p95", "p99"});
+    cpu_ = new TimelineChart(tr("CPU, all PUs"), tr("%"), {"cpu.user", "cpu.system", "cpu.iowait", "cpu.steal", "cpu.idle"},
+                             {"user", "system", "iowait", "steal", "idle"}, true, 100);
+    disk_ = new TimelineChart(tr("Disk"), tr("MB/s"), {"disk.readMB", "disk.writeMB"}, {"read", "write"});
+    server_ = new TimelineChart(tr("Server counters"), tr("per second"), {"server.commits", "server.logical_reads"},
+                                {"commits/s", "logical reads/s"});
+    auto* charts = new QGridLayout;
+    int i = 0;
+    for (auto* c : {tps_, latency_, cpu_, disk_, server_}) {
+        auto* view = new QChartView(c);
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumSize(300, 200);
+        views_.append(view);
+        charts->addWidget(view, i / 3, i % 3);
+        ++i;
+    }
+    pus_ = new PuStrip(machine);
+    auto* puBox = new QVBoxLayout;
+    puBox->addWidget(new QLabel(tr("Busy % per PU (SMT siblings side by side)")));
+    puBox->addWidget(pus_);
+    warnings_ = new QListWidget;
+    puBox->addWidget(new QLabel(tr("Warnings")));
+    puBox->addWidget(warnings_);
+    auto* side = new QWidget;
+    side->setLayout(puBox);
+    charts->addWidget(side, 1, 2);
+    layout->addLayout(charts, 1);
+
+    connect(pause_, &QPushButton::clicked, this, [this] {
+        paused_ = !paused_;
+        pause_->setText(paused_ ? tr("Resume") : tr("Pause"));
+        emit paused_ ? pauseRequested() : resumeRequested();
+    });
+    connect(stop_, &QPushButton::clicked, this, &LivePage::stopRequested);
+    setRunning(false);
+}
+
+void LivePage::setRunning(bool running) {
+    pause_->setEnabled(running);
+    stop_->setEnabled(running);
+    if (!running) {
+        paused_ = false;
+        pause_->setText(tr("Pause"));
+    }
+}
+
+void LivePage::showProgress(const SweepProgress& p) {
+    bar_->setRange(0, std::max(1, p.total));
+    bar_->setValue(p.done);
+    status_->setText(tr("Run %1 of %2: %3, %4 clients, round %5 \u2014 elapsed %6, about %7 left [%8]")
+                         .arg(p.run)
+                         .arg(p.total)
+                         .arg(QString::fromStdString(p.series))
+                         .arg(p.clients)
+                         .arg(p.repetition)
+                         .arg(clock(p.elapsedS), clock(p.etaS), QString::fromStdString(p.state)));
+}
+
+void LivePage::addSample(const SweepProgress& p, const LoadSample& s) {
+    if (p.run != currentRun_) {  // a new run starts its own timeline
+        currentRun_ = p.run;
+        timeline_.clear();
+    }
+    timeline_.add(s);
+    refreshCharts();
+}
+
+void LivePage::refreshCharts() {
+    int columns = views_.isEmpty() ? 600 : std::max(100, views_.first()->width());
+    for (auto* c : {tps_, latency_, cpu_, disk_, server_}) c->refresh(timeline_, columns);
+    pus_->setBusy(timeline_.lastPerPu());
+}
+
+void LivePage::addWarning(const QString& text) {
+    warnings_->addItem(text);
+    warnings_->scrollToBottom();
+}
+
+} // namespace scalelab::ui

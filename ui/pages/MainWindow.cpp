@@ -1,0 +1,271 @@
+#include "pages/MainWindow.h"
+
+#include "AboutInfo.h"
+#include "bridge/SweepController.h"
+#include "charts/ChartExport.h"
+#include "charts/ScalingChart.h"
+#include "pages/LivePage.h"
+#include "pages/ResultsPage.h"
+#include "pages/SetupPage.h"
+#include "server/PgBinaries.h"
+#include "store/Export.h"
+#include "store/Import.h"
+#include "topo/Placement.h"
+
+#include <QApplication>
+#include <QPushButton>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+void scalelabInitResources();
+
+namespace scalelab::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology::live().info()) {
+    scalelabInitResources();
+    setWindowIcon(QIcon(QStringLiteral(":/scalelab/scalelab.svg")));
+    setAcceptDrops(true);
+    tabs_ = new QTabWidget;
+    setup_ = new SetupPage(machine_);
+    live_ = new LivePage(machine_);
+    results_ = new ResultsPage(machine_);
+    tabs_->addTab(setup_, tr("Setup"));
+    tabs_->addTab(live_, tr("Live"));
+    tabs_->addTab(results_, tr("Results"));
+    setCentralWidget(tabs_);
+    statusLabel_ = new QLabel;
+    statusBar()->addWidget(statusLabel_, 1);
+    controller_ = new SweepController(this);
+    buildMenus();
+
+    connect(setup_, &SetupPage::startRequested, this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, tr("Experiment file"), QStringLiteral("experiment.slab"),
+                                                    tr("ScaleLab experiments (*.slab)"));
+        if (!path.isEmpty()) startSweepInto(path);
+    });
+    connect(controller_, &SweepController::progress, live_, &LivePage::showProgress);
+    connect(controller_, &SweepController::sample, live_, &LivePage::addSample);
+    connect(controller_, &SweepController::note, live_, &LivePage::addWarning);
+    connect(controller_, &SweepController::runFinished, results_, &ResultsPage::addRun);
+    connect(controller_, &SweepController::finished, this, [this](const QString& error) {
+        live_->setRunning(false);
+        setup_->startButton()->setEnabled(setup_->plan().has_value());
+        statusLabel_->setText(error.isEmpty() ? tr("Sweep ended; the experiment is in %1").arg(path_) : error);
+        if (!error.isEmpty()) live_->addWarning(tr("sweep failed: %1").arg(error));
+        if (!path_.isEmpty()) results_->load(path_);
+        if (closingAfterStop_) close();
+    });
+    connect(live_, &LivePage::pauseRequested, controller_, &SweepController::pause);
+    connect(live_, &LivePage::resumeRequested, controller_, &SweepController::resume);
+    connect(live_, &LivePage::stopRequested, controller_, &SweepController::stop);
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    QString lastPlan = settings.value(QStringLiteral("setup/lastPlan")).toString();
+    if (!lastPlan.isEmpty()) {
+        try {
+            setup_->setPlanJson(nlohmann::json::parse(lastPlan.toStdString()));
+        } catch (const std::exception&) {
+        }
+    }
+    updateRecentMenu();
+    updateTitle();
+    if (!machine_.smtAvailable()) statusLabel_->setText(QString::fromStdString(smtComparisonWarning(machine_)));
+}
+
+MainWindow::~MainWindow() {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("setup/lastPlan"), QString::fromStdString(setup_->planJson().dump()));
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New experiment"), QKeySequence::New, this, [this] {
+        if (controller_->running()) return;
+        path_.clear();
+        results_->clear();
+        tabs_->setCurrentWidget(setup_);
+        updateTitle();
+    });
+    file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
+        QString p = QFileDialog::getOpenFileName(this, tr("Open experiment"), {}, tr("ScaleLab experiments (*.slab)"));
+        if (!p.isEmpty()) openExperiment(p);
+    });
+    recent_ = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] {
+        if (path_.isEmpty()) return;
+        QString p = QFileDialog::getSaveFileName(this, tr("Save experiment as"), {}, tr("ScaleLab experiments (*.slab)"));
+        if (p.isEmpty()) return;
+        QFile::remove(p);
+        // The experiment is written as runs finish; a copy of the file is the whole of it.
+        if (!QFile::copy(path_, p)) QMessageBox::warning(this, tr("Save as"), tr("Cannot copy %1 to %2").arg(path_, p));
+        else openExperiment(p);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Import pgbench output or CSV..."), this, [this] {
+        importFiles(QFileDialog::getOpenFileNames(this, tr("Import"), {}, tr("pgbench output or runs CSV (*)")));
+    });
+    file->addAction(tr("Export chart as PNG..."), this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("scaling.png"), QStringLiteral("PNG (*.png)"));
+        if (!p.isEmpty()) exportChart(p, 1);
+    });
+    file->addAction(tr("Export chart as PNG (2x)..."), this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("scaling@2x.png"), QStringLiteral("PNG (*.png)"));
+        if (!p.isEmpty()) exportChart(p, 2);
+    });
+    file->addAction(tr("Export chart as SVG..."), this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("scaling.svg"), QStringLiteral("SVG (*.svg)"));
+        if (!p.isEmpty()) exportChart(p, 1);
+    });
+    file->addAction(tr("Export data as CSV..."), this, [this] {
+        if (path_.isEmpty()) return;
+        QString dir = QFileDialog::getExistingDirectory(this, tr("Directory for the CSV files"));
+        if (dir.isEmpty()) return;
+        try {
+            auto store = ExperimentStore::open(path_.toStdString(), true);
+            exportCsv(*store, dir.toStdString());
+            statusLabel_->setText(tr("Wrote runs.csv, points.csv and samples.csv to %1").arg(dir));
+        } catch (const std::exception& e) {
+            QMessageBox::warning(this, tr("Export"), QString::fromStdString(e.what()));
+        }
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About ScaleLab"), this, [this] {
+        QString server;
+        try {
+            server = QString::fromStdString(findPgBinaries().describe());
+        } catch (const std::exception& e) {
+            server = QString::fromStdString(e.what()).section(QLatin1Char('\n'), 0, 0);
+        }
+        QMessageBox::about(this, tr("About ScaleLab"),
+                           tr("<h3>ScaleLab</h3><p>Database scaling experiments: load, sweeps, CPU placement, error bars.</p>"
+                              "<pre>%1</pre><p>GPL-3.0-or-later</p>")
+                               .arg(aboutText(server).toHtmlEscaped()));
+    });
+}
+
+void MainWindow::openExperiment(const QString& path) {
+    try {
+        results_->load(path);
+        path_ = path;
+        rememberRecent(path);
+        tabs_->setCurrentWidget(results_);
+        updateTitle();
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Open experiment"), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::startSweepInto(const QString& path) {
+    auto plan = setup_->plan();
+    if (!plan || controller_->running()) return;
+    path_ = path;
+    results_->clear();
+    live_->setRunning(true);
+    setup_->startButton()->setEnabled(false);
+    tabs_->setCurrentWidget(live_);
+    rememberRecent(path);
+    updateTitle();
+    bool resume = QFileInfo(path).exists() && QFileInfo(path).size() > 0;
+    controller_->start(*plan, path, resume);
+}
+
+void MainWindow::exportChart(const QString& path, int scale) {
+    try {
+        QSize size(1200, 800);
+        if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) exportChartSvg(results_->chart(), path, size, windowTitle());
+        else exportChartPng(results_->chart(), path, size, scale);
+        statusLabel_->setText(tr("Wrote %1").arg(path));
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Export chart"), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::importFiles(const QStringList& files) {
+    if (files.isEmpty()) return;
+    if (path_.isEmpty()) {
+        path_ = QFileDialog::getSaveFileName(this, tr("Experiment file for the imported runs"), QStringLiteral("imported.slab"),
+                                             tr("ScaleLab experiments (*.slab)"));
+        if (path_.isEmpty()) return;
+    }
+    QString series;
+    bool needsSeries = false;
+    for (const auto& f : files) needsSeries = needsSeries || !f.endsWith(QLatin1String(".csv"));
+    if (needsSeries) series = QFileInfo(files.first()).completeBaseName();
+    try {
+        auto store = ExperimentStore::openOrCreate(path_.toStdString());
+        std::vector<std::string> paths;
+        for (const auto& f : files) paths.push_back(f.toStdString());
+        int n = scalelab::importFiles(*store, paths, series.toStdString());
+        statusLabel_->setText(tr("Imported %1 runs%2").arg(n).arg(series.isEmpty() ? QString() : tr(" as series %1").arg(series)));
+        openExperiment(path_);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Import"), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("files/recent")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 8) recent.removeLast();
+    settings.setValue(QStringLiteral("files/recent"), recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    recent_->clear();
+    for (const QString& p : QSettings().value(QStringLiteral("files/recent")).toStringList())
+        recent_->addAction(p, this, [this, p] { openExperiment(p); });
+    recent_->setEnabled(!recent_->isEmpty());
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(path_.isEmpty() ? tr("ScaleLab") : tr("ScaleLab \u2014 %1").arg(QFileInfo(path_).fileName()));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!controller_->running()) {
+        event->accept();
+        return;
+    }
+    if (!closingAfterStop_) {
+        auto answer = QMessageBox::question(this, tr("A sweep is running"),
+                                            tr("Stop the sweep and quit? The run in progress ends cleanly and is kept, "
+                                               "marked aborted; every finished run is already in %1.").arg(path_));
+        if (answer != QMessageBox::Yes) {
+            event->ignore();
+            return;
+        }
+        closingAfterStop_ = true;
+        controller_->stop();
+    }
+    event->ignore();  // closes when the controller reports the sweep finished
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    QStringList files;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile()) files << url.toLocalFile();
+    if (files.size() == 1 && files.first().endsWith(QLatin1String(".slab"))) openExperiment(files.first());
+    else importFiles(files);
+}
+
+} // namespace scalelab::ui

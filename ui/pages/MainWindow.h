@@ -1,0 +1,62 @@
+#pragma once
+// The main window: Setup, Live and Results pages; File menu (new, open, recent, save as,
+// import, export chart and data); drag-and-drop import; the sweep runs through SweepController
+// off the GUI thread. Window layout and the last plan persist in QSettings.
+#include "topo/Topology.h"
+
+#include <QMainWindow>
+
+class QLabel;
+class QMenu;
+class QTabWidget;
+
+namespace scalelab::ui {
+
+class LivePage;
+class ResultsPage;
+class SetupPage;
+class SweepController;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    SetupPage* setupPage() const { return setup_; }
+    LivePage* livePage() const { return live_; }
+    ResultsPage* resultsPage() const { return results_; }
+    SweepController* controller() const { return controller_; }
+    QTabWidget* tabs() const { return tabs_; }
+    const QString& experimentPath() const { return path_; }
+
+    // No dialogs: for tests and the command line.
+    void openExperiment(const QString& path);
+    void startSweepInto(const QString& path);
+    void exportChart(const QString& path, int scale);  // .png (scale 1 or 2) or .svg
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    void importFiles(const QStringList& files);
+    void rememberRecent(const QString& path);
+    void updateRecentMenu();
+    void updateTitle();
+
+    TopologyInfo machine_;
+    QTabWidget* tabs_;
+    SetupPage* setup_;
+    LivePage* live_;
+    ResultsPage* results_;
+    SweepController* controller_;
+    QMenu* recent_;
+    QLabel* statusLabel_;
+    QString path_;
+    bool closingAfterStop_ = false;
+};
+
+} // namespace scalelab::ui

@@ -1,0 +1,238 @@
+#include "pages/ResultsPage.h"
+
+#include "charts/ScalingChart.h"
+#include "charts/TimelineChart.h"
+#include "stats/Peak.h"
+
+#include <QCheckBox>
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace scalelab::ui {
+namespace {
+QTableWidgetItem* cell(const QString& text) {
+    auto* i = new QTableWidgetItem(text);
+    i->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    return i;
+}
+QString opt(const std::optional<double>& v, int decimals, const QString& suffix = {}) {
+    return v ? QString::number(*v, 'f', decimals) + suffix : QStringLiteral("-");
+}
+} // namespace
+
+ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent) : QWidget(parent), machine_(machine) {
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    metric_ = new QComboBox;
+    for (const char* m : {"tps", "latency_mean", "latency_p95", "latency_p99", "logical_reads", "cpu_busy", "server_cpu"})
+        metric_->addItem(QString::fromLatin1(m));
+    bars_ = new QComboBox;
+    bars_->addItems({tr("95% confidence interval"), tr("standard deviation"), tr("min - max")});
+    logX_ = new QCheckBox(tr("log2 clients"));
+    usl_ = new QCheckBox(tr("USL fit"));
+    controls->addWidget(new QLabel(tr("Metric")));
+    controls->addWidget(metric_);
+    controls->addWidget(new QLabel(tr("Error bars")));
+    controls->addWidget(bars_);
+    controls->addWidget(logX_);
+    controls->addWidget(usl_);
+    controls->addStretch();
+    layout->addLayout(controls);
+
+    auto* split = new QSplitter(Qt::Vertical);
+    auto* top = new QWidget;
+    auto* topLayout = new QVBoxLayout(top);
+    chart_ = new ScalingChart;
+    chartView_ = new QChartView(chart_);
+    chartView_->setRenderHint(QPainter::Antialiasing);
+    chartView_->setMinimumHeight(320);
+    tooltip_ = new QLabel;
+    fitText_ = new QLabel;
+    fitText_->setWordWrap(true);
+    topLayout->addWidget(chartView_, 1);
+    topLayout->addWidget(tooltip_);
+    topLayout->addWidget(fitText_);
+    split->addWidget(top);
+
+    auto* tabs = new QTabWidget;
+    auto* compare = new QWidget;
+    auto* cl = new QVBoxLayout(compare);
+    auto* cc = new QHBoxLayout;
+    baseline_ = new QComboBox;
+    candidate_ = new QComboBox;
+    paired_ = new QCheckBox(tr("paired by round"));
+    cc->addWidget(new QLabel(tr("Baseline")));
+    cc->addWidget(baseline_);
+    cc->addWidget(new QLabel(tr("compared")));
+    cc->addWidget(candidate_);
+    cc->addWidget(paired_);
+    cc->addStretch();
+    comparison_ = new QTableWidget(0, 7);
+    comparison_->setHorizontalHeaderLabels({tr("Clients"), tr("Baseline mean"), tr("Compared mean"), tr("Ratio"),
+                                            tr("Change"), tr("Change 95% CI"), tr("p (verdict)")});
+    comparison_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    cl->addLayout(cc);
+    cl->addWidget(comparison_);
+    tabs->addTab(compare, tr("Comparison"));
+
+    peak_ = new QTableWidget(0, 5);
+    peak_->setHorizontalHeaderLabels({tr("Series"), tr("Clients at peak"), tr("Peak mean"), tr("95% CI"), tr("% of first series")});
+    peak_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    tabs->addTab(peak_, tr("Peaks"));
+
+    auto* runsTab = new QWidget;
+    auto* rl = new QVBoxLayout(runsTab);
+    filter_ = new QLineEdit;
+    filter_->setPlaceholderText(tr("filter runs (series, status, flags...)"));
+    runs_ = new RunsTableModel(this);
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(runs_);
+    proxy_->setFilterKeyColumn(-1);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    proxy_->setSortRole(Qt::EditRole);
+    runsView_ = new QTableView;
+    runsView_->setModel(proxy_);
+    runsView_->setSortingEnabled(true);
+    runsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    runsView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    detail_ = new TimelineChart(tr("Selected run"), tr("tps"), {"tps"}, {"tps"});
+    auto* detailView = new QChartView(detail_);
+    detailView->setMinimumHeight(200);
+    auto* runsSplit = new QSplitter(Qt::Horizontal);
+    auto* left = new QWidget;
+    auto* ll = new QVBoxLayout(left);
+    ll->addWidget(filter_);
+    ll->addWidget(runsView_);
+    runsSplit->addWidget(left);
+    runsSplit->addWidget(detailView);
+    rl->addWidget(runsSplit);
+    tabs->addTab(runsTab, tr("Runs"));
+    split->addWidget(tabs);
+    layout->addWidget(split, 1);
+
+    for (auto* c : {metric_, bars_}) connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &ResultsPage::refresh);
+    for (auto* c : {logX_, usl_}) connect(c, &QCheckBox::toggled, this, &ResultsPage::refresh);
+    for (auto* c : {baseline_, candidate_}) connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &ResultsPage::refreshComparison);
+    connect(paired_, &QCheckBox::toggled, this, &ResultsPage::refreshComparison);
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    connect(chart_, &ScalingChart::pointHovered, this, [this](const QString& text, bool on) { tooltip_->setText(on ? text : QString()); });
+    connect(runs_, &RunsTableModel::exclusionChanged, this, [this](qint64 id, bool excluded) {
+        if (!path_.isEmpty()) ExperimentStore::open(path_.toStdString())->setExcluded(id, excluded);
+        refresh();
+    });
+    connect(runsView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid()) showRunDetail(proxy_->mapToSource(current).row());
+            });
+}
+
+void ResultsPage::clear() {
+    path_.clear();
+    seriesOrder_.clear();
+    runs_->setRuns({});
+    refresh();
+}
+
+void ResultsPage::load(const QString& path) {
+    path_ = path;
+    auto store = ExperimentStore::open(path.toStdString(), true);
+    seriesOrder_.clear();
+    for (const auto& s : store->series()) seriesOrder_.push_back(s.label);
+    runs_->setRuns(store->runs());
+    refresh();
+}
+
+void ResultsPage::addRun(const RunRecord& run) {
+    if (std::find(seriesOrder_.begin(), seriesOrder_.end(), run.series) == seriesOrder_.end()) seriesOrder_.push_back(run.series);
+    runs_->addRun(run);
+    refresh();
+}
+
+void ResultsPage::refresh() {
+    RunMetric metric = parseRunMetric(metric_->currentText().toStdString());
+    auto bars = static_cast<ErrorBars>(bars_->currentIndex());
+    data_ = buildScalingData(runs_->runs(), seriesOrder_, metric, bars, 0.95, usl_->isChecked());
+    chart_->setData(data_, logX_->isChecked(), static_cast<int>(machine_.cores.size()), machine_.puCount());
+    QStringList fits;
+    for (const auto& s : data_.series)
+        if (!s.fitText.isEmpty()) fits << s.label + QStringLiteral(": ") + s.fitText;
+    fitText_->setText(fits.join(QLatin1Char('\n')));
+
+    QString base = baseline_->currentText(), cand = candidate_->currentText();
+    {
+        QSignalBlocker b1(baseline_), b2(candidate_);
+        baseline_->clear();
+        candidate_->clear();
+        for (const auto& s : seriesOrder_) baseline_->addItem(QString::fromStdString(s)), candidate_->addItem(QString::fromStdString(s));
+        if (!base.isEmpty()) baseline_->setCurrentText(base);
+        if (!cand.isEmpty()) candidate_->setCurrentText(cand);
+        // Comparing a series with itself says nothing: pick another one while there is one.
+        if (candidate_->currentText() == baseline_->currentText() && candidate_->count() > 1)
+            candidate_->setCurrentIndex(baseline_->currentIndex() == 0 ? 1 : 0);
+    }
+    refreshComparison();
+
+    std::vector<SeriesPoint> summaries = summarizePoints(pointRuns(runs_->runs(), seriesOrder_, metric), 0.95);
+    peak_->setRowCount(0);
+    if (!summaries.empty()) {
+        auto rows = scalelab::peakTable(summaries, summaries.front().series);
+        for (const auto& r : rows) {
+            int row = peak_->rowCount();
+            peak_->insertRow(row);
+            peak_->setItem(row, 0, cell(QString::fromStdString(r.series)));
+            peak_->setItem(row, 1, cell(QString::number(r.clients)));
+            peak_->setItem(row, 2, cell(QString::number(r.at.mean, 'f', 1)));
+            peak_->setItem(row, 3, cell(r.at.ciLow ? QStringLiteral("%1 .. %2").arg(*r.at.ciLow, 0, 'f', 1).arg(*r.at.ciHigh, 0, 'f', 1)
+                                                   : tr("one run")));
+            peak_->setItem(row, 4, cell(opt(r.percentOfBaseline, 1, QStringLiteral("%"))));
+        }
+    }
+}
+
+void ResultsPage::refreshComparison() {
+    comparison_->setRowCount(0);
+    if (baseline_->currentText().isEmpty() || candidate_->currentText().isEmpty()) return;
+    RunMetric metric = parseRunMetric(metric_->currentText().toStdString());
+    auto rows = buildComparison(runs_->runs(), seriesOrder_, baseline_->currentText().toStdString(),
+                                candidate_->currentText().toStdString(), metric, paired_->isChecked(), 0.95);
+    for (const auto& r : rows) {
+        int row = comparison_->rowCount();
+        comparison_->insertRow(row);
+        comparison_->setItem(row, 0, cell(QString::number(r.clients)));
+        comparison_->setItem(row, 1, cell(QString::number(r.baseline, 'f', 1)));
+        comparison_->setItem(row, 2, cell(QString::number(r.candidate, 'f', 1)));
+        comparison_->setItem(row, 3, cell(QString::number(r.ratio, 'f', 3)));
+        comparison_->setItem(row, 4, cell(QStringLiteral("%1%").arg(r.percent, 0, 'f', 1)));
+        comparison_->setItem(row, 5, cell(r.percentLow ? QStringLiteral("%1% .. %2%").arg(*r.percentLow, 0, 'f', 1).arg(*r.percentHigh, 0, 'f', 1)
+                                                       : QStringLiteral("-")));
+        comparison_->setItem(row, 6, cell(QStringLiteral("%1 (%2)").arg(opt(r.pValue, 4), r.verdict)));
+    }
+}
+
+void ResultsPage::showRunDetail(int row) {
+    if (path_.isEmpty() || row < 0 || row >= runs_->rowCount()) return;
+    const RunRecord& run = runs_->run(row);
+    auto store = ExperimentStore::open(path_.toStdString(), true);
+    Timeline t;
+    for (const auto& s : store->samples(run.id)) {
+        LoadSample ls;
+        ls.endS = s.endS;
+        ls.tps = s.tps;
+        ls.latency.p95Ms = s.latP95Ms;
+        t.add(ls);
+    }
+    detail_->setTitle(tr("Run %1: %2, %3 clients, round %4").arg(run.id).arg(QString::fromStdString(run.series)).arg(run.clients).arg(run.repetition));
+    detail_->refresh(t, 600);
+}
+
+} // namespace scalelab::ui

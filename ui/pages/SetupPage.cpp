@@ -1,0 +1,359 @@
+#include "pages/SetupPage.h"
+
+#include "server/EmbeddedServer.h"
+#include "topo/Placement.h"
+#include "util/Error.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include <libpq-fe.h>
+
+namespace scalelab::ui {
+namespace {
+
+enum SeriesColumn { Label, Placement, Separate, Settings, Pus, SeriesColumns };
+
+const char* kInvalidStyle = "border: 2px solid #c0392b; background: #fdecea;";
+
+// "name=value, name=value" -> {"name": "value"}
+nlohmann::json settingsJson(const QString& text) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const QString& item : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        QString t = item.trimmed();
+        int eq = t.indexOf(QLatin1Char('='));
+        if (eq < 0) j[t.toStdString()] = nullptr;  // the parser names it
+        else j[t.left(eq).trimmed().toStdString()] = t.mid(eq + 1).trimmed().toStdString();
+    }
+    return j;
+}
+
+QString defaultClients(int pus) {
+    return QStringLiteral("1-%1 x2").arg(std::max(2, 2 * pus));
+}
+
+} // namespace
+
+SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(parent), machine_(machine) {
+    auto* layout = new QVBoxLayout(this);
+
+    auto* target = new QGroupBox(tr("Target"));
+    auto* tf = new QFormLayout(target);
+    embedded_ = new QRadioButton(tr("Embedded PostgreSQL server"));
+    remote_ = new QRadioButton(tr("A server of yours (connection string, no password)"));
+    embedded_->setChecked(true);
+    dataDir_ = new QLineEdit(QString::fromStdString(defaultDataDir().string()));
+    conninfo_ = new QLineEdit;
+    conninfo_->setPlaceholderText(QStringLiteral("host=db1 port=5432 dbname=bench user=bench"));
+    testConnection_ = new QPushButton(tr("Test connection"));
+    connectionResult_ = new QLabel;
+    auto* connRow = new QHBoxLayout;
+    connRow->addWidget(conninfo_);
+    connRow->addWidget(testConnection_);
+    tf->addRow(embedded_);
+    tf->addRow(tr("Data directory"), dataDir_);
+    tf->addRow(remote_);
+    tf->addRow(tr("Connection"), connRow);
+    tf->addRow(QString(), connectionResult_);
+    layout->addWidget(target);
+
+    auto* workload = new QGroupBox(tr("Workload"));
+    auto* wf = new QFormLayout(workload);
+    builtin_ = new QComboBox;
+    builtin_->addItems({QStringLiteral("tpcb-like"), QStringLiteral("simple-update"), QStringLiteral("select-only"),
+                        tr("script file")});
+    scriptFile_ = new QLineEdit;
+    scriptFile_->setPlaceholderText(tr("script.sql (pgbench script language, docs/load.md)"));
+    mode_ = new QComboBox;
+    mode_->addItems({QStringLiteral("simple"), QStringLiteral("extended"), QStringLiteral("prepared")});
+    mode_->setCurrentText(QStringLiteral("prepared"));
+    scale_ = new QSpinBox;
+    scale_->setRange(1, 100000);
+    scale_->setValue(10);
+    wf->addRow(tr("Script"), builtin_);
+    wf->addRow(tr("Script file"), scriptFile_);
+    wf->addRow(tr("Query mode"), mode_);
+    wf->addRow(tr("Scale"), scale_);
+    layout->addWidget(workload);
+
+    auto* grid = new QGroupBox(tr("Runs"));
+    auto* gf = new QFormLayout(grid);
+    clients_ = new QLineEdit(defaultClients(machine_.puCount()));
+    clients_->setToolTip(tr("A list (1,2,4), a doubling range (1-64 x2) or a stepped range (4-32 +4)"));
+    threadsRule_ = new QComboBox;
+    threadsRule_->addItems({tr("one per load-generator PU"), tr("one per client"), tr("fixed")});
+    threadsFixed_ = new QSpinBox;
+    threadsFixed_->setRange(1, 1024);
+    threadsFixed_->setValue(2);
+    auto* threadsRow = new QHBoxLayout;
+    threadsRow->addWidget(threadsRule_);
+    threadsRow->addWidget(threadsFixed_);
+    duration_ = new QDoubleSpinBox;
+    duration_->setRange(0, 86400);
+    duration_->setValue(20);
+    duration_->setSuffix(QStringLiteral(" s"));
+    warmup_ = new QDoubleSpinBox;
+    warmup_->setRange(0, 3600);
+    warmup_->setValue(5);
+    warmup_->setSuffix(QStringLiteral(" s"));
+    repetitions_ = new QSpinBox;
+    repetitions_->setRange(0, 1000);
+    repetitions_->setValue(3);
+    order_ = new QComboBox;
+    order_->addItems({QStringLiteral("interleaved"), QStringLiteral("sequential")});
+    gf->addRow(tr("Client counts"), clients_);
+    gf->addRow(tr("Threads"), threadsRow);
+    gf->addRow(tr("Duration"), duration_);
+    gf->addRow(tr("Warm-up"), warmup_);
+    gf->addRow(tr("Repetitions"), repetitions_);
+    gf->addRow(tr("Order"), order_);
+    layout->addWidget(grid);
+
+    auto* seriesBox = new QGroupBox(tr("Series"));
+    auto* sl = new QVBoxLayout(seriesBox);
+    series_ = new QTableWidget(0, SeriesColumns);
+    series_->setHorizontalHeaderLabels({tr("Label"), tr("Placement"), tr("Separate"), tr("Server settings"),
+                                        tr("PUs: server / load generator")});
+    series_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    auto* addRow = new QPushButton(tr("Add series"));
+    auto* removeRow = new QPushButton(tr("Remove series"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(addRow);
+    buttons->addWidget(removeRow);
+    buttons->addStretch();
+    seriesNote_ = new QLabel;
+    seriesNote_->setWordWrap(true);
+    sl->addWidget(series_);
+    sl->addLayout(buttons);
+    sl->addWidget(seriesNote_);
+    layout->addWidget(seriesBox);
+
+    estimate_ = new QLabel;
+    problemsLabel_ = new QLabel;
+    problemsLabel_->setWordWrap(true);
+    problemsLabel_->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    start_ = new QPushButton(tr("Start sweep"));
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(estimate_, 1);
+    bottom->addWidget(start_);
+    layout->addWidget(problemsLabel_);
+    layout->addLayout(bottom);
+
+    // Defaults for a first run: SMT on/off where the machine has SMT, else all and half the cores.
+    if (machine_.smtAvailable()) {
+        addSeries(QStringLiteral("SMT on"), QStringLiteral("smt-on"));
+        addSeries(QStringLiteral("SMT off"), QStringLiteral("smt-off"));
+    } else {
+        int cores = static_cast<int>(machine_.cores.size());
+        addSeries(QStringLiteral("all cores"), QStringLiteral("cores:%1").arg(cores));
+        addSeries(QStringLiteral("half the cores"), QStringLiteral("cores:%1").arg(std::max(1, cores / 2)));
+        seriesNote_->setText(QString::fromStdString(smtComparisonWarning(machine_)));
+    }
+
+    connect(addRow, &QPushButton::clicked, this, [this] { addSeries(tr("series %1").arg(series_->rowCount() + 1), QStringLiteral("smt-on")); });
+    connect(removeRow, &QPushButton::clicked, this, [this] {
+        if (series_->currentRow() >= 0) series_->removeRow(series_->currentRow());
+        revalidate();
+    });
+    for (auto* e : {dataDir_, conninfo_, clients_, scriptFile_}) connect(e, &QLineEdit::textChanged, this, &SetupPage::revalidate);
+    for (auto* c : {builtin_, mode_, threadsRule_, order_})
+        connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPage::revalidate);
+    for (auto* s : {scale_, threadsFixed_, repetitions_}) connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPage::revalidate);
+    for (auto* d : {duration_, warmup_}) connect(d, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &SetupPage::revalidate);
+    for (auto* r : {embedded_, remote_}) connect(r, &QRadioButton::toggled, this, &SetupPage::revalidate);
+    connect(series_, &QTableWidget::itemChanged, this, &SetupPage::revalidate);
+    connect(start_, &QPushButton::clicked, this, [this] {
+        if (plan_) emit startRequested(*plan_);
+    });
+    connect(testConnection_, &QPushButton::clicked, this, [this] {
+        // PQping can take seconds against a host that does not answer: not on the GUI thread.
+        std::string conninfo = conninfo_->text().toStdString() + " connect_timeout=5";
+        connectionResult_->setText(tr("testing..."));
+        auto* t = QThread::create([this, conninfo] {
+            PGPing ping = PQping(conninfo.c_str());
+            QString text = ping == PQPING_OK ? tr("server accepts connections")
+                           : ping == PQPING_REJECT ? tr("server is up but rejects connections (starting or shutting down?)")
+                           : ping == PQPING_NO_ATTEMPT ? tr("the connection string is not valid")
+                                                       : tr("no answer from the server");
+            QMetaObject::invokeMethod(this, [this, text] { connectionResult_->setText(text); }, Qt::QueuedConnection);
+        });
+        connect(t, &QThread::finished, t, &QObject::deleteLater);
+        t->start();
+    });
+    revalidate();
+}
+
+void SetupPage::addSeries(const QString& label, const QString& placement, const QString& settings) {
+    QSignalBlocker block(series_);
+    int row = series_->rowCount();
+    series_->insertRow(row);
+    series_->setItem(row, Label, new QTableWidgetItem(label));
+    series_->setItem(row, Placement, new QTableWidgetItem(placement));
+    auto* separate = new QTableWidgetItem;
+    separate->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
+    separate->setCheckState(Qt::Unchecked);
+    series_->setItem(row, Separate, separate);
+    series_->setItem(row, Settings, new QTableWidgetItem(settings));
+    auto* pus = new QTableWidgetItem;
+    pus->setFlags(Qt::ItemIsEnabled);
+    series_->setItem(row, Pus, pus);
+    block.unblock();
+    revalidate();
+}
+
+nlohmann::json SetupPage::planJson() const {
+    nlohmann::json j;
+    j["version"] = 1;
+    if (embedded_->isChecked()) j["target"] = {{"data_dir", dataDir_->text().toStdString()}};
+    else j["target"] = {{"conninfo", conninfo_->text().toStdString()}};
+    nlohmann::json w;
+    if (builtin_->currentIndex() == 3) w["files"] = {scriptFile_->text().toStdString()};
+    else w["builtin"] = builtin_->currentText().toStdString();
+    w["mode"] = mode_->currentText().toStdString();
+    j["workload"] = w;
+    j["series"] = nlohmann::json::array();
+    for (int r = 0; r < series_->rowCount(); ++r) {
+        nlohmann::json s;
+        auto text = [&](int c) { return series_->item(r, c) ? series_->item(r, c)->text().trimmed() : QString(); };
+        s["label"] = text(Label).toStdString();
+        if (!text(Placement).isEmpty()) s["placement"] = text(Placement).toStdString();
+        if (series_->item(r, Separate) && series_->item(r, Separate)->checkState() == Qt::Checked) s["separate"] = true;
+        if (!text(Settings).isEmpty()) s["settings"] = settingsJson(text(Settings));
+        j["series"].push_back(s);
+    }
+    j["clients"] = clients_->text().toStdString();
+    switch (threadsRule_->currentIndex()) {
+    case 0: j["threads"] = "pus"; break;
+    case 1: j["threads"] = "clients"; break;
+    default: j["threads"] = threadsFixed_->value();
+    }
+    j["duration"] = duration_->value();
+    if (warmup_->value() > 0) j["warmup"] = warmup_->value();
+    j["repetitions"] = repetitions_->value();
+    j["order"] = order_->currentText().toStdString();
+    j["data"] = {{"scale", scale_->value()}};
+    return j;
+}
+
+bool SetupPage::setPlanJson(const nlohmann::json& j) {
+    try {
+        SweepPlan p = parsePlan(j);
+        embedded_->setChecked(p.embedded());
+        remote_->setChecked(!p.embedded());
+        if (p.dataDir) dataDir_->setText(QString::fromStdString(p.dataDir->string()));
+        conninfo_->setText(QString::fromStdString(p.conninfo));
+        if (!p.builtins.empty()) builtin_->setCurrentText(QString::fromStdString(p.builtins[0]));
+        if (!p.files.empty()) builtin_->setCurrentIndex(3), scriptFile_->setText(QString::fromStdString(p.files[0]));
+        mode_->setCurrentText(QString::fromLatin1(queryModeName(p.mode)));
+        scale_->setValue(static_cast<int>(p.scale));
+        clients_->setText(j["clients"].is_string() ? QString::fromStdString(j["clients"].get<std::string>())
+                                                   : QString::fromStdString(j["clients"].dump()).remove('[').remove(']'));
+        threadsRule_->setCurrentIndex(p.threads.kind == ThreadsRule::Kind::PerPu ? 0 : p.threads.kind == ThreadsRule::Kind::PerClient ? 1 : 2);
+        threadsFixed_->setValue(p.threads.count);
+        duration_->setValue(p.durationS);
+        warmup_->setValue(p.warmupS);
+        repetitions_->setValue(p.repetitions);
+        order_->setCurrentIndex(p.interleaved ? 0 : 1);
+        series_->setRowCount(0);
+        for (const auto& s : p.series) {
+            QString settings;
+            for (const auto& st : s.settings)
+                settings += (settings.isEmpty() ? "" : ", ") + QString::fromStdString(st.name + "=" + st.value);
+            addSeries(QString::fromStdString(s.label), QString::fromStdString(s.placement), settings);
+        }
+        revalidate();
+        return true;
+    } catch (const std::exception&) {
+        return false;  // a stale or foreign plan: keep the defaults
+    }
+}
+
+QWidget* SetupPage::fieldFor(const QString& path) const {
+    if (path.startsWith(QLatin1String("$.clients"))) return clients_;
+    if (path.startsWith(QLatin1String("$.duration"))) return duration_;
+    if (path.startsWith(QLatin1String("$.warmup"))) return warmup_;
+    if (path.startsWith(QLatin1String("$.repetitions"))) return repetitions_;
+    if (path.startsWith(QLatin1String("$.target.conninfo"))) return conninfo_;
+    if (path.startsWith(QLatin1String("$.target"))) return dataDir_;
+    if (path.startsWith(QLatin1String("$.workload.files"))) return scriptFile_;
+    if (path.startsWith(QLatin1String("$.series"))) return series_;
+    if (path.startsWith(QLatin1String("$.threads"))) return threadsFixed_;
+    return nullptr;
+}
+
+void SetupPage::revalidate() {
+    for (QWidget* w : marked_) w->setStyleSheet(QString()), w->setToolTip(QString());
+    marked_.clear();
+    problems_.clear();
+    plan_.reset();
+    nlohmann::json j = planJson();
+    // Checks the form makes before the plan parser sees it: what a user can get wrong here.
+    if (duration_->value() <= 0) problems_ << tr("$.duration: the duration must be more than 0 seconds");
+    if (series_->rowCount() == 0) problems_ << tr("$.series: add at least one series");
+    if (repetitions_->value() < 1) problems_ << tr("$.repetitions: at least one repetition");
+    if (remote_->isChecked() && conninfo_->text().trimmed().isEmpty()) problems_ << tr("$.target.conninfo: give a connection string");
+    if (problems_.isEmpty()) {
+        try {
+            plan_ = parsePlan(j);
+            if (builtin_->currentIndex() == 3) plan_->workload();  // reads and checks the script file
+        } catch (const std::exception& e) {
+            problems_ << QString::fromStdString(e.what());
+            plan_.reset();
+        }
+    }
+    for (const QString& p : problems_) {
+        if (QWidget* w = fieldFor(p.section(QLatin1Char(':'), 0, 0))) {
+            w->setStyleSheet(QString::fromLatin1(kInvalidStyle));
+            w->setToolTip(p);
+            marked_.append(w);
+        }
+    }
+    problemsLabel_->setText(problems_.join(QLatin1Char('\n')));
+    start_->setEnabled(plan_.has_value());
+    updatePuColumn();
+    if (plan_) {
+        size_t runs = plan_->series.size() * plan_->clients.size() * static_cast<size_t>(plan_->repetitions);
+        // Connecting, sampling and recording added about 0.3 s per run in a 12-run sweep here.
+        double perRun = plan_->durationS + plan_->pauseS + 0.5;
+        int secs = static_cast<int>(static_cast<double>(runs) * perRun);
+        estimate_->setText(tr("%1 runs, about %2 h %3 min").arg(runs).arg(secs / 3600).arg(secs / 60 % 60));
+    } else {
+        estimate_->setText(tr("plan not valid yet"));
+    }
+}
+
+void SetupPage::updatePuColumn() {
+    QSignalBlocker block(series_);
+    for (int r = 0; r < series_->rowCount(); ++r) {
+        QString text;
+        auto* placement = series_->item(r, Placement);
+        auto* separate = series_->item(r, Separate);
+        try {
+            std::string p = placement ? placement->text().trimmed().toStdString() : "";
+            if (p.empty()) {
+                text = tr("all PUs, unbound");
+            } else {
+                scalelab::Placement pl = place(machine_, parsePlacement(p, separate && separate->checkState() == Qt::Checked));
+                text = QString::fromStdString(pl.server.toList() + " / " + pl.client.toList());
+            }
+        } catch (const std::exception& e) {
+            text = QString::fromStdString(e.what());
+        }
+        if (series_->item(r, Pus)) series_->item(r, Pus)->setText(text);
+    }
+}
+
+} // namespace scalelab::ui

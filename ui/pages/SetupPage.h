@@ -1,0 +1,70 @@
+#pragma once
+// Setting up a sweep: target, workload, client counts, threads, duration, repetitions, order,
+// and the series. Every change is validated by the same plan parser the CLI uses; a problem is
+// marked at its field with the reason, and Start stays disabled until the plan is valid.
+#include "sweep/SweepPlan.h"
+#include "topo/Topology.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QRadioButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace scalelab::ui {
+
+class SetupPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit SetupPage(const TopologyInfo& machine, QWidget* parent = nullptr);
+
+    std::optional<SweepPlan> plan() const { return plan_; }
+    QStringList problems() const { return problems_; }
+    nlohmann::json planJson() const;
+    bool setPlanJson(const nlohmann::json& j);  // restores fields from a plan (last settings)
+
+    // Field access for tests and the main window.
+    QLineEdit* clientsEdit() const { return clients_; }
+    QDoubleSpinBox* durationSpin() const { return duration_; }
+    QTableWidget* seriesTable() const { return series_; }
+    QPushButton* startButton() const { return start_; }
+    QLineEdit* dataDirEdit() const { return dataDir_; }
+    QSpinBox* repetitionsSpin() const { return repetitions_; }
+    QDoubleSpinBox* warmupSpin() const { return warmup_; }
+    QSpinBox* scaleSpin() const { return scale_; }
+    QComboBox* builtinCombo() const { return builtin_; }
+    QLabel* problemsLabel() const { return problemsLabel_; }
+    void addSeries(const QString& label, const QString& placement, const QString& settings = {});
+
+signals:
+    void startRequested(const scalelab::SweepPlan& plan);
+
+private slots:
+    void revalidate();
+
+private:
+    QWidget* fieldFor(const QString& path) const;
+    void updatePuColumn();
+
+    TopologyInfo machine_;
+    QRadioButton *embedded_, *remote_;
+    QLineEdit *dataDir_, *conninfo_, *clients_, *scriptFile_;
+    QComboBox *builtin_, *mode_, *threadsRule_, *order_;
+    QSpinBox *scale_, *threadsFixed_, *repetitions_;
+    QDoubleSpinBox *duration_, *warmup_;
+    QTableWidget* series_;
+    QLabel *estimate_, *problemsLabel_, *connectionResult_, *seriesNote_;
+    QPushButton *start_, *testConnection_;
+    std::optional<SweepPlan> plan_;
+    QStringList problems_;
+    QList<QWidget*> marked_;
+};
+
+} // namespace scalelab::ui
