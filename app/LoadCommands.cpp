@@ -174,8 +174,7 @@ int runRunCommand(const RunArgs& a) {
         spec.seed = a.seed;
         if (a.progress > 0) spec.sampleIntervalS = a.progress;
         if (a.duration == 0 && a.transactions == 0) spec.transactionsPerClient = 10;  // pgbench's default
-        spec.conninfo = "placeholder";  // validated before anything starts; set below
-        validate(spec);
+        validate(spec);  // before anything starts: a typo must not cost an initdb
         if (!a.placement.empty()) parsePlacement(a.placement, a.separate);  // a typo must not start a server
 
         Target target = openTarget(a.target);

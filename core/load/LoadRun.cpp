@@ -103,7 +103,6 @@ const char* runStatusName(RunStatus status) {
 
 void validate(const LoadSpec& s) {
     auto bad = [](const std::string& msg) { throw Error(msg); };
-    if (s.conninfo.empty()) bad("no connection string for the target server");
     if (s.workload.scripts.empty()) bad("no workload: choose a built-in script (-b), a script file (-f) or a replay file");
     if (s.clients < 1) bad("clients must be at least 1 (got " + std::to_string(s.clients) + ")");
     if (s.threads < 1) bad("threads must be at least 1 (got " + std::to_string(s.threads) + ")");
@@ -152,6 +151,7 @@ void LoadRun::requestStop(bool finishInFlight) {
 
 LoadResult LoadRun::run() {
     validate(spec_);
+    if (spec_.conninfo.empty()) throw Error("no connection string for the target server");
     ensureFileDescriptors(spec_.clients);
     if (spec_.seed == 0) spec_.seed = static_cast<uint64_t>(monotonicNs()) | 1;
     RunShared& sh = *shared_;

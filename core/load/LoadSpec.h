@@ -31,7 +31,8 @@ struct LoadSpec {
     std::function<void(int threadIndex)> onWorkerStart;
 };
 
-// Throws Error naming the field and the rule for anything out of range.
+// Throws Error naming the field and the rule for anything out of range. The conninfo is not
+// checked here (a command line validates its options before it knows the target).
 void validate(const LoadSpec& spec);
 
 struct FailureCounts {

@@ -411,16 +411,16 @@ int64_t evaluate(const Expression& e, const int64_t* vars, Random& rng, EvalErro
             }
             if (n.kind == K::Random) return rng.between(lo, hi);
             double p = param(n.args[2]);
-            if (n.kind == K::RandomExponential) {
-                if (!(p > 0)) return err.what = "random_exponential parameter must be greater than 0", 0;
-                return rng.exponential(lo, hi, p);
-            }
-            if (n.kind == K::RandomGaussian) {
-                if (!(p >= 2)) return err.what = "random_gaussian parameter must be at least 2.0", 0;
-                return rng.gaussian(lo, hi, p);
-            }
-            if (!(p >= 1.001 && p <= 1000)) return err.what = "random_zipfian parameter must be between 1.001 and 1000", 0;
-            return rng.zipfian(lo, hi, p);
+            auto failWith = [&](const char* why) {
+                err.what = why;
+                return int64_t{0};
+            };
+            if (n.kind == K::RandomExponential)
+                return p > 0 ? rng.exponential(lo, hi, p) : failWith("random_exponential parameter must be greater than 0");
+            if (n.kind == K::RandomGaussian)
+                return p >= 2 ? rng.gaussian(lo, hi, p) : failWith("random_gaussian parameter must be at least 2.0");
+            return p >= 1.001 && p <= 1000 ? rng.zipfian(lo, hi, p)
+                                           : failWith("random_zipfian parameter must be between 1.001 and 1000");
         }
     } ev{e, vars, rng, err};
     return ev.at(e.root);

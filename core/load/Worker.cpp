@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <ctime>
 
 namespace scalelab {
@@ -95,7 +96,7 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
             // statement once per round, in an order of this client's own.
             do {
                 c.replayStride = static_cast<uint64_t>(c.rng.between(1, static_cast<int64_t>(nScripts - 1)));
-            } while (std::__gcd(c.replayStride, nScripts) != 1);
+            } while (std::gcd(c.replayStride, nScripts) != 1);
             c.replayOffset = static_cast<uint64_t>(c.rng.between(0, static_cast<int64_t>(nScripts - 1)));
         }
     }

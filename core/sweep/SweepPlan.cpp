@@ -32,8 +32,8 @@ public:
     Reader(const json& obj, std::string path) : obj_(obj), path_(std::move(path)) {
         if (!obj.is_object()) fail(path_, std::string("expected an object, found ") + typeName(obj));
     }
-    ~Reader() noexcept(false) {
-        if (std::uncaught_exceptions()) return;
+    // After reading every member it knows: refuses the ones it did not read.
+    void finish() const {
         for (auto it = obj_.begin(); it != obj_.end(); ++it)
             if (!seen_.count(it.key())) fail(at(it.key()), "unknown member (see docs/sweeps.md for the plan's members)");
     }
@@ -192,6 +192,7 @@ SweepPlan parsePlan(const json& j) {
         p.serverSettings = target.settings("settings");
         if (!p.conninfo.empty() && (p.dataDir || p.pgBindir))
             fail("$.target", "give either conninfo (a server of yours) or data_dir/pg_bindir (the embedded server), not both");
+        target.finish();
     }
 
     if (const json* w = root.get("workload")) {
@@ -219,6 +220,7 @@ SweepPlan parsePlan(const json& j) {
             fail("$.workload.replay", "a replay runs on its own: drop builtin and files");
         if (!p.replay.empty() && p.mode == QueryMode::Prepared)
             fail("$.workload.mode", "a replay file runs in simple or extended mode");
+        wl.finish();
     }
     if (p.builtins.empty() && p.files.empty() && p.replay.empty()) p.builtins = {"tpcb-like"};
 
@@ -252,6 +254,7 @@ SweepPlan parsePlan(const json& j) {
         if (!bindir.empty()) s.pgBindir = bindir;
         if ((s.dataDir || s.pgBindir) && !p.conninfo.empty())
             fail(path, "data_dir and pg_bindir choose an embedded server; the target is a conninfo");
+        sr.finish();
         p.series.push_back(std::move(s));
     }
 
@@ -299,6 +302,7 @@ SweepPlan parsePlan(const json& j) {
         Reader st(*settle, "$.settle");
         p.checkpoint = st.boolean("checkpoint", false);
         p.pauseS = st.number("pause", 0, 0, "0 or more seconds");
+        st.finish();
     }
     if (const json* data = root.get("data")) {
         Reader d(*data, "$.data");
@@ -307,7 +311,9 @@ SweepPlan parsePlan(const json& j) {
         if (policy != "if-missing" && policy != "reinit")
             fail("$.data.init", "expected \"if-missing\" (use the tables that are there) or \"reinit\" (re-create them)");
         p.reinit = policy == "reinit";
+        d.finish();
     }
+    root.finish();
     return p;
 }
 
