@@ -51,6 +51,11 @@ expect_rc 0 "export" "$scalelab" export "$work/e.slab" --csv "$work/csv" --json 
 python3 -c "import json,sys; j=json.load(open('$work/e.json')); assert len(j['runs']) == 8 and j['provenance'] and 'password' not in json.dumps(j)" \
   || fail "export json"
 
+# The scaling chart without a display.
+expect_rc 0 "export png/svg headless" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --png "$work/chart.png" --svg "$work/chart.svg" --scale 2
+[[ "$(head -c 8 "$work/chart.png" | od -An -tx1 | tr -d ' \n')" == 89504e470d0a1a0a ]] || fail "chart.png is not a PNG"
+grep -q '>A<\|>A ' "$work/chart.svg" && grep -q '>B<\|>B ' "$work/chart.svg" || fail "chart.svg does not name the series"
+
 # pgbench's own output, produced now by the installed pgbench, imported as a series.
 conninfo=$("$scalelab" server status --data "$data" --conninfo)
 pgbench=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)

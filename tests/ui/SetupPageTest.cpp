@@ -1,7 +1,9 @@
 // The setup page marks bad input at its field, says why, and keeps Start disabled.
 #include "pages/SetupPage.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -79,6 +81,21 @@ private slots:
         page.seriesTable()->item(0, 3)->setText(QStringLiteral("fsync"));
         QVERIFY(!page.startButton()->isEnabled());
         QVERIFY(page.problemsLabel()->text().startsWith(QStringLiteral("$.series[0].settings.fsync")));
+    }
+
+    void aCountedRunAndAMissingReplayFile() {
+        SetupPage page(machine_);
+        page.lengthCombo()->setCurrentIndex(1);
+        page.transactionsSpin()->setValue(500);
+        QVERIFY(page.startButton()->isEnabled());
+        QCOMPARE(page.plan()->transactionsPerClient, 500);
+        QCOMPARE(page.plan()->durationS, 0.0);
+        page.builtinCombo()->setCurrentIndex(4);  // replay file
+        page.scriptFileEdit()->setText(QStringLiteral("/nonexistent/log.sql"));
+        QVERIFY(!page.startButton()->isEnabled());
+        QVERIFY2(page.problemsLabel()->text().contains(QStringLiteral("$.workload")), qPrintable(page.problemsLabel()->text()));
+        QVERIFY(page.scriptFileEdit()->styleSheet().contains(QStringLiteral("border")) ||
+                page.problemsLabel()->text().contains(QStringLiteral("simple or extended")));
     }
 
     void thePlanRoundTripsThroughJson() {

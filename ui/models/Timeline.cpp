@@ -32,10 +32,12 @@ void Timeline::add(const LoadSample& s) {
     put("cpu.iowait", c.iowait);
     put("cpu.steal", c.steal);
     put("cpu.idle", c.idle);
-    double read = 0, write = 0;
-    for (const auto& d : m.disks) read += d.readMBps, write += d.writeMBps;
+    double read = 0, write = 0, reads = 0, writes = 0;
+    for (const auto& d : m.disks) read += d.readMBps, write += d.writeMBps, reads += d.readsPerSec, writes += d.writesPerSec;
     put("disk.readMB", read);
     put("disk.writeMB", write);
+    put("disk.reads", reads);
+    put("disk.writes", writes);
     if (m.server) {
         put("server.commits", m.server->commits);
         put("server.logical_reads", m.server->logicalReads);

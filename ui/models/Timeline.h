@@ -19,7 +19,8 @@ public:
     void add(const LoadSample& sample);  // x = the sample's end time in seconds
 
     // Names: "tps", "p50", "p95", "p99", "cpu.user", "cpu.system", "cpu.iowait", "cpu.steal",
-    // "cpu.idle", "disk.readMB", "disk.writeMB", "server.commits", "server.logical_reads".
+    // "cpu.idle", "disk.readMB", "disk.writeMB", "disk.reads", "disk.writes" (per second, all
+    // reported disks), "server.commits", "server.logical_reads".
     QList<QPointF> points(const QString& name, int columns) const;
     bool has(const QString& name) const { return series_.count(name) > 0; }
     double lastX() const { return x_.empty() ? 0 : x_.back(); }

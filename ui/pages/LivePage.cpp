@@ -37,15 +37,16 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     latency_ = new TimelineChart(tr("Latency (current run)"), tr("ms"), {"p50", "p95", "p99"}, {"p50", "p95", "p99"});
     cpu_ = new TimelineChart(tr("CPU, all PUs"), tr("%"), {"cpu.user", "cpu.system", "cpu.iowait", "cpu.steal", "cpu.idle"},
                              {"user", "system", "iowait", "steal", "idle"}, true, 100);
-    disk_ = new TimelineChart(tr("Disk"), tr("MB/s"), {"disk.readMB", "disk.writeMB"}, {"read", "write"});
+    disk_ = new TimelineChart(tr("Disk throughput"), tr("MB/s"), {"disk.readMB", "disk.writeMB"}, {"read", "write"});
+    iops_ = new TimelineChart(tr("Disk operations"), tr("per second"), {"disk.reads", "disk.writes"}, {"reads/s", "writes/s"});
     server_ = new TimelineChart(tr("Server counters"), tr("per second"), {"server.commits", "server.logical_reads"},
                                 {"commits/s", "logical reads/s"});
     auto* charts = new QGridLayout;
     int i = 0;
-    for (auto* c : {tps_, latency_, cpu_, disk_, server_}) {
+    for (auto* c : {tps_, latency_, cpu_, disk_, iops_, server_}) {
         auto* view = new QChartView(c);
         view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(300, 200);
+        view->setMinimumSize(280, 200);
         views_.append(view);
         charts->addWidget(view, i / 3, i % 3);
         ++i;
@@ -59,7 +60,8 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     puBox->addWidget(warnings_);
     auto* side = new QWidget;
     side->setLayout(puBox);
-    charts->addWidget(side, 1, 2);
+    side->setMaximumWidth(360);
+    charts->addWidget(side, 0, 3, 2, 1);
     layout->addLayout(charts, 1);
 
     connect(pause_, &QPushButton::clicked, this, [this] {
@@ -103,7 +105,7 @@ void LivePage::addSample(const SweepProgress& p, const LoadSample& s) {
 
 void LivePage::refreshCharts() {
     int columns = views_.isEmpty() ? 600 : std::max(100, views_.first()->width());
-    for (auto* c : {tps_, latency_, cpu_, disk_, server_}) c->refresh(timeline_, columns);
+    for (auto* c : {tps_, latency_, cpu_, disk_, iops_, server_}) c->refresh(timeline_, columns);
     pus_->setBusy(timeline_.lastPerPu());
 }
 

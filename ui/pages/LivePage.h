@@ -49,7 +49,7 @@ private:
     QProgressBar* bar_;
     QLabel* status_;
     QPushButton *pause_, *stop_;
-    TimelineChart *tps_, *latency_, *cpu_, *disk_, *server_;
+    TimelineChart *tps_, *latency_, *cpu_, *disk_, *iops_, *server_;
     QList<QChartView*> views_;
     PuStrip* pus_;
     QListWidget* warnings_;

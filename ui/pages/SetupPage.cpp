@@ -5,6 +5,7 @@
 #include "util/Error.h"
 
 #include <QCheckBox>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -74,9 +75,10 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     auto* wf = new QFormLayout(workload);
     builtin_ = new QComboBox;
     builtin_->addItems({QStringLiteral("tpcb-like"), QStringLiteral("simple-update"), QStringLiteral("select-only"),
-                        tr("script file")});
+                        tr("script file"), tr("replay file")});
     scriptFile_ = new QLineEdit;
-    scriptFile_->setPlaceholderText(tr("script.sql (pgbench script language, docs/load.md)"));
+    scriptFile_->setPlaceholderText(tr("script.sql (pgbench script language) or a replay file of SQL statements"));
+    shuffle_ = new QCheckBox(tr("replay: each client in its own order"));
     mode_ = new QComboBox;
     mode_->addItems({QStringLiteral("simple"), QStringLiteral("extended"), QStringLiteral("prepared")});
     mode_->setCurrentText(QStringLiteral("prepared"));
@@ -84,7 +86,8 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     scale_->setRange(1, 100000);
     scale_->setValue(10);
     wf->addRow(tr("Script"), builtin_);
-    wf->addRow(tr("Script file"), scriptFile_);
+    wf->addRow(tr("Script or replay file"), scriptFile_);
+    wf->addRow(QString(), shuffle_);
     wf->addRow(tr("Query mode"), mode_);
     wf->addRow(tr("Scale"), scale_);
     layout->addWidget(workload);
@@ -101,6 +104,14 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     auto* threadsRow = new QHBoxLayout;
     threadsRow->addWidget(threadsRule_);
     threadsRow->addWidget(threadsFixed_);
+    length_ = new QComboBox;
+    length_->addItems({tr("timed (duration)"), tr("transactions per client")});
+    transactions_ = new QSpinBox;
+    transactions_->setRange(0, 100000000);
+    transactions_->setValue(10000);
+    auto* lengthRow = new QHBoxLayout;
+    lengthRow->addWidget(length_);
+    lengthRow->addWidget(transactions_);
     duration_ = new QDoubleSpinBox;
     duration_->setRange(0, 86400);
     duration_->setValue(20);
@@ -116,6 +127,7 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     order_->addItems({QStringLiteral("interleaved"), QStringLiteral("sequential")});
     gf->addRow(tr("Client counts"), clients_);
     gf->addRow(tr("Threads"), threadsRow);
+    gf->addRow(tr("Run length"), lengthRow);
     gf->addRow(tr("Duration"), duration_);
     gf->addRow(tr("Warm-up"), warmup_);
     gf->addRow(tr("Repetitions"), repetitions_);
@@ -169,9 +181,10 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
         revalidate();
     });
     for (auto* e : {dataDir_, conninfo_, clients_, scriptFile_}) connect(e, &QLineEdit::textChanged, this, &SetupPage::revalidate);
-    for (auto* c : {builtin_, mode_, threadsRule_, order_})
+    connect(shuffle_, &QCheckBox::toggled, this, &SetupPage::revalidate);
+    for (auto* c : {builtin_, mode_, threadsRule_, order_, length_})
         connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPage::revalidate);
-    for (auto* s : {scale_, threadsFixed_, repetitions_}) connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPage::revalidate);
+    for (auto* s : {scale_, threadsFixed_, repetitions_, transactions_}) connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPage::revalidate);
     for (auto* d : {duration_, warmup_}) connect(d, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &SetupPage::revalidate);
     for (auto* r : {embedded_, remote_}) connect(r, &QRadioButton::toggled, this, &SetupPage::revalidate);
     connect(series_, &QTableWidget::itemChanged, this, &SetupPage::revalidate);
@@ -220,8 +233,14 @@ nlohmann::json SetupPage::planJson() const {
     if (embedded_->isChecked()) j["target"] = {{"data_dir", dataDir_->text().toStdString()}};
     else j["target"] = {{"conninfo", conninfo_->text().toStdString()}};
     nlohmann::json w;
-    if (builtin_->currentIndex() == 3) w["files"] = {scriptFile_->text().toStdString()};
-    else w["builtin"] = builtin_->currentText().toStdString();
+    if (builtin_->currentIndex() == 3) {
+        w["files"] = {scriptFile_->text().toStdString()};
+    } else if (builtin_->currentIndex() == 4) {
+        w["replay"] = scriptFile_->text().toStdString();
+        if (shuffle_->isChecked()) w["shuffle"] = true;
+    } else {
+        w["builtin"] = builtin_->currentText().toStdString();
+    }
     w["mode"] = mode_->currentText().toStdString();
     j["workload"] = w;
     j["series"] = nlohmann::json::array();
@@ -240,8 +259,12 @@ nlohmann::json SetupPage::planJson() const {
     case 1: j["threads"] = "clients"; break;
     default: j["threads"] = threadsFixed_->value();
     }
-    j["duration"] = duration_->value();
-    if (warmup_->value() > 0) j["warmup"] = warmup_->value();
+    if (length_->currentIndex() == 0) {
+        j["duration"] = duration_->value();
+        if (warmup_->value() > 0) j["warmup"] = warmup_->value();
+    } else {
+        j["transactions"] = transactions_->value();
+    }
     j["repetitions"] = repetitions_->value();
     j["order"] = order_->currentText().toStdString();
     j["data"] = {{"scale", scale_->value()}};
@@ -257,13 +280,17 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
         conninfo_->setText(QString::fromStdString(p.conninfo));
         if (!p.builtins.empty()) builtin_->setCurrentText(QString::fromStdString(p.builtins[0]));
         if (!p.files.empty()) builtin_->setCurrentIndex(3), scriptFile_->setText(QString::fromStdString(p.files[0]));
+        if (!p.replay.empty()) builtin_->setCurrentIndex(4), scriptFile_->setText(QString::fromStdString(p.replay));
+        shuffle_->setChecked(p.shuffle);
+        length_->setCurrentIndex(p.transactionsPerClient > 0 ? 1 : 0);
+        if (p.transactionsPerClient > 0) transactions_->setValue(static_cast<int>(p.transactionsPerClient));
         mode_->setCurrentText(QString::fromLatin1(queryModeName(p.mode)));
         scale_->setValue(static_cast<int>(p.scale));
         clients_->setText(j["clients"].is_string() ? QString::fromStdString(j["clients"].get<std::string>())
                                                    : QString::fromStdString(j["clients"].dump()).remove('[').remove(']'));
         threadsRule_->setCurrentIndex(p.threads.kind == ThreadsRule::Kind::PerPu ? 0 : p.threads.kind == ThreadsRule::Kind::PerClient ? 1 : 2);
         threadsFixed_->setValue(p.threads.count);
-        duration_->setValue(p.durationS);
+        if (p.durationS > 0) duration_->setValue(p.durationS);
         warmup_->setValue(p.warmupS);
         repetitions_->setValue(p.repetitions);
         order_->setCurrentIndex(p.interleaved ? 0 : 1);
@@ -288,7 +315,10 @@ QWidget* SetupPage::fieldFor(const QString& path) const {
     if (path.startsWith(QLatin1String("$.repetitions"))) return repetitions_;
     if (path.startsWith(QLatin1String("$.target.conninfo"))) return conninfo_;
     if (path.startsWith(QLatin1String("$.target"))) return dataDir_;
-    if (path.startsWith(QLatin1String("$.workload.files"))) return scriptFile_;
+    if (path.startsWith(QLatin1String("$.workload.files")) || path.startsWith(QLatin1String("$.workload.replay")) ||
+        path.startsWith(QLatin1String("$.workload.mode")))
+        return path.startsWith(QLatin1String("$.workload.mode")) ? static_cast<QWidget*>(mode_) : scriptFile_;
+    if (path.startsWith(QLatin1String("$.transactions"))) return transactions_;
     if (path.startsWith(QLatin1String("$.series"))) return series_;
     if (path.startsWith(QLatin1String("$.threads"))) return threadsFixed_;
     return nullptr;
@@ -301,17 +331,30 @@ void SetupPage::revalidate() {
     plan_.reset();
     nlohmann::json j = planJson();
     // Checks the form makes before the plan parser sees it: what a user can get wrong here.
-    if (duration_->value() <= 0) problems_ << tr("$.duration: the duration must be more than 0 seconds");
+    bool timed = length_->currentIndex() == 0;
+    duration_->setEnabled(timed);
+    warmup_->setEnabled(timed);
+    transactions_->setEnabled(!timed);
+    shuffle_->setEnabled(builtin_->currentIndex() == 4);
+    if (timed && duration_->value() <= 0) problems_ << tr("$.duration: the duration must be more than 0 seconds");
+    if (!timed && transactions_->value() <= 0) problems_ << tr("$.transactions: at least one transaction per client");
     if (series_->rowCount() == 0) problems_ << tr("$.series: add at least one series");
     if (repetitions_->value() < 1) problems_ << tr("$.repetitions: at least one repetition");
     if (remote_->isChecked() && conninfo_->text().trimmed().isEmpty()) problems_ << tr("$.target.conninfo: give a connection string");
     if (problems_.isEmpty()) {
         try {
             plan_ = parsePlan(j);
-            if (builtin_->currentIndex() == 3) plan_->workload();  // reads and checks the script file
         } catch (const std::exception& e) {
             problems_ << QString::fromStdString(e.what());
-            plan_.reset();
+        }
+        if (plan_ && builtin_->currentIndex() >= 3) {
+            try {
+                plan_->workload();  // reads and checks the script or replay file
+            } catch (const std::exception& e) {
+                problems_ << (builtin_->currentIndex() == 3 ? QStringLiteral("$.workload.files: ") : QStringLiteral("$.workload.replay: ")) +
+                                 QString::fromStdString(e.what());
+                plan_.reset();
+            }
         }
     }
     for (const QString& p : problems_) {
@@ -328,8 +371,12 @@ void SetupPage::revalidate() {
         size_t runs = plan_->series.size() * plan_->clients.size() * static_cast<size_t>(plan_->repetitions);
         // Connecting, sampling and recording added about 0.3 s per run in a 12-run sweep here.
         double perRun = plan_->durationS + plan_->pauseS + 0.5;
+        if (plan_->durationS == 0) perRun = 0;
         int secs = static_cast<int>(static_cast<double>(runs) * perRun);
-        estimate_->setText(tr("%1 runs, about %2 h %3 min").arg(runs).arg(secs / 3600).arg(secs / 60 % 60));
+        estimate_->setText(plan_->durationS > 0 ? tr("%1 runs, about %2 h %3 min").arg(runs).arg(secs / 3600).arg(secs / 60 % 60)
+                                                : tr("%1 runs of %2 transactions per client (time depends on the server)")
+                                                      .arg(runs)
+                                                      .arg(plan_->transactionsPerClient));
     } else {
         estimate_->setText(tr("plan not valid yet"));
     }

@@ -9,6 +9,7 @@
 
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -40,6 +41,9 @@ public:
     QDoubleSpinBox* warmupSpin() const { return warmup_; }
     QSpinBox* scaleSpin() const { return scale_; }
     QComboBox* builtinCombo() const { return builtin_; }
+    QComboBox* lengthCombo() const { return length_; }          // 0: duration, 1: transactions per client
+    QSpinBox* transactionsSpin() const { return transactions_; }
+    QLineEdit* scriptFileEdit() const { return scriptFile_; }
     QLabel* problemsLabel() const { return problemsLabel_; }
     void addSeries(const QString& label, const QString& placement, const QString& settings = {});
 
@@ -56,8 +60,9 @@ private:
     TopologyInfo machine_;
     QRadioButton *embedded_, *remote_;
     QLineEdit *dataDir_, *conninfo_, *clients_, *scriptFile_;
-    QComboBox *builtin_, *mode_, *threadsRule_, *order_;
-    QSpinBox *scale_, *threadsFixed_, *repetitions_;
+    QComboBox *builtin_, *mode_, *threadsRule_, *order_, *length_;
+    QSpinBox *scale_, *threadsFixed_, *repetitions_, *transactions_;
+    QCheckBox* shuffle_;
     QDoubleSpinBox *duration_, *warmup_;
     QTableWidget* series_;
     QLabel *estimate_, *problemsLabel_, *connectionResult_, *seriesNote_;
