@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <thread>
 
 namespace scalelab::app {
@@ -111,9 +112,20 @@ int runSweepCommand(const SweepArgs& a) {
     }
 }
 
-int runRunsCommand(const std::string& experiment) {
+int runRunsCommand(const std::string& experiment, const std::vector<long long>& exclude,
+                   const std::vector<long long>& include) {
     try {
-        auto store = ExperimentStore::open(experiment, true);
+        bool changing = !exclude.empty() || !include.empty();
+        auto store = ExperimentStore::open(experiment, !changing);
+        if (changing) {
+            std::set<long long> known;
+            for (const auto& r : store->runs()) known.insert(r.id);
+            for (const auto* ids : {&exclude, &include})
+                for (long long id : *ids)
+                    if (!known.count(id)) throw Error(experiment + " has no run " + std::to_string(id));
+            for (long long id : exclude) store->setExcluded(id, true);
+            for (long long id : include) store->setExcluded(id, false);
+        }
         std::printf("%5s %5s  %-20s %7s %5s  %-9s %11s %9s %9s  %s\n", "id", "index", "series", "clients", "round", "status",
                     "tps", "p95 ms", "failures", "flags");
         for (const auto& r : store->runs())

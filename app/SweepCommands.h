@@ -13,6 +13,8 @@ struct SweepArgs {
 };
 
 int runSweepCommand(const SweepArgs& args);
-int runRunsCommand(const std::string& experiment);
+// Lists the runs; first excludes/includes the runs with these ids (kept, but not in points).
+int runRunsCommand(const std::string& experiment, const std::vector<long long>& exclude = {},
+                   const std::vector<long long>& include = {});
 
 } // namespace scalelab::app

@@ -118,6 +118,9 @@ int main(int argc, char** argv) {
     std::string runsFile;
     auto* runsCmd = app.add_subcommand("runs", "List the runs of an experiment file");
     runsCmd->add_option("experiment", runsFile, "Experiment file (.slab)")->required();
+    std::vector<long long> excludeRuns, includeRuns;
+    runsCmd->add_option("--exclude", excludeRuns, "Exclude these runs (ids) from points and statistics; they stay in the file");
+    runsCmd->add_option("--include", includeRuns, "Include these excluded runs again");
 
     scalelab::app::ImportArgs import;
     auto* importCmd = app.add_subcommand("import", "Import pgbench outputs or a runs CSV into an experiment file");
@@ -179,7 +182,7 @@ int main(int argc, char** argv) {
     if (runCmd->parsed()) return scalelab::app::runRunCommand(run);
     if (topoCmd->parsed()) return scalelab::app::runTopologyCommand(topology);
     if (sweepCmd->parsed()) return scalelab::app::runSweepCommand(sweep);
-    if (runsCmd->parsed()) return scalelab::app::runRunsCommand(runsFile);
+    if (runsCmd->parsed()) return scalelab::app::runRunsCommand(runsFile, excludeRuns, includeRuns);
     if (importCmd->parsed()) return scalelab::app::runImportCommand(import);
     if (exportCmd->parsed()) return scalelab::app::runExportCommand(exportArgs);
     if (reportCmd->parsed()) return scalelab::app::runReportCommand(report);

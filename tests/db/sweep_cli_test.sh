@@ -42,6 +42,15 @@ expect_rc 0 "resume" "$scalelab" sweep "$work/plan.json" -o "$work/e.slab" --res
 dups=$("$scalelab" runs "$work/e.slab" | awk 'NR > 1 && $6 == "completed" {print $2}' | sort | uniq -d)
 [[ -z $dups ]] || fail "run indexes written twice: $dups"
 
+# Excluding a run takes it out of the points and keeps it in the file.
+first=$("$scalelab" runs "$work/e.slab" | awk 'NR == 2 {print $1}')
+expect_rc 0 "exclude a run" "$scalelab" runs "$work/e.slab" --exclude "$first"
+grep -q "^ *$first .* excluded" "$work/out" || fail "run $first not marked excluded: $(cat "$work/out")"
+"$scalelab" report "$work/e.slab" | awk 'NR > 2 && $3 == 1 {found=1} END {exit !found}' || fail "no point lost a run after --exclude"
+expect_rc 0 "include it again" "$scalelab" runs "$work/e.slab" --include "$first"
+expect_rc 1 "exclude an unknown run" "$scalelab" runs "$work/e.slab" --exclude 99999
+grep -q "has no run 99999" "$work/out" || fail "unknown run message: $(cat "$work/out")"
+
 # Report, compare, export.
 expect_rc 0 "report" "$scalelab" report "$work/e.slab" --compare A B --peak --baseline A --csv "$work/tables"
 grep -q '^B vs A (Welch' "$work/out" || fail "compare section: $(cat "$work/out")"
