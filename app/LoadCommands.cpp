@@ -1,5 +1,7 @@
 #include "LoadCommands.h"
 
+#include "Interrupts.h"
+
 #include "load/LoadResultJson.h"
 #include "load/LoadRun.h"
 #include "load/PgbenchData.h"
@@ -40,34 +42,6 @@ Workload buildWorkload(const RunArgs& a) {
 bool usesBuiltin(const RunArgs& a) {
     return a.replay.empty() && (a.selectOnly || a.skipSomeUpdates || !a.builtins.empty() || a.files.empty());
 }
-
-// The main thread waits in run(); this thread turns Ctrl-C into a clean stop, so the
-// report of what was measured still comes out.
-class InterruptToStop {
-public:
-    explicit InterruptToStop(LoadRun& run) {
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, SIGINT);
-        sigaddset(&set, SIGTERM);
-        sigaddset(&set, SIGUSR1);
-        pthread_sigmask(SIG_BLOCK, &set, nullptr);
-        thread_ = std::thread([set, &run] {
-            int sig = 0;
-            while (sigwait(&set, &sig) == 0 && sig != SIGUSR1) {
-                std::cerr << "scalelab: stopping: finishing the transactions in flight\n";
-                run.requestStop(true);
-            }
-        });
-    }
-    ~InterruptToStop() {
-        pthread_kill(thread_.native_handle(), SIGUSR1);
-        thread_.join();
-    }
-
-private:
-    std::thread thread_;
-};
 
 std::string fmt(const char* format, double v) {
     char buf[64];
@@ -207,19 +181,15 @@ int runRunCommand(const RunArgs& a) {
         PlacementScope placement(a.placement, a.separate, a.realSmt,
                                  target.embedded ? target.embedded->status().pid : 0, note);
         spec.onWorkerStart = placement.bindWorkers();
-        MetricsSources sources;
-        sources.loadGenerator = getpid();
-        sources.serverPostmaster = target.embedded ? target.embedded->status().pid : 0;
-        sources.conninfo = target.conninfo;
+        MetricsSources sources = MetricsSources::forThisProcess(
+            target.conninfo, target.embedded ? target.embedded->status().pid : 0, placement.loadGeneratorPus());
         sources.disks.only = a.devices;
         sources.disks.partitions = a.partitions;
-        sources.loadGeneratorPus = placement.loadGeneratorPus();
-        sources.ticksPerSecond = sysconf(_SC_CLK_TCK);
         SystemSampler metrics(sources);
         LoadRun run(spec, progress, &metrics);
         LoadResult result;
         {
-            InterruptToStop interrupts(run);
+            InterruptToStop interrupts("stopping: finishing the transactions in flight", [&run] { run.requestStop(true); });
             result = run.run();
         }
         if (a.json) {

@@ -1,5 +1,7 @@
 #include "SweepCommands.h"
 
+#include "Interrupts.h"
+
 #include "server/EmbeddedServer.h"
 #include "store/ExperimentStore.h"
 #include "sweep/SweepRunner.h"
@@ -83,26 +85,7 @@ int runSweepCommand(const SweepArgs& a) {
         SweepRunner runner(plan, *store, &console, a.resume);
 
         // Ctrl-C or SIGTERM: finish the run in progress cleanly (kept as aborted), then stop.
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, SIGINT);
-        sigaddset(&set, SIGTERM);
-        sigaddset(&set, SIGUSR1);
-        pthread_sigmask(SIG_BLOCK, &set, nullptr);
-        std::thread signals([set, &runner] {
-            int sig = 0;
-            while (sigwait(&set, &sig) == 0 && sig != SIGUSR1) {
-                std::fprintf(stderr, "\nscalelab: stopping after the run in progress (kept, marked aborted)\n");
-                runner.stop();
-            }
-        });
-        struct Join {
-            std::thread& t;
-            ~Join() {
-                pthread_kill(t.native_handle(), SIGUSR1);
-                t.join();
-            }
-        } join{signals};
+        InterruptToStop interrupts("stopping after the run in progress (kept, marked aborted)", [&runner] { runner.stop(); });
         runner.run();
         std::fprintf(stderr, "scalelab: experiment written to %s\n", a.output.c_str());
         return 0;

@@ -1,6 +1,7 @@
 #include "metrics/SystemSampler.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <algorithm>
@@ -47,6 +48,16 @@ std::vector<ProcStat> serverProcessStats(const fs::path& proc, pid_t postmaster)
 }
 
 } // namespace
+
+MetricsSources MetricsSources::forThisProcess(const std::string& conninfo, pid_t postmaster, int loadGeneratorPus) {
+    MetricsSources s;
+    s.loadGenerator = getpid();
+    s.serverPostmaster = postmaster;
+    s.conninfo = conninfo;
+    s.loadGeneratorPus = loadGeneratorPus;
+    s.ticksPerSecond = sysconf(_SC_CLK_TCK);
+    return s;
+}
 
 SystemSampler::SystemSampler(MetricsSources sources) : sources_(std::move(sources)) {
     if (!sources_.conninfo.empty())

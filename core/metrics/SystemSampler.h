@@ -30,6 +30,9 @@ struct MetricsSources {
     DiskFilter disks;
     int loadGeneratorPus = 0;     // PUs the load generator may use (client-bound guard); 0: all online
     long ticksPerSecond = 100;    // sysconf(_SC_CLK_TCK)
+
+    // The live machine, this process as the load generator.
+    static MetricsSources forThisProcess(const std::string& conninfo, pid_t postmaster, int loadGeneratorPus);
 };
 
 struct SystemSnapshot {

@@ -315,13 +315,7 @@ void SweepRunner::run() {
             spec.seed = seed ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(planned.index + 1));
             spec.onWorkerStart = placement.bindWorkers();
 
-            MetricsSources sources;
-            sources.loadGenerator = getpid();
-            sources.serverPostmaster = postmaster;
-            sources.conninfo = conninfo;
-            sources.loadGeneratorPus = placement.loadGeneratorPus();
-            sources.ticksPerSecond = sysconf(_SC_CLK_TCK);
-            SystemSampler sampler(sources);
+            SystemSampler sampler(MetricsSources::forThisProcess(conninfo, postmaster, placement.loadGeneratorPus()));
 
             progress.state = "running";
             report(progress);
