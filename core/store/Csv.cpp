@@ -45,9 +45,11 @@ std::string csvNumber(double v) {
 }
 
 namespace {
+// libcsv calls back from C: nothing may throw through it, so records are collected first and
+// handed to the caller's callback after parsing.
 struct ReadState {
     std::vector<std::string> fields;
-    const std::function<void(const std::vector<std::string>&, int)>* onRecord;
+    std::vector<std::pair<std::vector<std::string>, int>> records;
     int line = 1, recordLine = 1;
     bool fresh = true;
 };
@@ -58,14 +60,13 @@ void readCsv(const std::string& text, const std::string& file,
     csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) throw Error("cannot start the CSV parser");
     ReadState st;
-    st.onRecord = &onRecord;
     auto onField = [](void* data, size_t len, void* ctx) {
         auto* s = static_cast<ReadState*>(ctx);
         s->fields.emplace_back(static_cast<const char*>(data), len);
     };
     auto onEnd = [](int, void* ctx) {
         auto* s = static_cast<ReadState*>(ctx);
-        (*s->onRecord)(s->fields, s->recordLine);
+        s->records.emplace_back(std::move(s->fields), s->recordLine);
         s->fields.clear();
         s->fresh = true;
     };
@@ -88,6 +89,7 @@ void readCsv(const std::string& text, const std::string& file,
         throw Error(file + ":" + std::to_string(st.recordLine) + ": malformed CSV (a quoted field is not closed)");
     }
     csv_free(&p);
+    for (const auto& [fields, line] : st.records) onRecord(fields, line);
 }
 
 } // namespace scalelab

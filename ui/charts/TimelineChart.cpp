@@ -36,6 +36,7 @@ TimelineChart::TimelineChart(const QString& title, const QString& yTitle, QStrin
         lines_.append(line);
         if (stacked_) {
             auto* area = new QAreaSeries(line, below);
+            line->setParent(area);  // an area series does not own its boundary lines
             area->setName(labels.value(i));
             addSeries(area);
             area->attachAxis(x_);
