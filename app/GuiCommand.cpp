@@ -16,6 +16,7 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include <cstdio>
 #include <cstdlib>
 
 namespace scalelab::app {
@@ -34,6 +35,13 @@ std::unique_ptr<QApplication> headlessApp() {
 } // namespace
 
 int runGui(int argc, char** argv, const GuiArgs& a) {
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
+        std::fprintf(stderr,
+                     "scalelab: no display for the desktop window (DISPLAY and WAYLAND_DISPLAY are not set).\n"
+                     "Everything it does is on the command line too: scalelab --help, or docs/sweeps.md.\n"
+                     "Headless screenshots: xvfb-run scalelab gui --open EXP.slab --screenshots DIR\n");
+        return 1;
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("ScaleLab"));
     QApplication::setOrganizationName(QStringLiteral("ScaleLab"));
