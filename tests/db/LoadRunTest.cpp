@@ -223,11 +223,15 @@ TEST_F(LoadRunTest, WarmupIntervalsAreReportedButNotCounted) {
     s.sampleIntervalS = 0.5;
     LoadResult r = LoadRun(s).run();
     ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
-    ASSERT_GE(r.samples.size(), 3u);
-    EXPECT_TRUE(r.samples.front().warmup);
-    EXPECT_FALSE(r.samples.back().warmup);
+    ASSERT_FALSE(r.samples.empty());
     uint64_t sampled = 0;
-    for (const auto& sample : r.samples) sampled += sample.transactions;
+    for (const auto& sample : r.samples) {
+        // A sample is flagged warm-up when it ended before the warm-up did (how many there are
+        // depends on when the sampling thread woke).
+        EXPECT_EQ(sample.warmup, sample.endS <= 1.0) << sample.endS;
+        sampled += sample.transactions;
+    }
+    EXPECT_FALSE(r.samples.back().warmup);
     EXPECT_LT(r.transactions, sampled);
     EXPECT_LE(r.measuredSeconds, 1.0 + 1e-6);
 }

@@ -55,12 +55,19 @@ TEST(Sweep, TwoSeriesThreeClientCountsTwoRoundsLandInTheFileOnceEachInPlanOrder)
         EXPECT_EQ(runs[i].repetition, order[i].repetition);
         EXPECT_EQ(runs[i].status, "completed") << runs[i].error;
         EXPECT_GT(runs[i].tps, 0);
-        EXPECT_GE(store->samples(runs[i].id).size(), 3u);
+        // How many samples a run gets depends on when the sampling thread wakes (a busy machine
+        // makes intervals longer); what they add up to does not: every counted transaction.
+        auto samples = store->samples(runs[i].id);
+        ASSERT_FALSE(samples.empty());
+        uint64_t sampled = 0;
+        for (const auto& sample : samples) sampled += sample.transactions;
+        EXPECT_LE(sampled, runs[i].transactions);
+        EXPECT_GE(sampled + 4, runs[i].transactions);  // at most a record in flight per thread and boundary
         EXPECT_TRUE(runs[i].cpuBusyPct.has_value());
         EXPECT_EQ(runs[i].detail["placement"]["method"], "none");
     }
     EXPECT_EQ(rec.finished, 12);
-    EXPECT_GE(rec.samples, 36);
+    EXPECT_GE(rec.samples, 12);
     EXPECT_EQ(rec.states.back(), "finished");
     auto provenance = store->provenance();
     ASSERT_EQ(provenance.size(), 1u);
