@@ -152,3 +152,11 @@ TEST(ThreadsRule, CapsThreadsAtClients) {
     EXPECT_EQ((ThreadsRule{ThreadsRule::Kind::PerPu, 0}.threadsFor(16, 6)), 6);
     EXPECT_EQ((ThreadsRule{ThreadsRule::Kind::PerClient, 0}.threadsFor(16, 6)), 16);
 }
+
+TEST(SweepPlan, TheExamplePlansInResourcesParse) {
+    for (const char* name : {"smt-on-off.json", "cores-half.json", "head-vs-patched.json"}) {
+        SCOPED_TRACE(name);
+        SweepPlan p = loadPlanFile(std::string(SCALELAB_SOURCE_DIR) + "/resources/plans/" + name);
+        EXPECT_EQ(p.series.size(), 2u);
+    }
+}
