@@ -53,13 +53,13 @@ public:
         if (!take(previous_)) return;
         windowStart_ = previous_;
     }
-    // At a sample boundary; `counted` once the warm-up is over (the first time moves the window start).
-    std::optional<SystemSample> interval(bool counted) {
+    // At a sample boundary. `endsWarmup`: the interval began in the warm-up and ends after it,
+    // so the counted window starts here (with no warm-up it starts at the first snapshot).
+    std::optional<SystemSample> interval(bool endsWarmup) {
         std::optional<SystemSnapshot> now;
         if (!previous_ || !take(now)) return std::nullopt;
         SystemSample s = sampler_->between(*previous_, *now);
-        if (counted && !windowMoved_) windowStart_ = now;
-        windowMoved_ = windowMoved_ || counted;
+        if (endsWarmup) windowStart_ = now;
         previous_ = now;
         return s;
     }
@@ -86,7 +86,7 @@ private:
         }
     }
     SystemSampler* sampler_;
-    bool broken_ = false, windowMoved_ = false;
+    bool broken_ = false;
     std::optional<SystemSnapshot> previous_, windowStart_;
 };
 
@@ -221,7 +221,8 @@ LoadResult LoadRun::run() {
                 sh.stop.store(RunShared::kAbandon);
                 sh.wakeAll();
             }
-            std::optional<SystemSample> system = metrics.interval(now >= sh.measureStartNs);
+            std::optional<SystemSample> system =
+                metrics.interval(sampleStart < sh.measureStartNs && now >= sh.measureStartNs);
             if (sh.failed) continue;
             Totals current = everything(workers);
             LoadSample s;

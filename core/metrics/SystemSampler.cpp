@@ -32,19 +32,36 @@ bool underSysBlock(const std::string& name, const void* root) {
     return stat((*static_cast<const fs::path*>(root) / "sys/block" / name).c_str(), &st) == 0;
 }
 
-// /proc/PID/stat of the postmaster and every process whose parent it is.
+std::optional<ProcStat> readPidStat(const fs::path& dir) {
+    std::ifstream in(dir / "stat");
+    std::string line;
+    if (!std::getline(in, line)) return std::nullopt;
+    return parsePidStat(line);
+}
+
+// /proc/PID/stat of the postmaster and every process whose parent it is. A child reaped while
+// /proc is being scanned would be counted in neither its own line nor the postmaster's cutime:
+// the scan is repeated until the postmaster's reaped-children time is the same before and after.
 std::vector<ProcStat> serverProcessStats(const fs::path& proc, pid_t postmaster) {
-    std::vector<ProcStat> out;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(proc, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
-        std::ifstream in(entry.path() / "stat");
-        std::string line;
-        if (!std::getline(in, line)) continue;
-        if (auto p = parsePidStat(line); p && (p->pid == postmaster || p->ppid == postmaster)) out.push_back(*p);
+    const fs::path self = proc / std::to_string(postmaster);
+    for (int attempt = 0;; ++attempt) {
+        auto before = readPidStat(self);
+        if (!before) return {};
+        std::vector<ProcStat> out;
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(proc, ec)) {
+            const std::string name = entry.path().filename().string();
+            if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
+            if (auto p = readPidStat(entry.path()); p && p->ppid == postmaster) out.push_back(*p);
+        }
+        auto after = readPidStat(self);
+        if (!after) return {};
+        bool steady = before->cutime == after->cutime && before->cstime == after->cstime;
+        if (steady || attempt == 4) {
+            out.push_back(*after);
+            return out;
+        }
     }
-    return out;
 }
 
 } // namespace
