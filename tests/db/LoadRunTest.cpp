@@ -298,3 +298,17 @@ TEST_F(LoadRunTest, ServerCountersSeeExactlyTheCommitsTheLoadGeneratorCounted) {
     ASSERT_TRUE(r.samples.front().system);
     EXPECT_EQ(r.samples.front().system->cpu.perPu.size(), static_cast<size_t>(sysconf(_SC_NPROCESSORS_ONLN)));
 }
+
+TEST_F(LoadRunTest, WithoutWarmupTheSystemSummaryCoversTheWholeRun) {
+    MetricsSources sources = MetricsSources::forThisProcess("", 0, 0);
+    SystemSampler sampler(sources);
+    LoadSpec s = spec("select-only", 2, 1, 0);
+    s.durationS = 1.5;
+    s.sampleIntervalS = 0.5;
+    LoadResult r = LoadRun(s, {}, &sampler).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    ASSERT_TRUE(r.system);
+    // From the first snapshot (before any transaction) to after the last client left.
+    EXPECT_GE(r.system->seconds, 1.5);
+    EXPECT_GT(*r.system->loadGeneratorCpuPct, 0.0);
+}
