@@ -1,6 +1,5 @@
 #include "ReportCommand.h"
 
-#include "stats/Compare.h"
 #include "stats/ExperimentPoints.h"
 #include "stats/Peak.h"
 #include "stats/Usl.h"
@@ -81,28 +80,16 @@ int runReportCommand(const ReportArgs& a) {
                 csv->row({"clients", "baseline", "candidate", "baseline_mean", "candidate_mean", "difference", "diff_low",
                           "diff_high", "percent_change", "percent_low", "percent_high", "p_value", "paired", "verdict"});
             }
-            for (const auto& pa : points) {
-                if (pa.series != A) continue;
-                for (const auto& pb : points) {
-                    if (pb.series != B || pb.clients != pa.clients) continue;
-                    std::vector<double> va = pa.values, vb = pb.values;
-                    if (a.paired) {  // match rounds present on both sides
-                        va.clear(), vb.clear();
-                        for (size_t i = 0; i < pa.values.size(); ++i)
-                            for (size_t k = 0; k < pb.values.size(); ++k)
-                                if (pa.repetitions[i] == pb.repetitions[k]) va.push_back(pa.values[i]), vb.push_back(pb.values[k]);
-                    }
-                    Comparison c = a.paired ? comparePaired(va, vb, a.confidence) : compareWelch(va, vb, a.confidence);
-                    std::string interval = c.percentLow ? fmt("%+.1f%%", *c.percentLow) + " .. " + fmt("%+.1f%%", *c.percentHigh) : "-";
-                    std::printf("%7d %12.2f %12.2f %11.2f %+8.2f%% %21s %9s  %s\n", pa.clients, c.a.mean, c.b.mean,
-                                c.difference, c.percentChange, interval.c_str(), opt("%.4f", c.pValue).c_str(), c.verdict.c_str());
-                    if (csv)
-                        csv->row({std::to_string(pa.clients), A, B, csvNumber(c.a.mean), csvNumber(c.b.mean),
-                                  csvNumber(c.difference), c.diffLow ? csvNumber(*c.diffLow) : "",
-                                  c.diffHigh ? csvNumber(*c.diffHigh) : "", csvNumber(c.percentChange),
-                                  c.percentLow ? csvNumber(*c.percentLow) : "", c.percentHigh ? csvNumber(*c.percentHigh) : "",
-                                  c.pValue ? csvNumber(*c.pValue) : "", a.paired ? "1" : "0", c.verdict});
-                }
+            for (const auto& [clients, c] : compareSeries(points, A, B, a.paired, a.confidence)) {
+                std::string interval = c.percentLow ? fmt("%+.1f%%", *c.percentLow) + " .. " + fmt("%+.1f%%", *c.percentHigh) : "-";
+                std::printf("%7d %12.2f %12.2f %11.2f %+8.2f%% %21s %9s  %s\n", clients, c.a.mean, c.b.mean, c.difference,
+                            c.percentChange, interval.c_str(), opt("%.4f", c.pValue).c_str(), c.verdict.c_str());
+                if (csv)
+                    csv->row({std::to_string(clients), A, B, csvNumber(c.a.mean), csvNumber(c.b.mean), csvNumber(c.difference),
+                              c.diffLow ? csvNumber(*c.diffLow) : "", c.diffHigh ? csvNumber(*c.diffHigh) : "",
+                              csvNumber(c.percentChange), c.percentLow ? csvNumber(*c.percentLow) : "",
+                              c.percentHigh ? csvNumber(*c.percentHigh) : "", c.pValue ? csvNumber(*c.pValue) : "",
+                              a.paired ? "1" : "0", c.verdict});
             }
             if (csv) csv->close();
         }

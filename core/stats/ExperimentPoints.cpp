@@ -85,4 +85,25 @@ std::vector<SeriesPoint> summarizePoints(const std::vector<PointRuns>& points, d
     return out;
 }
 
+std::vector<PointComparison> compareSeries(const std::vector<PointRuns>& points, const std::string& baseline,
+                                           const std::string& candidate, bool paired, double confidence) {
+    std::vector<PointComparison> out;
+    for (const auto& a : points) {
+        if (a.series != baseline) continue;
+        for (const auto& b : points) {
+            if (b.series != candidate || b.clients != a.clients) continue;
+            std::vector<double> va = a.values, vb = b.values;
+            if (paired) {
+                va.clear(), vb.clear();
+                for (size_t i = 0; i < a.values.size(); ++i)
+                    for (size_t k = 0; k < b.values.size(); ++k)
+                        if (a.repetitions[i] == b.repetitions[k]) va.push_back(a.values[i]), vb.push_back(b.values[k]);
+                if (va.empty()) continue;
+            }
+            out.push_back({a.clients, paired ? comparePaired(va, vb, confidence) : compareWelch(va, vb, confidence)});
+        }
+    }
+    return out;
+}
+
 } // namespace scalelab

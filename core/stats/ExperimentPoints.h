@@ -1,6 +1,7 @@
 #pragma once
 // From an experiment's runs to the points of a scaling chart or table: completed runs that
 // are not excluded, grouped by series (in the experiment's order) and client count.
+#include "stats/Compare.h"
 #include "stats/Peak.h"
 #include "store/ExperimentStore.h"
 
@@ -27,5 +28,15 @@ struct PointRuns {
 std::vector<PointRuns> pointRuns(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
                                  RunMetric metric);
 std::vector<SeriesPoint> summarizePoints(const std::vector<PointRuns>& points, double confidence);
+
+struct PointComparison {
+    int clients = 0;
+    Comparison comparison;
+};
+
+// `candidate` against `baseline` at each client count both have. Welch's test on all runs, or,
+// paired, on the runs of the rounds both sides have (a client count with none is left out).
+std::vector<PointComparison> compareSeries(const std::vector<PointRuns>& points, const std::string& baseline,
+                                           const std::string& candidate, bool paired, double confidence);
 
 } // namespace scalelab

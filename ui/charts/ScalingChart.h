@@ -17,7 +17,6 @@ public:
     // cores/pus > 0 draw the markers.
     void setData(const ScalingData& data, bool logX, int cores, int pus);
     int errorBarCount() const;
-    const QList<ErrorBarItem*>& errorBarItems() const { return bars_; }
 
 signals:
     void pointHovered(const QString& tooltip, bool on);

@@ -1,6 +1,5 @@
 #include "models/ScalingData.h"
 
-#include "stats/Compare.h"
 #include "stats/Usl.h"
 
 #include <algorithm>
@@ -98,24 +97,9 @@ QList<ComparisonRowView> buildComparison(const std::vector<RunRecord>& runs, con
                                          const std::string& baseline, const std::string& candidate, RunMetric metric,
                                          bool paired, double confidence) {
     QList<ComparisonRowView> rows;
-    auto points = pointRuns(runs, order, metric);
-    for (const auto& a : points) {
-        if (a.series != baseline) continue;
-        for (const auto& b : points) {
-            if (b.series != candidate || b.clients != a.clients) continue;
-            std::vector<double> va = a.values, vb = b.values;
-            if (paired) {
-                va.clear(), vb.clear();
-                for (size_t i = 0; i < a.values.size(); ++i)
-                    for (size_t k = 0; k < b.values.size(); ++k)
-                        if (a.repetitions[i] == b.repetitions[k]) va.push_back(a.values[i]), vb.push_back(b.values[k]);
-                if (va.empty()) continue;
-            }
-            Comparison c = paired ? comparePaired(va, vb, confidence) : compareWelch(va, vb, confidence);
-            rows.append({a.clients, c.a.mean, c.b.mean, c.ratio, c.percentChange, c.percentLow, c.percentHigh, c.pValue,
-                         QString::fromStdString(c.verdict)});
-        }
-    }
+    for (const auto& [clients, c] : compareSeries(pointRuns(runs, order, metric), baseline, candidate, paired, confidence))
+        rows.append({clients, c.a.mean, c.b.mean, c.ratio, c.percentChange, c.percentLow, c.percentHigh, c.pValue,
+                     QString::fromStdString(c.verdict)});
     return rows;
 }
 
