@@ -82,19 +82,31 @@ void printReport(const LoadSpec& spec, const LoadResult& r, const PlacementRecor
     if (spec.durationS > 0) std::cout << "duration: " << spec.durationS << " s\n";
     else std::cout << "number of transactions per client: " << spec.transactionsPerClient << "\n";
     if (spec.warmupS > 0) std::cout << "warm-up: " << spec.warmupS << " s (not counted)\n";
-    std::cout << "number of transactions actually processed: " << r.transactions << "\n";
+    if (spec.durationS > 0) std::cout << "number of transactions actually processed: " << r.transactions << "\n";
+    else
+        std::cout << "number of transactions actually processed: " << r.transactions << "/"
+                  << spec.transactionsPerClient * r.clients << "\n";
     uint64_t failed = r.failures.total();
-    double pct = r.transactions + failed ? 100.0 * static_cast<double>(failed) / static_cast<double>(r.transactions + failed) : 0;
-    std::cout << "number of failed transactions: " << failed << " (" << fmt("%.3f", pct) << "%)\n";
+    uint64_t all = r.transactions + r.skipped + failed;
+    auto pctOf = [all](uint64_t n) { return all ? fmt("%.3f", 100.0 * static_cast<double>(n) / static_cast<double>(all)) : std::string("0.000"); };
+    std::cout << "number of failed transactions: " << failed << " (" << pctOf(failed) << "%)\n";
     if (failed)
         std::cout << "  serialization failures: " << r.failures.serialization << ", deadlock failures: " << r.failures.deadlock
                   << ", other failures: " << r.failures.other << "\n"
                   << "  first error: " << r.firstErrorMessage << "\n";
     if (spec.maxTries > 1)
-        std::cout << "number of transactions retried: " << r.retriedTransactions << "\n"
+        std::cout << "number of transactions retried: " << r.retriedTransactions << " (" << pctOf(r.retriedTransactions) << "%)\n"
                   << "total number of retries: " << r.retries << "\n";
+    if (spec.rate > 0 && spec.latencyLimitMs > 0)
+        std::cout << "number of transactions skipped: " << r.skipped << " (" << pctOf(r.skipped) << "%)\n";
+    if (spec.latencyLimitMs > 0)
+        std::cout << "number of transactions above the " << fmt("%.1f", spec.latencyLimitMs) << " ms latency limit: " << r.late
+                  << "/" << r.transactions << " ("
+                  << fmt("%.3f", r.transactions ? 100.0 * static_cast<double>(r.late) / static_cast<double>(r.transactions) : 0.0)
+                  << "%)\n";
     const auto& l = r.latency;
-    std::cout << "latency average = " << fmt("%.3f", l.meanMs) << " ms\n"
+    if (l.count == 0) std::cout << "latency: none (no transaction completed)\n";
+    else std::cout << "latency average = " << fmt("%.3f", l.meanMs) << " ms\n"
               << "latency stddev = " << fmt("%.3f", l.stddevMs) << " ms\n"
               << "latency percentiles: p50 = " << fmt("%.3f", l.p50Ms) << ", p90 = " << fmt("%.3f", l.p90Ms)
               << ", p95 = " << fmt("%.3f", l.p95Ms) << ", p99 = " << fmt("%.3f", l.p99Ms) << ", p99.9 = " << fmt("%.3f", l.p999Ms)
@@ -106,6 +118,7 @@ void printReport(const LoadSpec& spec, const LoadResult& r, const PlacementRecor
               << "tps = " << fmt("%f", r.tps) << " (without initial connection time)\n"
               << "status: " << runStatusName(r.status) << "\n";
     if (r.status == RunStatus::Failed) std::cout << "error: " << r.error << "\n";
+    if (r.abortedClients > 0) std::cerr << "scalelab: Run was aborted; the above results are incomplete.\n";
 }
 
 } // namespace
@@ -119,12 +132,20 @@ void addTargetOptions(CLI::App* cmd, TargetArgs& target) {
 
 int runInitCommand(const InitArgs& args) {
     try {
-        Target target = openTarget(args.target);
         PgbenchInitOptions o;
         o.scale = args.scale;
         o.fillfactor = args.fillfactor;
+        o.steps = args.steps;
+        o.partitions = args.partitions;
+        if (!args.partitionMethod.empty()) o.partitionMethod = parsePartitionMethod(args.partitionMethod);
+        o.unloggedTables = args.unloggedTables;
+        o.foreignKeys = args.foreignKeys;
+        o.noVacuum = args.noVacuum;
+        o.quiet = args.quiet;
         o.reinit = args.reinit;
         o.note = note;
+        checkInitOptions(o);  // before anything starts: a typo must not cost an initdb
+        Target target = openTarget(args.target);
         initPgbenchData(target.conninfo, o);
         return 0;
     } catch (const std::exception& e) {
@@ -144,8 +165,10 @@ int runRunCommand(const RunArgs& a) {
         spec.transactionsPerClient = a.transactions;
         spec.warmupS = a.warmup;
         spec.rate = a.rate;
+        spec.latencyLimitMs = a.latencyLimit;
         spec.maxTries = a.maxTries;
         spec.seed = a.seed;
+        spec.vacuum = a.noVacuum ? RunVacuum::None : a.vacuumAll ? RunVacuum::All : RunVacuum::Pgbench;
         if (a.progress > 0) spec.sampleIntervalS = a.progress;
         if (a.duration == 0 && a.transactions == 0) spec.transactionsPerClient = 10;  // pgbench's default
         validate(spec);  // before anything starts: a typo must not cost an initdb
@@ -165,11 +188,7 @@ int runRunCommand(const RunArgs& a) {
             initPgbenchData(target.conninfo, o);
             data = inspectPgbenchData(target.conninfo);
         }
-        spec.scale = a.scale > 0 ? a.scale : data.complete ? data.scale : 1;
-        if (a.scale > 0 && usesBuiltin(a) && data.complete && a.scale != data.scale)
-            note("scale option ignored for the built-in scripts, using the count from pgbench_branches: " +
-                 std::to_string(data.scale));
-        if (usesBuiltin(a) && data.complete) spec.scale = data.scale;
+        spec.scale = scaleForRun(usesBuiltin(a), data, a.scale, note);
 
         std::function<void(const LoadSample&)> progress;
         if (a.progress > 0)
@@ -192,6 +211,8 @@ int runRunCommand(const RunArgs& a) {
             InterruptToStop interrupts("stopping: finishing the transactions in flight", [&run] { run.requestStop(true); });
             result = run.run();
         }
+        for (const auto& h : result.housekeeping)
+            note("before the run: " + h.statement + (h.error.empty() ? "" : " (failed, ignored as pgbench does: " + h.error + ")"));
         if (a.json) {
             nlohmann::json j = toJson(result);
             j["placement"] = toJson(placement.record());
@@ -199,6 +220,9 @@ int runRunCommand(const RunArgs& a) {
         } else {
             printReport(spec, result, placement.record());
         }
+        // pgbench's exit status: 2 when clients aborted (the results are incomplete), 1 when
+        // the run could not go on at all.
+        if (result.abortedClients > 0) return 2;
         return result.status == RunStatus::Failed ? 1 : 0;
     } catch (const std::exception& e) {
         std::cerr << "scalelab: error: " << e.what() << "\n";

@@ -15,6 +15,13 @@ struct InitArgs {
     TargetArgs target;
     long long scale = 1;
     int fillfactor = 100;
+    std::string steps = "dtgvp";
+    int partitions = 0;
+    std::string partitionMethod;  // empty: range when partitions > 0
+    bool unloggedTables = false;
+    bool foreignKeys = false;
+    bool noVacuum = false;
+    bool quiet = false;
     bool reinit = false;
 };
 
@@ -33,6 +40,7 @@ struct RunArgs {
     bool shuffle = false;
     double progress = 0;
     double rate = 0;
+    double latencyLimit = 0;     // -L, ms
     int maxTries = 1;
     double warmup = 0;
     long long scale = 0;         // 0: detect from pgbench_branches (or 1 for custom scripts)
@@ -44,6 +52,8 @@ struct RunArgs {
     bool realSmt = false;
     std::vector<std::string> devices;  // disks to report (default: every whole disk)
     bool partitions = false;
+    bool noVacuum = false;       // -n: no vacuum of the pgbench tables before the run
+    bool vacuumAll = false;      // -v: also VACUUM ANALYZE pgbench_accounts
 };
 
 void addTargetOptions(CLI::App* cmd, TargetArgs& target);

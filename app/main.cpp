@@ -62,8 +62,17 @@ int main(int argc, char** argv) {
     scalelab::app::InitArgs init;
     auto* initCmd = app.add_subcommand("init", "Create and load the pgbench tables (like pgbench -i)");
     scalelab::app::addTargetOptions(initCmd, init.target);
-    initCmd->add_option("-s,--scale", init.scale, "Scale factor: 100,000 accounts each")->check(CLI::PositiveNumber);
-    initCmd->add_option("-F,--fillfactor", init.fillfactor, "Fill factor of the tables")->check(CLI::Range(10, 100));
+    initCmd->add_option("-s,--scale", init.scale, "Scale factor: 100,000 accounts each");
+    initCmd->add_option("-F,--fillfactor", init.fillfactor, "Fill factor of the tables (10..100)");
+    initCmd->add_option("-I,--init-steps", init.steps,
+                        "Steps, as pgbench -I: d drop, t tables, g client-side data, G server-side data, v vacuum, "
+                        "p primary keys, f foreign keys (default dtgvp)");
+    initCmd->add_option("--partitions", init.partitions, "Partition pgbench_accounts into NUM partitions");
+    initCmd->add_option("--partition-method", init.partitionMethod, "range (default) or hash");
+    initCmd->add_flag("--unlogged-tables", init.unloggedTables, "Create the tables unlogged");
+    initCmd->add_flag("--foreign-keys", init.foreignKeys, "Create foreign keys between the tables (adds step f)");
+    initCmd->add_flag("-n,--no-vacuum", init.noVacuum, "Leave out the vacuum step");
+    initCmd->add_flag("-q,--quiet", init.quiet, "A progress note every 5 s instead of every 100,000 rows");
     initCmd->add_flag("--reinit", init.reinit, "Drop and re-create pgbench tables that ScaleLab created earlier");
 
     scalelab::app::RunArgs run;
@@ -85,6 +94,9 @@ int main(int argc, char** argv) {
     runCmd->add_option("-P,--progress", run.progress, "Print a progress line every SEC seconds")->check(CLI::PositiveNumber);
     runCmd->add_option("-R,--rate", run.rate, "Target rate in transactions per second (Poisson arrivals)")
         ->check(CLI::PositiveNumber);
+    runCmd->add_option("-L,--latency-limit", run.latencyLimit,
+                       "Count transactions above this many ms as late; with -R, skip slots already that late")
+        ->check(CLI::PositiveNumber);
     runCmd->add_option("--max-tries", run.maxTries, "Tries of a transaction failing by serialization or deadlock")
         ->check(CLI::PositiveNumber);
     runCmd->add_option("--warmup", run.warmup, "Seconds at the start that run but are not counted")
@@ -94,6 +106,9 @@ int main(int argc, char** argv) {
     runCmd->add_option("--init-scale", run.initScale, "Embedded server without pgbench tables: initialize this scale")
         ->check(CLI::PositiveNumber);
     runCmd->add_option("--seed", run.seed, "Random seed (default: from the clock; printed in --json)");
+    auto* noVacuum = runCmd->add_flag("-n,--no-vacuum", run.noVacuum,
+                      "Do not vacuum pgbench_branches/_tellers and truncate pgbench_history before the run");
+    runCmd->add_flag("-v,--vacuum-all", run.vacuumAll, "Also VACUUM ANALYZE pgbench_accounts before the run")->excludes(noVacuum);
     runCmd->add_flag("--json", run.json, "Print the result as JSON instead of the text report");
 
     runCmd->add_option("--placement", run.placement, "CPU placement: smt-on, smt-off, cores:N, cores:N+smt, pus:LIST[/LIST]");

@@ -12,7 +12,8 @@ nlohmann::json toJson(const LatencySummary& s) {
 
 nlohmann::json toJson(const LoadSample& s) {
     nlohmann::json j = {{"start_s", s.startS}, {"end_s", s.endS}, {"warmup", s.warmup}, {"transactions", s.transactions},
-                        {"tps", s.tps}, {"latency", toJson(s.latency)}, {"failures", s.failures}, {"retries", s.retries}};
+                        {"tps", s.tps}, {"latency", toJson(s.latency)}, {"failures", s.failures}, {"retries", s.retries},
+                        {"skipped", s.skipped}};
     if (s.system) j["system"] = toJson(*s.system);
     return j;
 }
@@ -41,7 +42,18 @@ nlohmann::json toJson(const LoadResult& r) {
             {"first_error", r.firstErrorMessage},
             {"lag_mean_ms", r.lagMeanMs},
             {"lag_max_ms", r.lagMaxMs},
+            {"skipped", r.skipped},
+            {"late", r.late},
+            {"aborted_clients", r.abortedClients},
+            {"first_abort", r.firstAbort},
             {"samples", samples}};
+    nlohmann::json housekeeping = nlohmann::json::array();
+    for (const auto& h : r.housekeeping) {
+        nlohmann::json step = {{"statement", h.statement}};
+        if (!h.error.empty()) step["error"] = h.error;
+        housekeeping.push_back(step);
+    }
+    j["housekeeping"] = housekeeping;
     if (r.system) j["system"] = toJson(*r.system, false);
     return j;
 }

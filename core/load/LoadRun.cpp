@@ -21,7 +21,7 @@ double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 struct Totals {
     LatencyHistogram latency;
     FailureCounts failures;
-    uint64_t retries = 0, retriedTransactions = 0, lagCount = 0, lagSumNs = 0, lagMaxNs = 0;
+    uint64_t retries = 0, retriedTransactions = 0, lagCount = 0, lagSumNs = 0, lagMaxNs = 0, skipped = 0, late = 0;
 
     void add(const PhaseCounters& p) {
         latency.merge(p.latency.snapshot());
@@ -33,6 +33,8 @@ struct Totals {
         lagCount += p.lagCount.load(std::memory_order_relaxed);
         lagSumNs += p.lagSumNs.load(std::memory_order_relaxed);
         lagMaxNs = std::max(lagMaxNs, p.lagMaxNs.load(std::memory_order_relaxed));
+        skipped += p.skipped.load(std::memory_order_relaxed);
+        late += p.late.load(std::memory_order_relaxed);
     }
 };
 
@@ -113,6 +115,7 @@ void validate(const LoadSpec& s) {
     if (s.warmupS > 0 && !timed) bad("a warm-up needs a timed run (-T): with -t every transaction counts");
     if (timed && s.warmupS >= s.durationS) bad("warm-up (" + std::to_string(s.warmupS) + " s) must be shorter than the duration");
     if (s.rate < 0) bad("rate must not be negative");
+    if (s.latencyLimitMs < 0 || !std::isfinite(s.latencyLimitMs)) bad("latency limit must be a positive number of milliseconds");
     if (s.maxTries < 1) bad("max tries must be at least 1");
     if (!(s.sampleIntervalS >= 0.05)) bad("sample interval must be at least 0.05 s");
     if (s.scale < 1) bad("scale must be at least 1");
@@ -163,6 +166,12 @@ LoadResult LoadRun::run() {
     }
 
     LoadResult result;
+    // pgbench's housekeeping, before any client connects: it is not part of the measurement.
+    try {
+        result.housekeeping = prepareForRun(spec_.conninfo, spec_.vacuum);
+    } catch (const Error& e) {
+        result.housekeeping.push_back({"connect", e.what()});  // the clients' connects will say more
+    }
     result.clients = spec_.clients;
     result.threads = threads;
     result.mode = spec_.mode;
@@ -235,6 +244,7 @@ LoadResult LoadRun::run() {
             s.latency = delta.summary();
             s.failures = current.failures.total() - previous.failures.total();
             s.retries = current.retries - previous.retries;
+            s.skipped = current.skipped - previous.skipped;
             s.system = system;
             if (s.endS > s.startS && (s.transactions > 0 || !last)) {
                 result.samples.push_back(s);
@@ -257,7 +267,11 @@ LoadResult LoadRun::run() {
         if (result.firstErrorMessage.empty()) result.firstErrorMessage = w->firstFailureMessage();
     }
     if (sh.go) {
-        int64_t end = spec_.durationS > 0 ? std::min(sh.deadlineNs, lastFinish) : lastFinish;
+        // A timed run's window is its duration, also when every client was done before the end
+        // (a rate whose next arrivals lie after it). Only a stop, a failure or aborted clients
+        // end the window early.
+        bool cutShort = sh.failed || sh.stoppedByUser.load() || sh.abortedClients.load() > 0;
+        int64_t end = spec_.durationS > 0 ? (cutShort ? std::min(sh.deadlineNs, lastFinish) : sh.deadlineNs) : lastFinish;
         result.measuredSeconds = std::max(0.0, seconds(end - sh.measureStartNs));
     }
     result.transactions = measured.latency.count();
@@ -266,14 +280,26 @@ LoadResult LoadRun::run() {
     result.failures = measured.failures;
     result.retries = measured.retries;
     result.retriedTransactions = measured.retriedTransactions;
+    result.skipped = measured.skipped;
+    result.late = measured.late;
     if (measured.lagCount > 0) {
         result.lagMeanMs = static_cast<double>(measured.lagSumNs) / static_cast<double>(measured.lagCount) / 1e6;
         result.lagMaxMs = static_cast<double>(measured.lagMaxNs) / 1e6;
+    }
+    result.abortedClients = sh.abortedClients.load();
+    {
+        std::lock_guard<std::mutex> lock(sh.mutex);
+        result.firstAbort = sh.firstAbort;
     }
     if (sh.failed) {
         result.status = RunStatus::Failed;
         std::lock_guard<std::mutex> lock(sh.mutex);
         result.error = sh.failure;
+    } else if (result.abortedClients > 0) {
+        // pgbench: "Run was aborted; the above results are incomplete." (exit status 2)
+        result.status = RunStatus::Failed;
+        result.error = std::to_string(result.abortedClients) + " of " + std::to_string(result.clients) +
+                       " clients aborted; the results are incomplete. First: " + result.firstAbort;
     } else if (sh.stoppedByUser.load()) {
         result.status = RunStatus::Stopped;
     }

@@ -2,6 +2,7 @@
 // One run of the load generator: what to run, against what, how long, and what comes out.
 // Plain values: they cross threads (the GUI's bridge, the sweep runner) by copy.
 #include "load/LatencyHistogram.h"
+#include "load/PgbenchData.h"
 #include "load/Workload.h"
 #include "metrics/SystemSampler.h"
 
@@ -23,10 +24,12 @@ struct LoadSpec {
     int64_t transactionsPerClient = 0; // ... or a fixed count per client (-t)
     double warmupS = 0;                // timed runs: the first seconds are run but not counted
     double rate = 0;                   // target transactions per second over all clients; 0: unthrottled
+    double latencyLimitMs = 0;         // -L: transactions above it are counted late; with a rate, late slots are skipped
     int maxTries = 1;                  // tries of a transaction that fails by serialization or deadlock
     double sampleIntervalS = 1.0;
     int64_t scale = 1;                 // the :scale variable
     uint64_t seed = 0;                 // 0: from the clock; recorded in the result
+    RunVacuum vacuum = RunVacuum::Pgbench;  // before the run, as pgbench (-n: None, -v: All)
     // Called on each worker thread before it connects (CPU binding). An exception fails the run.
     std::function<void(int threadIndex)> onWorkerStart;
 };
@@ -51,6 +54,7 @@ struct LoadSample {
     LatencySummary latency;            // of the transactions that ended in the interval
     uint64_t failures = 0;
     uint64_t retries = 0;
+    uint64_t skipped = 0;              // -R with -L
     std::optional<SystemSample> system;  // when the run has a SystemSampler
 };
 
@@ -74,7 +78,15 @@ struct LoadResult {
     uint64_t retries = 0;              // extra tries of transactions (retried and then committed or failed)
     uint64_t retriedTransactions = 0;  // transactions that needed at least one retry
     std::string firstErrorMessage;     // of the first failed transaction, if any
-    double lagMeanMs = 0, lagMaxMs = 0;// with a rate: start behind schedule
+    double lagMeanMs = 0, lagMaxMs = 0;// with a rate: start behind schedule, of committed transactions
+    uint64_t skipped = 0;              // -R with -L: slots skipped because they were already too late
+    uint64_t late = 0;                 // -L: committed transactions above the latency limit
+    // Clients that stopped on an error, as pgbench aborts them (a non-retryable SQL error, a
+    // script error, a lost connection, a script ending inside a transaction). The others went
+    // on; the run's status is Failed and `error` says how many and the first one's words.
+    int abortedClients = 0;
+    std::string firstAbort;
+    std::vector<HousekeepingStep> housekeeping;  // what was done to the tables before the run
     std::vector<LoadSample> samples;
     // From the end of the warm-up until every client had disconnected (so the server had
     // counted their last commits); when the run has a SystemSampler.

@@ -2,48 +2,325 @@
 
 #include "util/Error.h"
 
-#include <pqxx/pqxx>
+#include <libpq-fe.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
 
 namespace scalelab {
 namespace {
 
 const char* const kTables[] = {"pgbench_accounts", "pgbench_branches", "pgbench_history", "pgbench_tellers"};
 const char* const kMarkerPrefix = "created by ScaleLab";
+const char* const kAllSteps = "dtgGvpf";
+constexpr int64_t kScale32BitThreshold = 20000;  // pgbench's: aid is bigint from this scale on
 
-std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+std::string firstLine(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    return s.substr(0, s.find('\n'));
+}
+
+// A libpq connection for the synchronous conversations of init and housekeeping (COPY FREEZE
+// needs libpq itself: libpqxx 6.4's stream_to cannot pass COPY options).
+class Connection {
+public:
+    explicit Connection(const std::string& conninfo) {
+        const char* keys[] = {"dbname", nullptr};
+        const char* values[] = {conninfo.c_str(), nullptr};
+        conn_.reset(PQconnectdbParams(keys, values, 1));
+        if (!conn_ || PQstatus(conn_.get()) != CONNECTION_OK)
+            throw Error("cannot connect to the target server: " + firstLine(conn_ ? PQerrorMessage(conn_.get()) : "out of memory"));
+        PQsetNoticeProcessor(conn_.get(), [](void*, const char*) {}, nullptr);
+    }
+    PGconn* get() const { return conn_.get(); }
+
+    // Runs one statement; returns the server's error ("" when it succeeded).
+    std::string tryExec(const std::string& sql) {
+        std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(conn_.get(), sql.c_str()), PQclear);
+        ExecStatusType st = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
+        if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return "";
+        return firstLine(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(conn_.get()));
+    }
+    void exec(const std::string& sql) {
+        std::string err = tryExec(sql);
+        if (!err.empty()) throw Error("\"" + sql + "\" failed: " + err);
+    }
+    // The first column of the first row, or "" when the result has none or is NULL.
+    std::string value(const std::string& sql) {
+        std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(conn_.get(), sql.c_str()), PQclear);
+        if (!r || PQresultStatus(r.get()) != PGRES_TUPLES_OK)
+            throw Error("\"" + sql + "\" failed: " + firstLine(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(conn_.get())));
+        if (PQntuples(r.get()) == 0 || PQgetisnull(r.get(), 0, 0)) return "";
+        return PQgetvalue(r.get(), 0, 0);
+    }
+
+private:
+    std::unique_ptr<PGconn, decltype(&PQfinish)> conn_{nullptr, PQfinish};
+};
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::string fixed2(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+class Initializer {
+public:
+    Initializer(Connection& c, const PgbenchInitOptions& o) : c_(c), o_(o) {}
+
+    void dropTables() {
+        say("dropping old tables...");
+        c_.exec("drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers");
+    }
+
+    // pgbench's DDL, column for column; the filler columns default to NULL.
+    void createTables() {
+        say("creating tables...");
+        bool big = o_.scale >= kScale32BitThreshold;
+        struct Ddl {
+            const char* table;
+            std::string columns;
+            bool fillfactor;
+        };
+        const Ddl ddls[] = {
+            {"pgbench_history", std::string("tid int,bid int,aid ") + (big ? "bigint" : "   int") + ",delta int,mtime timestamp,filler char(22)", false},
+            {"pgbench_tellers", "tid int not null,bid int,tbalance int,filler char(84)", true},
+            {"pgbench_accounts", std::string("aid ") + (big ? "bigint" : "   int") + " not null,bid int,abalance int,filler char(84)", true},
+            {"pgbench_branches", "bid int not null,bbalance int,filler char(88)", true},
+        };
+        bool partitioned = o_.partitionMethod != PartitionMethod::None;
+        for (const auto& d : ddls) {
+            bool isAccounts = std::string(d.table) == "pgbench_accounts";
+            // A partitioned table has no storage: only its partitions are unlogged (pgbench 16+;
+            // PostgreSQL 18 refuses an unlogged partitioned table).
+            std::string sql = std::string("create") + (o_.unloggedTables && !(partitioned && isAccounts) ? " unlogged" : "") +
+                              " table " + d.table + "(" + d.columns + ")";
+            if (partitioned && isAccounts)
+                sql += std::string(" partition by ") + (o_.partitionMethod == PartitionMethod::Range ? "range" : "hash") + " (aid)";
+            else if (d.fillfactor)
+                sql += " with (fillfactor=" + std::to_string(o_.fillfactor) + ")";
+            c_.exec(sql);
+        }
+        if (partitioned) createPartitions();
+        c_.exec(std::string("comment on table pgbench_branches is '") + kMarkerPrefix + " init, scale " +
+                std::to_string(o_.scale) + "'");
+    }
+
+    void generateClientSide() {
+        say("generating data (client-side)...");
+        c_.exec("begin");
+        truncateTables();
+        int server = PQserverVersion(c_.get());
+        bool freeze = server >= 140000;
+        if (server >= 160000) {
+            copy("pgbench_branches", 1, freeze, [](std::string& row, int64_t k) { row = std::to_string(k + 1) + "\t0\t\\N\n"; });
+            copy("pgbench_tellers", 10, freeze, [](std::string& row, int64_t k) {
+                row = std::to_string(k + 1) + "\t" + std::to_string(k / 10 + 1) + "\t0\t\\N\n";
+            });
+        } else {
+            // pgbench 15 and older insert these rows one by one: not frozen, which shows in the
+            // visibility map when the vacuum step is left out. Do as the server's own pgbench.
+            for (int64_t b = 1; b <= o_.scale; ++b)
+                c_.exec("insert into pgbench_branches(bid,bbalance) values(" + std::to_string(b) + ",0)");
+            for (int64_t t = 1; t <= o_.scale * 10; ++t)
+                c_.exec("insert into pgbench_tellers(tid,bid,tbalance) values (" + std::to_string(t) + "," +
+                        std::to_string((t - 1) / 10 + 1) + ",0)");
+        }
+        // A partitioned table takes no FREEZE; its filler is a blank-padded empty string.
+        copy("pgbench_accounts", 100000, freeze && o_.partitionMethod == PartitionMethod::None,
+             [](std::string& row, int64_t k) { row = std::to_string(k + 1) + "\t" + std::to_string(k / 100000 + 1) + "\t0\t\n"; });
+        c_.exec("commit");
+    }
+
+    void generateServerSide() {
+        say("generating data (server-side)...");
+        c_.exec("begin");
+        truncateTables();
+        std::string s = std::to_string(o_.scale);
+        c_.exec("insert into pgbench_branches(bid,bbalance) select bid, 0 from generate_series(1, " + s + ") as bid");
+        c_.exec("insert into pgbench_tellers(tid,bid,tbalance) select tid, (tid - 1) / 10 + 1, 0 from generate_series(1, " +
+                std::to_string(o_.scale * 10) + ") as tid");
+        c_.exec("insert into pgbench_accounts(aid,bid,abalance,filler) select aid, (aid - 1) / 100000 + 1, 0, '' "
+                "from generate_series(1, " + std::to_string(o_.scale * 100000) + ") as aid");
+        c_.exec("commit");
+    }
+
+    void vacuum() {
+        say("vacuuming...");
+        for (const char* t : {"pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history"})
+            c_.exec(std::string("vacuum analyze ") + t);
+    }
+
+    void primaryKeys() {
+        say("creating primary keys...");
+        c_.exec("alter table pgbench_branches add primary key (bid)");
+        c_.exec("alter table pgbench_tellers add primary key (tid)");
+        c_.exec("alter table pgbench_accounts add primary key (aid)");
+    }
+
+    void foreignKeys() {
+        say("creating foreign keys...");
+        c_.exec("alter table pgbench_tellers add constraint pgbench_tellers_bid_fkey foreign key (bid) references pgbench_branches");
+        c_.exec("alter table pgbench_accounts add constraint pgbench_accounts_bid_fkey foreign key (bid) references pgbench_branches");
+        c_.exec("alter table pgbench_history add constraint pgbench_history_bid_fkey foreign key (bid) references pgbench_branches");
+        c_.exec("alter table pgbench_history add constraint pgbench_history_tid_fkey foreign key (tid) references pgbench_tellers");
+        c_.exec("alter table pgbench_history add constraint pgbench_history_aid_fkey foreign key (aid) references pgbench_accounts");
+    }
+
+private:
+    void say(const std::string& s) {
+        if (o_.note) o_.note(s);
+    }
+
+    void truncateTables() { c_.exec("truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers"); }
+
+    void createPartitions() {
+        say("creating " + std::to_string(o_.partitions) + " partitions...");
+        int64_t total = 100000 * o_.scale;
+        int64_t partSize = (total + o_.partitions - 1) / o_.partitions;
+        for (int p = 1; p <= o_.partitions; ++p) {
+            std::string sql = std::string("create") + (o_.unloggedTables ? " unlogged" : "") + " table pgbench_accounts_" +
+                              std::to_string(p) + "\n  partition of pgbench_accounts\n  for values ";
+            if (o_.partitionMethod == PartitionMethod::Range) {
+                // Open-ended first and last partitions, as pgbench makes them.
+                sql += "from (" + (p == 1 ? std::string("minvalue") : std::to_string((p - 1) * partSize + 1)) + ") to (" +
+                       (p < o_.partitions ? std::to_string(p * partSize + 1) : std::string("maxvalue")) + ")";
+            } else {
+                sql += "with (modulus " + std::to_string(o_.partitions) + ", remainder " + std::to_string(p - 1) + ")";
+            }
+            sql += " with (fillfactor=" + std::to_string(o_.fillfactor) + ")";
+            c_.exec(sql);
+        }
+    }
+
+    template <typename Row>
+    void copy(const char* table, int64_t perScale, bool freeze, Row row) {
+        std::string stmt = std::string("copy ") + table + " from stdin" + (freeze ? " with (freeze on)" : "");
+        {
+            std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(c_.get(), stmt.c_str()), PQclear);
+            if (!r || PQresultStatus(r.get()) != PGRES_COPY_IN)
+                throw Error("\"" + stmt + "\" failed: " + firstLine(PQerrorMessage(c_.get())));
+        }
+        int64_t total = perScale * o_.scale;
+        auto started = std::chrono::steady_clock::now();
+        int logInterval = 1;
+        std::string buffer, line;
+        buffer.reserve(1 << 16);
+        auto flush = [&] {
+            if (!buffer.empty() && PQputCopyData(c_.get(), buffer.data(), static_cast<int>(buffer.size())) != 1)
+                throw Error(std::string("loading ") + table + " failed: " + firstLine(PQerrorMessage(c_.get())));
+            buffer.clear();
+        };
+        for (int64_t k = 0; k < total; ++k) {
+            row(line, k);
+            buffer += line;
+            if (buffer.size() > 60000) flush();
+            int64_t j = k + 1;
+            bool report = false;
+            if (!o_.quiet) {
+                report = j % 100000 == 0;
+            } else if (j % 100 == 0) {
+                double elapsed = secondsSince(started);
+                if (j == total || elapsed >= logInterval * 5.0) {
+                    report = true;
+                    logInterval = static_cast<int>(std::ceil(elapsed / 5.0));
+                }
+            }
+            if (report) {
+                double elapsed = secondsSince(started);
+                double remaining = static_cast<double>(total - j) * elapsed / static_cast<double>(j);
+                say(std::to_string(j) + " of " + std::to_string(total) + " tuples (" + std::to_string(j * 100 / total) +
+                    "%) of " + table + " done (elapsed " + fixed2(elapsed) + " s, remaining " + fixed2(remaining) + " s)");
+            }
+        }
+        flush();
+        if (PQputCopyEnd(c_.get(), nullptr) != 1)
+            throw Error(std::string("loading ") + table + " failed: " + firstLine(PQerrorMessage(c_.get())));
+        for (;;) {
+            std::unique_ptr<PGresult, decltype(&PQclear)> r(PQgetResult(c_.get()), PQclear);
+            if (!r) break;
+            if (PQresultStatus(r.get()) != PGRES_COMMAND_OK)
+                throw Error(std::string("loading ") + table + " failed: " + firstLine(PQresultErrorMessage(r.get())));
+        }
+    }
+
+    Connection& c_;
+    const PgbenchInitOptions& o_;
+};
 
 } // namespace
 
 PgbenchDataInfo inspectPgbenchData(const std::string& conninfo) {
     PgbenchDataInfo info;
     try {
-        pqxx::connection c(conninfo);
-        pqxx::nontransaction tx(c);
+        Connection c(conninfo);
         for (const char* t : kTables)
-            if (!tx.exec("SELECT to_regclass(" + tx.quote(t) + ")")[0][0].is_null()) info.presentTables.emplace_back(t);
+            if (!c.value(std::string("SELECT to_regclass('") + t + "')").empty()) info.presentTables.emplace_back(t);
         info.complete = info.presentTables.size() == 4;
-        if (!tx.exec("SELECT to_regclass('pgbench_branches')")[0][0].is_null()) {
-            auto marker = tx.exec("SELECT obj_description('pgbench_branches'::regclass, 'pg_class')")[0][0];
-            info.createdByScaleLab = !marker.is_null() && std::string(marker.c_str()).rfind(kMarkerPrefix, 0) == 0;
+        if (!c.value("SELECT to_regclass('pgbench_branches')").empty()) {
+            std::string marker = c.value("SELECT obj_description('pgbench_branches'::regclass, 'pg_class')");
+            info.createdByScaleLab = marker.rfind(kMarkerPrefix, 0) == 0;
         }
-        if (info.complete) info.scale = tx.exec("SELECT count(*) FROM pgbench_branches")[0][0].as<int64_t>();
-    } catch (const pqxx::failure& e) {
-        throw Error("cannot inspect the pgbench tables: " + firstLine(e.what()));
+        if (info.complete) info.scale = std::stoll(c.value("SELECT count(*) FROM pgbench_branches"));
+    } catch (const Error& e) {
+        throw Error(std::string("cannot inspect the pgbench tables: ") + e.what());
     }
     return info;
 }
 
-void initPgbenchData(const std::string& conninfo, const PgbenchInitOptions& o) {
-    if (o.scale < 1) throw Error("scale must be at least 1 (got " + std::to_string(o.scale) + ")");
+int64_t scaleForRun(bool usesBuiltin, const PgbenchDataInfo& data, int64_t given,
+                    const std::function<void(const std::string&)>& note) {
+    if (usesBuiltin && data.complete) {
+        if (given > 0 && given != data.scale && note)
+            note("scale option ignored, using count from pgbench_branches table (" + std::to_string(data.scale) + ")");
+        return data.scale;
+    }
+    return given > 0 ? given : 1;
+}
+
+PartitionMethod parsePartitionMethod(const std::string& text) {
+    if (text == "range") return PartitionMethod::Range;
+    if (text == "hash") return PartitionMethod::Hash;
+    throw Error("invalid partition method, expecting \"range\" or \"hash\", got: \"" + text + "\"");
+}
+
+std::string effectiveInitSteps(const PgbenchInitOptions& o) {
+    std::string steps = o.steps;
+    if (o.noVacuum)
+        for (char& ch : steps)
+            if (ch == 'v') ch = ' ';
+    if (o.foreignKeys && steps.find('f') == std::string::npos) steps += 'f';
+    return steps;
+}
+
+void checkInitOptions(const PgbenchInitOptions& o) {
+    if (o.scale < 1) throw Error("-s/--scale must be in range 1.." + std::to_string(INT32_MAX) + " (got " + std::to_string(o.scale) + ")");
     if (o.fillfactor < 10 || o.fillfactor > 100)
-        throw Error("fillfactor must be between 10 and 100 (got " + std::to_string(o.fillfactor) + ")");
-    auto say = [&](const std::string& s) {
-        if (o.note) o.note(s);
-    };
+        throw Error("-F/--fillfactor must be in range 10..100 (got " + std::to_string(o.fillfactor) + ")");
+    if (o.steps.empty()) throw Error("no initialization steps specified");
+    for (char ch : o.steps)
+        if (ch != ' ' && std::string(kAllSteps).find(ch) == std::string::npos)
+            throw Error(std::string("unrecognized initialization step \"") + ch + "\"; allowed step characters are: \"" +
+                        kAllSteps + "\"");
+    if (o.partitions < 0) throw Error("--partitions must be in range 0.." + std::to_string(INT32_MAX));
+    if (o.partitions == 0 && o.partitionMethod != PartitionMethod::None)
+        throw Error("--partition-method requires greater than zero --partitions");
+}
+
+void initPgbenchData(const std::string& conninfo, const PgbenchInitOptions& given) {
+    PgbenchInitOptions o = given;
+    checkInitOptions(o);
+    if (o.partitions > 0 && o.partitionMethod == PartitionMethod::None) o.partitionMethod = PartitionMethod::Range;
+    std::string steps = effectiveInitSteps(o);
+
     PgbenchDataInfo info = inspectPgbenchData(conninfo);
-    if (!info.presentTables.empty()) {
+    if (!info.presentTables.empty() && steps.find('d') != std::string::npos) {
         std::string which;
         for (const auto& t : info.presentTables) which += (which.empty() ? "" : ", ") + t;
         if (!o.reinit)
@@ -55,57 +332,60 @@ void initPgbenchData(const std::string& conninfo, const PgbenchInitOptions& o) {
                         ") were not created by ScaleLab (pgbench -i, or by hand?). ScaleLab drops only tables it "
                         "created; drop them yourself or initialize another database.");
     }
-    try {
-        pqxx::connection c(conninfo);
+    Connection c(conninfo);
+    Initializer init(c, o);
+    std::string timings;
+    double total = 0;
+    for (char step : steps) {
         auto started = std::chrono::steady_clock::now();
-        {
-            pqxx::work tx(c);
-            if (o.reinit && !info.presentTables.empty()) {
-                say("dropping the pgbench tables ScaleLab created earlier");
-                tx.exec("DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers");
+        const char* op = nullptr;
+        try {
+            switch (step) {
+            case 'd': op = "drop tables"; init.dropTables(); break;
+            case 't': op = "create tables"; init.createTables(); break;
+            case 'g': op = "client-side generate"; init.generateClientSide(); break;
+            case 'G': op = "server-side generate"; init.generateServerSide(); break;
+            case 'v': op = "vacuum"; init.vacuum(); break;
+            case 'p': op = "primary keys"; init.primaryKeys(); break;
+            case 'f': op = "foreign keys"; init.foreignKeys(); break;
+            default: break;  // ' '
             }
-            std::string ff = o.fillfactor < 100 ? " WITH (fillfactor=" + std::to_string(o.fillfactor) + ")" : "";
-            // Column types as pgbench -i makes them; aid is bigint from scale 20,000 on.
-            std::string aidType = o.scale >= 20000 ? "bigint" : "int";
-            tx.exec("CREATE TABLE pgbench_history (tid int, bid int, aid " + aidType + ", delta int, mtime timestamp, filler char(22))");
-            tx.exec("CREATE TABLE pgbench_tellers (tid int not null, bid int, tbalance int, filler char(84))" + ff);
-            tx.exec("CREATE TABLE pgbench_accounts (aid " + aidType + " not null, bid int, abalance int, filler char(84))" + ff);
-            tx.exec("CREATE TABLE pgbench_branches (bid int not null, bbalance int, filler char(88))" + ff);
-            say("loading scale " + std::to_string(o.scale) + ": " + std::to_string(o.scale * 100000) + " accounts (COPY)");
-            {
-                pqxx::stream_to w(tx, "pgbench_branches");
-                for (int64_t b = 1; b <= o.scale; ++b) w << std::make_tuple(b, 0, "");
-                w.complete();
-            }
-            {
-                pqxx::stream_to w(tx, "pgbench_tellers");
-                for (int64_t t = 1; t <= o.scale * 10; ++t)
-                    w << std::make_tuple(t, (t - 1) / 10 + 1, 0, "");
-                w.complete();
-            }
-            {
-                pqxx::stream_to w(tx, "pgbench_accounts");
-                for (int64_t a = 1; a <= o.scale * 100000; ++a) w << std::make_tuple(a, (a - 1) / 100000 + 1, 0, "");
-                w.complete();
-            }
-            say("creating primary keys");
-            tx.exec("ALTER TABLE pgbench_branches ADD PRIMARY KEY (bid)");
-            tx.exec("ALTER TABLE pgbench_tellers ADD PRIMARY KEY (tid)");
-            tx.exec("ALTER TABLE pgbench_accounts ADD PRIMARY KEY (aid)");
-            tx.exec("COMMENT ON TABLE pgbench_branches IS " +
-                    tx.quote(std::string(kMarkerPrefix) + " init, scale " + std::to_string(o.scale)));
-            tx.commit();
+        } catch (const Error& e) {
+            throw Error(std::string("initializing the pgbench tables failed in step '") + step + "' (" + (op ? op : "?") +
+                        "): " + e.what());
         }
-        say("vacuum analyze");
-        pqxx::nontransaction nt(c);
-        nt.exec("VACUUM ANALYZE pgbench_branches, pgbench_tellers, pgbench_accounts, pgbench_history");
-        double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.1f", secs);
-        say(std::string("initialized scale ") + std::to_string(o.scale) + " in " + buf + " s");
-    } catch (const pqxx::failure& e) {
-        throw Error("initializing the pgbench tables failed: " + firstLine(e.what()));
+        if (!op) continue;
+        double s = secondsSince(started);
+        total += s;
+        timings += (timings.empty() ? "" : ", ") + std::string(op) + " " + fixed2(s) + " s";
     }
+    if (o.note) o.note("done in " + fixed2(total) + " s (" + timings + ").");
+}
+
+RunVacuum parseRunVacuum(const std::string& text) {
+    if (text == "none") return RunVacuum::None;
+    if (text == "pgbench") return RunVacuum::Pgbench;
+    if (text == "all") return RunVacuum::All;
+    throw Error("unknown vacuum choice '" + text + "' (choices: pgbench, all, none)");
+}
+
+const char* runVacuumName(RunVacuum v) {
+    switch (v) {
+    case RunVacuum::None: return "none";
+    case RunVacuum::Pgbench: return "pgbench";
+    case RunVacuum::All: return "all";
+    }
+    return "?";
+}
+
+std::vector<HousekeepingStep> prepareForRun(const std::string& conninfo, RunVacuum vacuum) {
+    std::vector<HousekeepingStep> done;
+    if (vacuum == RunVacuum::None) return done;
+    Connection c(conninfo);
+    std::vector<std::string> statements = {"vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history"};
+    if (vacuum == RunVacuum::All) statements.push_back("vacuum analyze pgbench_accounts");
+    for (const auto& s : statements) done.push_back({s, c.tryExec(s)});
+    return done;
 }
 
 } // namespace scalelab

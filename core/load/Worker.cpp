@@ -25,6 +25,14 @@ void RunShared::wakeAll() {
     for (int fd : wakeFds) (void)!write(fd, &one, sizeof one);
 }
 
+void RunShared::clientAborted(const std::string& why) {
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (firstAbort.empty()) firstAbort = why;
+    }
+    abortedClients.fetch_add(1, std::memory_order_relaxed);
+}
+
 void RunShared::fail(const std::string& why) {
     {
         std::lock_guard<std::mutex> lock(mutex);
@@ -49,11 +57,13 @@ struct Worker::Client {
     int64_t wakeNs = 0;
     bool scheduled = false;
     int64_t scheduledNs = 0;
+    int64_t lagNs = 0;          // with a rate: how late this transaction started
     int64_t transactionsDone = 0;
     int tries = 0;
     bool needFlush = false;
     bool rollingBack = false;
     char sqlstate[6] = {0};     // of the failed command, "" when none
+    std::string errorMessage;   // the server's words for that failure (error path only)
     Random rng;
     Random::State rngAtStart{};
     uint64_t replayPos = 0, replayStride = 1, replayOffset = 0;
@@ -107,6 +117,7 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
         int threads = static_cast<int>(shared.wakeFds.size());
         meanScheduleGapNs_ = 1e9 * threads / spec.rate;
     }
+    latencyLimitNs_ = static_cast<int64_t>(spec.latencyLimitMs * 1e6);
 }
 
 Worker::~Worker() {
@@ -268,6 +279,27 @@ void Worker::advance(Client& c) {
                 nextScheduleNs_ += static_cast<int64_t>(-std::log(1.0 - scheduleRng_.uniform()) * meanScheduleGapNs_);
                 c.scheduledNs = nextScheduleNs_;
                 c.scheduled = true;
+                if (latencyLimitNs_ > 0) {
+                    // A slot so late that it would miss the limit even if it ended at once is
+                    // skipped, and counts as a transaction of the client (pgbench).
+                    while (c.scheduledNs < now - latencyLimitNs_ &&
+                           (spec_.transactionsPerClient <= 0 || c.transactionsDone < spec_.transactionsPerClient)) {
+                        if (PhaseCounters* p = phaseAt(now)) PhaseCounters::bump(p->skipped);
+                        ++c.transactionsDone;
+                        nextScheduleNs_ += static_cast<int64_t>(-std::log(1.0 - scheduleRng_.uniform()) * meanScheduleGapNs_);
+                        c.scheduledNs = nextScheduleNs_;
+                    }
+                    if (spec_.transactionsPerClient > 0 && c.transactionsDone >= spec_.transactionsPerClient) {
+                        c.phase = Client::Phase::Done;
+                        return;
+                    }
+                }
+                // A start scheduled after the end of the run never happens: the client is done
+                // now rather than sleeping into the time after the run.
+                if (c.scheduledNs > shared_.deadlineNs) {
+                    c.phase = Client::Phase::Done;
+                    return;
+                }
                 if (c.scheduledNs > now) {
                     c.wakeNs = c.scheduledNs;
                     c.phase = Client::Phase::Throttled;
@@ -276,18 +308,9 @@ void Worker::advance(Client& c) {
             }
             if (spec_.rate > 0) {
                 c.scheduled = false;
-                if (c.scheduledNs >= shared_.deadlineNs) {
-                    c.phase = Client::Phase::Done;
-                    return;
-                }
                 // Latency counts from the scheduled start: waiting behind schedule is the server's delay too.
                 c.txStartNs = c.scheduledNs;
-                if (PhaseCounters* p = phaseAt(now)) {
-                    uint64_t lag = static_cast<uint64_t>(now - c.scheduledNs);
-                    PhaseCounters::bump(p->lagCount);
-                    PhaseCounters::bump(p->lagSumNs, lag);
-                    if (lag > p->lagMaxNs.load(std::memory_order_relaxed)) p->lagMaxNs.store(lag, std::memory_order_relaxed);
-                }
+                c.lagNs = now - c.scheduledNs;
             } else {
                 c.txStartNs = now;
             }
@@ -301,6 +324,12 @@ void Worker::advance(Client& c) {
         const Script& script = scripts[static_cast<size_t>(c.script)];
         if (c.command == script.commands.size()) {
             finishTransaction(c, monotonicNs());
+            if (!spec_.workload.replay && PQtransactionStatus(c.conn) != PQTRANS_IDLE) {
+                abortClient(c, "client " + std::to_string(c.id) +
+                                   " aborted: end of script reached without completing the last transaction (" +
+                                   script.name + ")");
+                return;
+            }
             c.phase = Client::Phase::Start;
             continue;
         }
@@ -312,8 +341,9 @@ void Worker::advance(Client& c) {
         EvalError err;
         int64_t value = evaluate(cmd.expr, c.vars.data(), c.rng, err);
         if (err.what) {
-            shared_.fail(script.name + ":" + std::to_string(cmd.line) + ": client " + std::to_string(c.id) + ": " + err.what);
-            c.phase = Client::Phase::Done;
+            abortClient(c, "client " + std::to_string(c.id) + " aborted in command " + std::to_string(c.command) + " of script " +
+                               std::to_string(c.script) + " (" + script.name + ":" + std::to_string(cmd.line) +
+                               "): evaluation of meta-command failed: " + err.what);
             return;
         }
         ++c.command;
@@ -385,10 +415,9 @@ void Worker::onReadable(Client& c) {
             const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
             std::strncpy(c.sqlstate, state ? state : "XX000", 5);
             c.sqlstate[5] = '\0';
-            if (firstFailureMessage_.empty() && !c.rollingBack) {
-                firstFailureMessage_ = PQresultErrorMessage(r);  // the error path may allocate
-                while (!firstFailureMessage_.empty() && firstFailureMessage_.back() == '\n') firstFailureMessage_.pop_back();
-            }
+            c.errorMessage = PQresultErrorMessage(r);  // the error path may allocate
+            while (!c.errorMessage.empty() && c.errorMessage.back() == '\n') c.errorMessage.pop_back();
+            if (firstFailureMessage_.empty() && !c.rollingBack) firstFailureMessage_ = c.errorMessage;
         }
         PQclear(r);
     }
@@ -405,6 +434,16 @@ void Worker::commandDone(Client& c) {
         if (PQstatus(c.conn) == CONNECTION_BAD || std::strncmp(c.sqlstate, "57P0", 4) == 0 ||
             std::strncmp(c.sqlstate, "08", 2) == 0) {
             lose(c, PQerrorMessage(c.conn));
+            return;
+        }
+        bool retryable = std::strcmp(c.sqlstate, "40001") == 0 || std::strcmp(c.sqlstate, "40P01") == 0;
+        if (!retryable) {
+            // pgbench: any other SQL error aborts the client (its open transaction ends with
+            // the connection); the other clients go on.
+            abortClient(c, "client " + std::to_string(c.id) + " script " + std::to_string(c.script) + " aborted in command " +
+                               std::to_string(c.command) + " query 0: " + c.errorMessage + " (" +
+                               spec_.workload.scripts[static_cast<size_t>(c.script)].name + ":" +
+                               std::to_string(spec_.workload.scripts[static_cast<size_t>(c.script)].commands[c.command].line) + ")");
             return;
         }
         PGTransactionStatusType tx = PQtransactionStatus(c.conn);
@@ -458,8 +497,17 @@ void Worker::finishTransaction(Client& c, int64_t now) {
     ++c.transactionsDone;
     PhaseCounters* p = phaseAt(now);
     if (!p) return;
-    p->latency.record(static_cast<uint64_t>(now - c.txStartNs));
+    int64_t latency = now - c.txStartNs;
+    p->latency.record(static_cast<uint64_t>(latency));
     if (c.tries > 1) PhaseCounters::bump(p->retriedTransactions);
+    if (latencyLimitNs_ > 0 && latency > latencyLimitNs_) PhaseCounters::bump(p->late);
+    if (spec_.rate > 0) {
+        // Schedule lag of committed transactions, recorded when they end (pgbench).
+        uint64_t lag = static_cast<uint64_t>(c.lagNs);
+        PhaseCounters::bump(p->lagCount);
+        PhaseCounters::bump(p->lagSumNs, lag);
+        if (lag > p->lagMaxNs.load(std::memory_order_relaxed)) p->lagMaxNs.store(lag, std::memory_order_relaxed);
+    }
 }
 
 void Worker::lose(Client& c, const std::string& what) {
@@ -470,8 +518,16 @@ void Worker::lose(Client& c, const std::string& what) {
     while ((nl = msg.find('\n')) != std::string::npos) msg.replace(nl, 1, " ");
     while ((nl = msg.find('\t')) != std::string::npos) msg.erase(nl, 1);
     while ((nl = msg.find("  ")) != std::string::npos) msg.erase(nl, 1);
-    shared_.fail("client " + std::to_string(c.id) + " lost its connection to the server: " +
-                 (msg.empty() ? std::string("connection closed") : msg));
+    abortClient(c, "client " + std::to_string(c.id) + " aborted: lost its connection to the server: " +
+                       (msg.empty() ? std::string("connection closed") : msg));
+}
+
+void Worker::abortClient(Client& c, const std::string& why) {
+    shared_.clientAborted(why);
+    if (c.conn) {
+        PQfinish(c.conn);  // an open transaction ends with the session
+        c.conn = nullptr;
+    }
     c.phase = Client::Phase::Done;
 }
 

@@ -25,6 +25,8 @@ struct PhaseCounters {
     std::atomic<uint64_t> serializationFailures{0}, deadlockFailures{0}, otherFailures{0};
     std::atomic<uint64_t> retries{0}, retriedTransactions{0};
     std::atomic<uint64_t> lagCount{0}, lagSumNs{0}, lagMaxNs{0};
+    std::atomic<uint64_t> skipped{0};      // -R with -L: slots too late to start
+    std::atomic<uint64_t> late{0};         // -L: committed above the latency limit
 
     static void bump(std::atomic<uint64_t>& a, uint64_t by = 1) {
         a.store(a.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
@@ -49,8 +51,12 @@ struct RunShared {
 
     std::vector<int> wakeFds;         // one eventfd per worker
 
+    std::atomic<int> abortedClients{0};
+    std::string firstAbort;           // under mutex: the first client's abort, in pgbench's words
+
     void wakeAll();
     void fail(const std::string& why); // records the first failure and abandons the run
+    void clientAborted(const std::string& why);  // one client stops; the others go on (pgbench)
 };
 
 class Worker {
@@ -79,6 +85,7 @@ private:
     void afterError(Client& c);
     void finishTransaction(Client& c, int64_t now);
     void lose(Client& c, const std::string& what);
+    void abortClient(Client& c, const std::string& why);
     PhaseCounters* phaseAt(int64_t now);
     int chooseScript(Client& c);
     void cancelAndClose();
@@ -94,6 +101,7 @@ private:
     Random scheduleRng_;
     int64_t nextScheduleNs_ = 0;
     double meanScheduleGapNs_ = 0;
+    int64_t latencyLimitNs_ = 0;
     std::string firstFailureMessage_;
     int64_t finishedNs_ = 0;
 };

@@ -208,6 +208,13 @@ SweepPlan parsePlan(const json& j) {
         }
         p.rate = wl.number("rate", 0, 0, "0 (unthrottled) or more transactions per second");
         p.maxTries = static_cast<int>(wl.integer("max_tries", 1, 1));
+        p.scriptScale = wl.integer("scale", 0, 1);  // 0: not given
+        p.latencyLimitMs = wl.number("latency_limit", 0, 0, "0 (none) or more milliseconds");
+        try {
+            p.vacuum = parseRunVacuum(wl.string("vacuum", "pgbench"));
+        } catch (const Error& e) {
+            fail("$.workload.vacuum", e.what());
+        }
         for (size_t i = 0; i < p.builtins.size(); ++i) {
             try {
                 VariableTable vars;

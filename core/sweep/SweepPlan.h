@@ -1,6 +1,7 @@
 #pragma once
 // A sweep plan: series x client counts x repetitions, and everything a run needs. Read from
 // JSON (schema in docs/sweeps.md); every error names the JSON path and what was expected.
+#include "load/PgbenchData.h"
 #include "load/Workload.h"
 #include "server/ServerSettings.h"
 
@@ -44,6 +45,9 @@ struct SweepPlan {
     QueryMode mode = QueryMode::Simple;
     double rate = 0;
     int maxTries = 1;
+    double latencyLimitMs = 0;              // pgbench -L
+    int64_t scriptScale = 0;                // :scale of custom scripts (pgbench -s; 0: not given, 1); built-ins read pgbench_branches
+    RunVacuum vacuum = RunVacuum::Pgbench;  // before each run, as pgbench (-n: none, -v: all)
     // the grid
     std::vector<SeriesSpec> series;
     std::vector<int> clients;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <limits>
 #include <map>
 #include <pqxx/pqxx>
 
@@ -46,6 +47,12 @@ RunRecord recordOf(const LoadResult& r, const std::string& series, int repetitio
     rec.transactions = r.transactions;
     rec.failures = r.failures.total();
     rec.latency = r.latency;
+    if (r.latency.count == 0) {
+        // No transaction, no latency: missing (NULL in the file), never 0 ms.
+        double none = std::numeric_limits<double>::quiet_NaN();
+        LatencySummary& l = rec.latency;
+        l.meanMs = l.stddevMs = l.minMs = l.p50Ms = l.p90Ms = l.p95Ms = l.p99Ms = l.p999Ms = l.maxMs = none;
+    }
     if (r.system) {
         rec.cpuBusyPct = r.system->cpu.total.busy();
         rec.loadGeneratorCpuPct = r.system->loadGeneratorCpuPct;
@@ -308,10 +315,12 @@ void SweepRunner::run() {
             spec.transactionsPerClient = plan_.transactionsPerClient;
             spec.warmupS = plan_.warmupS;
             spec.rate = plan_.rate;
+            spec.latencyLimitMs = plan_.latencyLimitMs;
             spec.maxTries = plan_.maxTries;
             spec.sampleIntervalS = plan_.sampleIntervalS;
-            spec.scale = plan_.scale;
-            if (usesPgbenchTables) spec.scale = inspectPgbenchData(conninfo).scale;
+            spec.scale = scaleForRun(usesPgbenchTables, usesPgbenchTables ? inspectPgbenchData(conninfo) : PgbenchDataInfo{},
+                                     plan_.scriptScale);
+            spec.vacuum = plan_.vacuum;
             spec.seed = seed ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(planned.index + 1));
             spec.onWorkerStart = placement.bindWorkers();
 

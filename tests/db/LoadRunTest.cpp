@@ -46,6 +46,9 @@ LoadSpec spec(const std::string& builtin, int clients, int threads, int64_t perC
     s.threads = threads;
     s.transactionsPerClient = perClient;
     s.scale = 1;
+    // The data tests follow pgbench_history across runs; pgbench's truncate before each run
+    // is tested on its own (PgbenchInitTest).
+    s.vacuum = RunVacuum::None;
     return s;
 }
 
@@ -152,14 +155,51 @@ TEST_F(LoadRunTest, AReplayFileRunsEveryStatementOncePerRoundInOrderOrShuffled) 
     }
 }
 
-TEST_F(LoadRunTest, SqlErrorsAreCountedWithTheFirstMessageAndTheRunGoesOn) {
+// pgbench: a SQL error other than a serialization failure or deadlock aborts the client
+// ("client N script S aborted in command C query Q: ERROR: ..."); the run is incomplete.
+TEST_F(LoadRunTest, ASqlErrorAbortsTheClientAndTheRunFails) {
     LoadSpec s = spec("", 2, 2, 5);
     s.workload.addScriptText("BEGIN;\nSELECT 1 / (:client_id - :client_id);\nEND;\n", "divide.sql");
     LoadResult r = LoadRun(s).run();
-    EXPECT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_EQ(r.status, RunStatus::Failed);
+    EXPECT_EQ(r.abortedClients, 2);
     EXPECT_EQ(r.transactions, 0u);
-    EXPECT_EQ(r.failures.other, 10u);
+    EXPECT_EQ(r.failures.total(), 0u);
+    EXPECT_NE(r.firstAbort.find("script 0 aborted in command 1 query 0: ERROR:  division by zero (divide.sql:2)"),
+              std::string::npos) << r.firstAbort;
+    EXPECT_NE(r.error.find("2 of 2 clients aborted"), std::string::npos) << r.error;
     EXPECT_EQ(r.firstErrorMessage, "ERROR:  division by zero");
+}
+
+TEST_F(LoadRunTest, OneAbortedClientLeavesTheOthersRunning) {
+    LoadSpec s = spec("", 3, 1, 10);
+    s.workload.addScriptText("SELECT 1 / :client_id;\n", "one-fails.sql");
+    LoadResult r = LoadRun(s).run();
+    EXPECT_EQ(r.status, RunStatus::Failed);
+    EXPECT_EQ(r.abortedClients, 1);
+    EXPECT_EQ(r.transactions, 20u);  // clients 1 and 2 ran their 10 each
+    EXPECT_NE(r.firstAbort.find("client 0 script 0 aborted in command 0"), std::string::npos) << r.firstAbort;
+}
+
+TEST_F(LoadRunTest, AScriptEndingInsideATransactionAbortsTheClient) {
+    LoadSpec s = spec("", 2, 1, 5);
+    s.workload.addScriptText("BEGIN;\nSELECT 1;\n", "open.sql");
+    LoadResult r = LoadRun(s).run();
+    EXPECT_EQ(r.status, RunStatus::Failed);
+    EXPECT_EQ(r.abortedClients, 2);
+    EXPECT_EQ(r.transactions, 2u);  // pgbench counts the transaction, then aborts the client
+    EXPECT_NE(r.firstAbort.find("end of script reached without completing the last transaction"), std::string::npos)
+        << r.firstAbort;
+    EXPECT_EQ(scalar("SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'"), 0);
+}
+
+TEST_F(LoadRunTest, AnExpressionErrorAbortsTheClientWithScriptAndLine) {
+    LoadSpec s = spec("", 1, 1, 3);
+    s.workload.addScriptText("SELECT 1;\n\\set x 1 / (:client_id * 0)\n", "expr.sql");
+    LoadResult r = LoadRun(s).run();
+    EXPECT_EQ(r.status, RunStatus::Failed);
+    EXPECT_EQ(r.abortedClients, 1);
+    EXPECT_NE(r.firstAbort.find("expr.sql:2"), std::string::npos) << r.firstAbort;
 }
 
 TEST_F(LoadRunTest, SerializationFailuresAreRetriedAndEveryCommitCountsOnce) {
@@ -189,6 +229,7 @@ TEST_F(LoadRunTest, TerminatingTheBackendsFailsTheRunWithTheServersWords) {
                "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND datname = current_database()");
     });
     EXPECT_EQ(r.status, RunStatus::Failed);
+    EXPECT_EQ(r.abortedClients, 4);
     EXPECT_NE(r.error.find("lost its connection to the server"), std::string::npos) << r.error;
     EXPECT_NE(r.error.find("terminating connection due to administrator command"), std::string::npos) << r.error;
 }
@@ -245,8 +286,40 @@ TEST_F(LoadRunTest, ARateLimitSchedulesPoissonArrivals) {
     ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
     EXPECT_GT(r.transactions, 260u);
     EXPECT_LT(r.transactions, 540u);
-    EXPECT_GE(r.lagMeanMs, 0.0);
     EXPECT_GE(r.lagMaxMs, r.lagMeanMs);
+    EXPECT_DOUBLE_EQ(r.measuredSeconds, 2.0);  // the window is the run's, even when the last arrival came early
+}
+
+// pgbench: a client whose next scheduled start lies after the end of the run is done; it does
+// not sleep into the time after the run. At 0.0001 tps the first arrival is hours away.
+TEST_F(LoadRunTest, ARateLimitedClientWhoseNextStartIsAfterTheEndIsDone) {
+    LoadSpec s = spec("select-only", 1, 1, 0);
+    s.durationS = 1;
+    s.rate = 0.0001;
+    s.seed = 42;
+    LoadRun run(s);
+    auto result = std::async(std::launch::async, [&] { return run.run(); });
+    if (result.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+        run.requestStop(false);
+        result.wait();
+        FAIL() << "the client slept past the end of the run";
+    }
+    LoadResult r = result.get();
+    EXPECT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_EQ(r.transactions, 0u);
+}
+
+// -L with -R: slots already later than the limit are skipped, and count as transactions of
+// the client (-t); committed ones above the limit are counted late.
+TEST_F(LoadRunTest, ALatencyLimitSkipsLateSlotsAndCountsLateTransactions) {
+    LoadSpec s = spec("select-only", 2, 1, 50);
+    s.rate = 100000;          // far more than the server does: the schedule falls behind at once
+    s.latencyLimitMs = 0.001; // every transaction takes longer than 1 us
+    LoadResult r = LoadRun(s).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_EQ(r.transactions + r.skipped + r.failures.total(), 100u);
+    EXPECT_GT(r.skipped, 0u);
+    EXPECT_EQ(r.late, r.transactions);
 }
 
 TEST_F(LoadRunTest, AThousandClientsOnTwoThreadsCompleteWithoutErrors) {

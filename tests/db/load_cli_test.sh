@@ -11,9 +11,20 @@ expect_rc 2 "unknown query mode" "$scalelab" run --data "$data" -M binary
 [[ ! -e $data ]] || fail "a usage error must not create the cluster"
 
 expect_rc 0 "init" "$scalelab" init --data "$data" --scale 2
-grep -q 'initialized scale 2' "$work/out" || fail "init did not report: $(cat "$work/out")"
+grep -q '^scalelab: generating data (client-side)...$' "$work/out" || fail "init did not report: $(cat "$work/out")"
+grep -q '^scalelab: done in .* s (drop tables .* primary keys .* s).$' "$work/out" || fail "init timings: $(cat "$work/out")"
 expect_rc 1 "init again without --reinit" "$scalelab" init --data "$data" --scale 2
 grep -q 're-create them with --reinit' "$work/out" || fail "re-init message: $(cat "$work/out")"
+expect_rc 1 "unknown init step" "$scalelab" init --data "$data" -I dtx --reinit
+grep -qF 'unrecognized initialization step "x"' "$work/out" || fail "init step message: $(cat "$work/out")"
+expect_rc 0 "init with pgbench -i options" "$scalelab" init --data "$data" --scale 2 --reinit --partitions 2 \
+  --partition-method hash -F 90 --foreign-keys -q
+conninfo=$("$scalelab" server status --data "$data" --conninfo)
+q() { psql "$conninfo" -XAtc "$1" 2>&1; }
+[[ $(q "select count(*) from pg_inherits where inhparent = 'pgbench_accounts'::regclass") == 2 ]] || fail "partitions"
+[[ $(q "select count(*) from pgbench_branches where filler is null") == 2 ]] || fail "branch filler must be NULL as in pgbench"
+[[ $(q "select reloptions::text from pg_class where relname = 'pgbench_tellers'") == '{fillfactor=90}' ]] || fail "fillfactor"
+[[ $(q "select count(*) from pg_constraint where contype = 'f' and conparentid = 0 and conname like 'pgbench_%'") == 5 ]] || fail "foreign keys"
 expect_rc 0 "init --reinit" "$scalelab" init --data "$data" --scale 1 --reinit
 
 # The text report, pgbench style.
@@ -51,6 +62,34 @@ expect_rc 1 "placement beyond the machine" "$scalelab" run --data "$data" -t 1 -
 grep -q 'asks for 4096 cores' "$work/out" || fail "placement error: $(cat "$work/out")"
 expect_rc 1 "unknown placement" "$scalelab" run --data "$data" -t 1 --placement half
 grep -q "unknown placement 'half'" "$work/out" || fail "placement name error: $(cat "$work/out")"
+
+# pgbench's housekeeping before a run: in the JSON record, and left out with -n.
+"$scalelab" run --data "$data" -t 1 -S --json >"$work/hk.json" 2>/dev/null || fail "housekeeping run"
+python3 -c 'import json,sys; h=[s["statement"] for s in json.load(open(sys.argv[1]))["housekeeping"]]; assert h == ["vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history"], h' "$work/hk.json" || fail "housekeeping steps"
+"$scalelab" run --data "$data" -t 1 -S -n --json >"$work/hk.json" 2>/dev/null || fail "-n run"
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["housekeeping"] == []' "$work/hk.json" || fail "-n still vacuumed"
+
+# :scale of a custom script is -s or 1, never the tables' scale (pgbench's rule).
+"$scalelab" init --data "$data" --scale 2 --reinit >/dev/null 2>&1 || fail "init scale 2"
+q "create table scale_seen (s int)" >/dev/null
+printf 'INSERT INTO scale_seen VALUES (:scale);\n' >"$work/scale.sql"
+expect_rc 0 "custom script without -s" "$scalelab" run --data "$data" -f "$work/scale.sql" -t 1
+expect_rc 0 "custom script with -s 7" "$scalelab" run --data "$data" -f "$work/scale.sql" -t 1 -s 7
+[[ $(q "select string_agg(s::text, ',' order by s) from scale_seen") == '1,7' ]] || fail ":scale of custom scripts: $(q 'select * from scale_seen')"
+expect_rc 0 "built-in with -s" "$scalelab" run --data "$data" -S -t 1 -s 7
+grep -qF 'scale option ignored, using count from pgbench_branches table (2)' "$work/out" || fail "-s with a built-in: $(cat "$work/out")"
+
+# A failing statement aborts the client, as in pgbench: status failed, exit 2.
+printf 'SELECT 1/0;\n' >"$work/div.sql"
+expect_rc 2 "aborted clients" "$scalelab" run --data "$data" -f "$work/div.sql" -c 2 -T 2
+grep -qF 'Run was aborted; the above results are incomplete.' "$work/out" || fail "abort message: $(cat "$work/out")"
+grep -qF 'status: failed' "$work/out" || fail "abort status: $(cat "$work/out")"
+grep -qE 'client [01] script 0 aborted in command 0 query 0: ERROR:  division by zero' "$work/out" || fail "abort words: $(cat "$work/out")"
+
+# -L: the report lines pgbench prints.
+expect_rc 0 "latency limit" "$scalelab" run --data "$data" -S -t 20 -R 100000 -L 0.001
+grep -qE '^number of transactions skipped: [0-9]+ \([0-9.]+%\)$' "$work/out" || fail "skipped line: $(cat "$work/out")"
+grep -qE '^number of transactions above the 0.0 ms latency limit: [0-9]+/[0-9]+ \([0-9.]+%\)$' "$work/out" || fail "late line: $(cat "$work/out")"
 
 # A custom script with a mistake: file, line and column.
 printf 'SELECT 1;\n\\set x random(1, 10\n' >"$work/bad.sql"
