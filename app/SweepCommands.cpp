@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -19,6 +20,15 @@
 
 namespace scalelab::app {
 namespace {
+
+// "-" for a value the run does not have (NaN), else the number in `format`.
+std::string orMissing(double v, const char* format) {
+    if (std::isnan(v)) return "-";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
 
 std::string clock(double s) {
     int t = static_cast<int>(s + 0.5);
@@ -45,8 +55,9 @@ public:
     void onRunFinished(const RunRecord& r) override {
         if (quiet_) return;
         if (tty_) std::fputc('\n', stderr);
-        std::fprintf(stderr, "  %s %d clients round %d: %s, %.1f tps, p95 %.3f ms%s%s\n", r.series.c_str(), r.clients,
-                     r.repetition, r.status.c_str(), r.tps, r.latency.p95Ms, r.error.empty() ? "" : ": ", r.error.c_str());
+        std::fprintf(stderr, "  %s %d clients round %d: %s, %.1f tps, p95 %s ms%s%s\n", r.series.c_str(), r.clients,
+                     r.repetition, r.status.c_str(), r.tps, orMissing(r.latency.p95Ms, "%.3f").c_str(),
+                     r.error.empty() ? "" : ": ", r.error.c_str());
     }
     void onNote(const std::string& s) override {
         if (tty_) std::fputc('\n', stderr);
@@ -109,12 +120,14 @@ int runRunsCommand(const std::string& experiment, const std::vector<long long>& 
             for (long long id : exclude) store->setExcluded(id, true);
             for (long long id : include) store->setExcluded(id, false);
         }
+        // A value the run does not have is shown as "-", never as 0.
         std::printf("%5s %5s  %-20s %7s %5s  %-9s %11s %9s %9s  %s\n", "id", "index", "series", "clients", "round", "status",
                     "tps", "p95 ms", "failures", "flags");
         for (const auto& r : store->runs())
-            std::printf("%5lld %5s  %-20s %7d %5d  %-9s %11.1f %9.3f %9llu  %s%s%s\n", static_cast<long long>(r.id),
+            std::printf("%5lld %5s  %-20s %7d %5d  %-9s %11.1f %9s %9llu  %s%s%s\n", static_cast<long long>(r.id),
                         r.runIndex ? std::to_string(*r.runIndex + 1).c_str() : "-", r.series.c_str(), r.clients,
-                        r.repetition, r.status.c_str(), r.tps, r.latency.p95Ms, static_cast<unsigned long long>(r.failures),
+                        r.repetition, r.status.c_str(), r.tps, orMissing(r.latency.p95Ms, "%.3f").c_str(),
+                        static_cast<unsigned long long>(r.failures),
                         [&] {
                             std::string f;
                             for (const auto& x : r.flags) f += (f.empty() ? "" : ",") + x;

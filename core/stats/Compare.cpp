@@ -21,15 +21,14 @@ Comparison compareWelch(const std::vector<double>& a, const std::vector<double>&
     c.ratio = c.a.mean != 0 ? c.b.mean / c.a.mean : 0;
     c.percentChange = c.a.mean != 0 ? 100 * (c.ratio - 1) : 0;
     if (c.a.n < 2 || c.b.n < 2) {
-        c.verdict = "untestable: needs at least 2 runs on each side";
+        c.verdict = std::string(kTooFewToJudge) + " (needs at least 2 runs on each side)";
         return c;
     }
     double va = c.a.sd * c.a.sd / c.a.n, vb = c.b.sd * c.b.sd / c.b.n;
     double se = std::sqrt(va + vb);
     if (se == 0) {
-        c.verdict = c.difference == 0 ? "within run-to-run variation" : "distinguishable";
-        c.pValue = c.difference == 0 ? 1.0 : 0.0;
-        c.diffLow = c.diffHigh = c.difference;
+        // No variation measured is not a variation of 0: nothing can be judged.
+        c.verdict = kTooFewToJudge;
         return c;
     }
     // Welch-Satterthwaite degrees of freedom.
@@ -65,20 +64,17 @@ Comparison comparePaired(const std::vector<double>& a, const std::vector<double>
     c.difference = diff.mean;
     c.ratio = c.a.mean != 0 ? c.b.mean / c.a.mean : 0;
     c.percentChange = c.a.mean != 0 ? 100 * (c.ratio - 1) : 0;
-    if (diff.n < 2) {
-        c.verdict = "untestable: needs at least 2 pairs";
+    // Two pairs give a t with 1 degree of freedom whose interval spans orders of magnitude, and
+    // pairs that differ by exactly the same amount give no variance: neither can be judged.
+    if (diff.n < kMinPairs || diff.se == 0) {
+        c.verdict = kTooFewToJudge;
         return c;
     }
     c.df = diff.n - 1;
-    if (diff.se == 0) {
-        c.pValue = diff.mean == 0 ? 1.0 : 0.0;
-        c.diffLow = c.diffHigh = diff.mean;
-    } else {
-        c.t = diff.mean / diff.se;
-        c.pValue = studentTTwoSidedP(*c.t, *c.df);
-        c.diffLow = diff.ciLow;
-        c.diffHigh = diff.ciHigh;
-    }
+    c.t = diff.mean / diff.se;
+    c.pValue = studentTTwoSidedP(*c.t, *c.df);
+    c.diffLow = diff.ciLow;
+    c.diffHigh = diff.ciHigh;
     if (c.a.mean != 0) {
         c.percentLow = 100 * *c.diffLow / c.a.mean;
         c.percentHigh = 100 * *c.diffHigh / c.a.mean;

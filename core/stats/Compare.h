@@ -20,6 +20,11 @@ struct Comparison {
     std::string verdict;        // "distinguishable", "within run-to-run variation", or why untestable
 };
 
+// The verdict when the runs cannot carry a judgement: fewer than 2 runs a side (Welch), fewer
+// than kMinPairs pairs (paired), or no variation at all; then there is no p-value and no interval.
+constexpr const char* kTooFewToJudge = "too few runs to judge";
+constexpr int kMinPairs = 3;
+
 // Welch's unequal-variance t-test and interval for the difference of means; the ratio's
 // interval from the delta method on log(mean B / mean A) with Welch's degrees of freedom.
 Comparison compareWelch(const std::vector<double>& a, const std::vector<double>& b, double confidence = 0.95);

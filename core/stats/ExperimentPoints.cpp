@@ -3,6 +3,8 @@
 #include "util/Error.h"
 
 #include <algorithm>
+#include <cmath>
+#include <set>
 
 namespace scalelab {
 namespace {
@@ -41,24 +43,52 @@ const char* runMetricUnit(RunMetric m) {
     return "";
 }
 
+namespace {
+// Missing values are NaN in memory (NULL in the file): they are no value, never 0.
+std::optional<double> present(double v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); }
+std::optional<double> present(const std::optional<double>& v) { return v ? present(*v) : std::nullopt; }
+} // namespace
+
 std::optional<double> metricOf(const RunRecord& r, RunMetric m) {
     switch (m) {
-    case RunMetric::Tps: return r.tps;
-    case RunMetric::LatencyMean: return r.latency.meanMs;
-    case RunMetric::LatencyP95: return r.latency.p95Ms;
-    case RunMetric::LatencyP99: return r.latency.p99Ms;
-    case RunMetric::LogicalReads: return r.logicalReadsPerSec;
-    case RunMetric::CpuBusy: return r.cpuBusyPct;
-    case RunMetric::ServerCpu: return r.serverCpuPct;
+    case RunMetric::Tps: return present(r.tps);
+    case RunMetric::LatencyMean: return present(r.latency.meanMs);
+    case RunMetric::LatencyP95: return present(r.latency.p95Ms);
+    case RunMetric::LatencyP99: return present(r.latency.p99Ms);
+    case RunMetric::LogicalReads: return present(r.logicalReadsPerSec);
+    case RunMetric::CpuBusy: return present(r.cpuBusyPct);
+    case RunMetric::ServerCpu: return present(r.serverCpuPct);
     }
     return std::nullopt;
+}
+
+std::vector<RunMetric> allRunMetrics() {
+    std::vector<RunMetric> all;
+    for (const auto& m : kMetrics) all.push_back(m.metric);
+    return all;
+}
+
+std::vector<RunMetric> metricsPresent(const std::vector<RunRecord>& runs) {
+    std::vector<RunMetric> present;
+    bool anyRun = false;
+    for (RunMetric m : allRunMetrics()) {
+        for (const auto& r : runs) {
+            if (!countsInStatistics(r)) continue;
+            anyRun = true;
+            if (metricOf(r, m)) {
+                present.push_back(m);
+                break;
+            }
+        }
+    }
+    return anyRun ? present : allRunMetrics();
 }
 
 std::vector<PointRuns> pointRuns(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
                                  RunMetric metric) {
     std::vector<PointRuns> points;
     for (const auto& r : runs) {
-        if (r.status != "completed" || r.excluded) continue;
+        if (!countsInStatistics(r)) continue;
         auto value = metricOf(r, metric);
         if (!value) continue;
         auto it = std::find_if(points.begin(), points.end(),
@@ -94,6 +124,15 @@ std::vector<PointComparison> compareSeries(const std::vector<PointRuns>& points,
             if (b.series != candidate || b.clients != a.clients) continue;
             std::vector<double> va = a.values, vb = b.values;
             if (paired) {
+                // Exactly one run per round and series: a round twice on a side cannot be paired.
+                for (const PointRuns* side : {&a, &b}) {
+                    std::set<int> seen;
+                    for (int rep : side->repetitions)
+                        if (!seen.insert(rep).second)
+                            throw Error("cannot pair the runs of '" + side->series + "' at " + std::to_string(side->clients) +
+                                        " clients: round " + std::to_string(rep) +
+                                        " is there more than once (exclude the extra runs, or compare unpaired)");
+                }
                 va.clear(), vb.clear();
                 for (size_t i = 0; i < a.values.size(); ++i)
                     for (size_t k = 0; k < b.values.size(); ++k)

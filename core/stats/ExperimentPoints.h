@@ -15,7 +15,11 @@ enum class RunMetric { Tps, LatencyMean, LatencyP95, LatencyP99, LogicalReads, C
 RunMetric parseRunMetric(const std::string& name);  // "tps", "latency_p95", ...; throws Error listing them
 const char* runMetricName(RunMetric m);
 const char* runMetricUnit(RunMetric m);
-std::optional<double> metricOf(const RunRecord& run, RunMetric m);
+std::optional<double> metricOf(const RunRecord& run, RunMetric m);  // none when the run lacks it (NaN, NULL)
+std::vector<RunMetric> allRunMetrics();
+// The metrics at least one completed, included run has; every metric when there is no such run
+// yet. Menus offer only these: a tps-only import has no latency to plot.
+std::vector<RunMetric> metricsPresent(const std::vector<RunRecord>& runs);
 
 // Each point's values keep the run order, so a paired comparison can match rounds.
 struct PointRuns {

@@ -5,6 +5,9 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <limits>
+
 #include <ctime>
 #include <filesystem>
 
@@ -67,6 +70,12 @@ std::vector<std::string> split(const std::string& s) {
 void bindOptional(sqlite::Statement& st, int i, const std::optional<double>& v) {
     if (v) st.bind(i, *v);
     else st.bindNull(i);
+}
+
+// A value the source did not have: NULL in the file, NaN in memory (SQLite stores a NaN as
+// NULL), never 0.
+double realOrMissing(const sqlite::Statement& st, int col) {
+    return st.isNull(col) ? std::numeric_limits<double>::quiet_NaN() : st.real(col);
 }
 
 std::optional<double> optionalReal(const sqlite::Statement& st, int col) {
@@ -277,8 +286,9 @@ std::vector<RunRecord> ExperimentStore::runs() {
         r.failures = static_cast<uint64_t>(st.integer(16));
         LatencySummary& l = r.latency;
         l.count = r.transactions;
-        l.meanMs = st.real(17), l.stddevMs = st.real(18), l.p50Ms = st.real(19), l.p90Ms = st.real(20);
-        l.p95Ms = st.real(21), l.p99Ms = st.real(22), l.p999Ms = st.real(23), l.maxMs = st.real(24);
+        l.meanMs = realOrMissing(st, 17), l.stddevMs = realOrMissing(st, 18), l.p50Ms = realOrMissing(st, 19);
+        l.p90Ms = realOrMissing(st, 20), l.p95Ms = realOrMissing(st, 21), l.p99Ms = realOrMissing(st, 22);
+        l.p999Ms = realOrMissing(st, 23), l.maxMs = realOrMissing(st, 24);
         r.cpuBusyPct = optionalReal(st, 25);
         r.loadGeneratorCpuPct = optionalReal(st, 26);
         r.serverCpuPct = optionalReal(st, 27);
@@ -304,10 +314,10 @@ std::vector<StoredSample> ExperimentStore::samples(int64_t runId) {
         s.transactions = static_cast<uint64_t>(st.integer(3));
         s.tps = st.real(4);
         s.failures = static_cast<uint64_t>(st.integer(5));
-        s.latMeanMs = st.real(6);
-        s.latP50Ms = st.real(7);
-        s.latP95Ms = st.real(8);
-        s.latP99Ms = st.real(9);
+        s.latMeanMs = realOrMissing(st, 6);
+        s.latP50Ms = realOrMissing(st, 7);
+        s.latP95Ms = realOrMissing(st, 8);
+        s.latP99Ms = realOrMissing(st, 9);
         if (!st.isNull(10)) s.system = nlohmann::json::parse(st.text(10));
         out.push_back(std::move(s));
     }
@@ -322,7 +332,32 @@ std::set<int64_t> ExperimentStore::finishedRunIndexes() {
 }
 
 void ExperimentStore::setExcluded(int64_t runId, bool excluded) {
-    db_->prepare("UPDATE runs SET excluded = ? WHERE id = ?").bind(1, excluded ? 1 : 0).bind(2, runId).run();
+    auto st = db_->prepare("SELECT status, flags FROM runs WHERE id = ?");
+    st.bind(1, runId);
+    if (!st.step()) throw Error(path() + " has no run " + std::to_string(runId));
+    RunRecord r;
+    r.status = st.text(0);
+    r.flags = split(st.text(1));
+    applyExclusion(r, excluded);
+    db_->prepare("UPDATE runs SET excluded = ?, flags = ? WHERE id = ?")
+        .bind(1, r.excluded ? 1 : 0)
+        .bind(2, joined(r.flags))
+        .bind(3, runId)
+        .run();
+}
+
+void applyExclusion(RunRecord& r, bool excluded) {
+    // A run that did not complete (failed, stopped) is left out unless included on purpose;
+    // that choice is the flag "included", visible wherever flags are shown.
+    r.excluded = excluded;
+    r.flags.erase(std::remove(r.flags.begin(), r.flags.end(), std::string(kIncludedOnPurpose)), r.flags.end());
+    if (!excluded && r.status != "completed") r.flags.push_back(kIncludedOnPurpose);
+}
+
+bool countsInStatistics(const RunRecord& run) {
+    if (run.excluded) return false;
+    return run.status == "completed" ||
+           std::find(run.flags.begin(), run.flags.end(), std::string(kIncludedOnPurpose)) != run.flags.end();
 }
 
 } // namespace scalelab

@@ -79,6 +79,7 @@ public:
     std::vector<RunRecord> runs();
     std::vector<StoredSample> samples(int64_t runId);
     std::set<int64_t> finishedRunIndexes();  // completed or failed
+    // excluded = false on a run that did not complete includes it on purpose (flag "included").
     void setExcluded(int64_t runId, bool excluded);
 
 private:
@@ -86,6 +87,13 @@ private:
     int64_t insertRun(const RunRecord& run, const std::vector<StoredSample>& samples);
     std::unique_ptr<sqlite::Database> db_;
 };
+
+// Whether a run's values go into points, comparisons and fits: completed runs that are not
+// excluded, and runs that did not complete (failed, stopped) only when included on purpose
+// (`scalelab runs --include ID`, which flags them "included").
+constexpr const char* kIncludedOnPurpose = "included";
+bool countsInStatistics(const RunRecord& run);
+void applyExclusion(RunRecord& run, bool excluded);  // the rule setExcluded stores
 
 std::string utcTimestamp();  // "2026-11-30T07:58:01Z"
 

@@ -3,7 +3,9 @@
 #include "store/Csv.h"
 #include "util/Error.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -26,6 +28,34 @@ double number(const std::string& text, const std::string& file, int line, const 
     fail(file, line, what + " is not a number: '" + text + "'");
 }
 
+constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+
+// pgbench prints glibc's spelling of a NaN ("nan", "-nan") when an interval had no transaction.
+double numberOrMissing(const std::string& text, const std::string& file, int line, const std::string& what) {
+    if (text == "nan" || text == "-nan" || text == "NaN" || text == "-NaN") return kMissing;
+    return number(text, file, line, what);
+}
+
+// Progress lines are a run's samples. The interval is the smallest spacing seen (the first line
+// ends one interval after the start). A line that is missing (a gap) must not make the next
+// sample span two intervals: each sample covers one interval, and the gaps are counted.
+int fixProgressIntervals(std::vector<StoredSample>& samples) {
+    if (samples.empty()) return 0;
+    double interval = samples.front().endS;
+    for (size_t i = 1; i < samples.size(); ++i) interval = std::min(interval, samples[i].endS - samples[i - 1].endS);
+    if (!(interval > 0)) return 0;
+    int gaps = 0;
+    double previousEnd = samples.front().endS - interval;
+    if (previousEnd > 0.5 * interval) ++gaps;  // the first lines are missing
+    for (auto& s : samples) {
+        if (s.endS - previousEnd > 1.5 * interval) ++gaps;
+        s.startS = std::max(previousEnd, s.endS - interval);
+        s.transactions = std::isnan(s.tps) ? 0 : static_cast<uint64_t>(std::llround(s.tps * (s.endS - s.startS)));
+        previousEnd = s.endS;
+    }
+    return gaps;
+}
+
 std::string readFile(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw Error("cannot read " + path);
@@ -39,7 +69,11 @@ std::string readFile(const std::string& path) {
 std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::string& file, const std::string& series) {
     static const std::regex field(R"(^([a-z][a-z ]*[a-z])\s*[:=]\s*(.*?)\s*$)");
     static const std::regex tpsLine(R"(^tps = ([0-9.eE+-]+) \((including connections establishing|excluding connections establishing|without initial connection time)\)\s*$)");
-    static const std::regex progress(R"(^progress: ([0-9.]+) s, ([0-9.]+) tps, lat ([0-9.]+) ms stddev ([0-9.]+|NaN)(.*)$)");
+    static const std::regex progress(
+        R"(^progress: ([0-9.]+) s, ([0-9.]+|-?nan|-?NaN) tps, lat ([0-9.]+|-?nan|-?NaN) ms stddev ([0-9.]+|-?nan|-?NaN)(.*)$)");
+    // pgbench's words for an aborted client, with or without the "pgbench: error: " prefix.
+    static const std::regex clientAborted(R"(client [0-9]+ (script [0-9]+ )?aborted)");
+    static const std::string runAborted = "Run was aborted; the above results are incomplete.";
     std::vector<ImportedRun> runs;
     std::vector<StoredSample> pendingProgress;
     std::istringstream in(text);
@@ -49,11 +83,23 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
     int startLine = 0;
     bool haveTps = false, preferredTps = false, haveClients = false;
     nlohmann::json detail;
+    // Abort lines come before their report (stderr during the run), and "Run was aborted" after
+    // it; in a 2>&1 log with a buffered stdout the report comes last of all.
+    std::vector<std::string> pendingAborts;
+    bool pendingRunAborted = false;
+    bool haveReport = false;
+    size_t lastReportIndex = 0;
+    auto markAborted = [&](ImportedRun& r, const std::string& why) {
+        r.run.status = "failed";
+        r.run.error = r.run.error.empty() ? why : r.run.error + "; " + why;
+    };
 
     auto finish = [&](int at) {
         if (!cur) return;
         if (!haveClients) fail(file, startLine, "the report that starts here has no 'number of clients' line");
         if (!haveTps) fail(file, at, "the report that starts at line " + std::to_string(startLine) + " has no 'tps = ' line");
+        int gaps = fixProgressIntervals(cur->samples);
+        if (gaps > 0) detail["progress_gaps"] = gaps;
         cur->run.detail = detail;
         cur = nullptr;
     };
@@ -65,23 +111,41 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
         if (std::regex_match(line, m, progress)) {
             StoredSample s;
             s.endS = number(m[1], file, lineNo, "progress time");
-            s.tps = number(m[2], file, lineNo, "progress tps");
-            s.latMeanMs = number(m[3], file, lineNo, "progress latency");
-            double previous = pendingProgress.empty() ? 0 : pendingProgress.back().endS;
-            s.startS = previous;
-            s.transactions = static_cast<uint64_t>(std::llround(s.tps * (s.endS - previous)));
+            s.tps = numberOrMissing(m[2], file, lineNo, "progress tps");
+            s.latMeanMs = numberOrMissing(m[3], file, lineNo, "progress latency");
+            s.latP50Ms = s.latP95Ms = s.latP99Ms = kMissing;  // progress lines have no percentiles
             pendingProgress.push_back(s);
+            continue;
+        }
+        if (std::regex_search(line, clientAborted)) {
+            pendingAborts.push_back(line);
+            continue;
+        }
+        if (line.find(runAborted) != std::string::npos) {
+            if (!pendingAborts.empty() || !haveReport) pendingRunAborted = true;
+            else markAborted(runs[lastReportIndex], "pgbench: " + runAborted);
             continue;
         }
         if (line.rfind("transaction type:", 0) == 0) {
             finish(lineNo);
             runs.emplace_back();
             cur = &runs.back();
+            haveReport = true;
+            cur->run.status = "completed";
+            lastReportIndex = runs.size() - 1;
+            cur->run.latency.meanMs = cur->run.latency.stddevMs = kMissing;  // pgbench 8.4 has neither
+            cur->run.latency.p50Ms = cur->run.latency.p90Ms = cur->run.latency.p95Ms = kMissing;
+            cur->run.latency.p99Ms = cur->run.latency.p999Ms = cur->run.latency.maxMs = kMissing;
+            cur->run.latency.minMs = kMissing;
+            if (!pendingAborts.empty())
+                markAborted(*cur, std::to_string(pendingAborts.size()) + " client(s) aborted, first: " + pendingAborts.front());
+            if (pendingRunAborted) markAborted(*cur, "pgbench: " + runAborted);
+            pendingAborts.clear();
+            pendingRunAborted = false;
             startLine = lineNo;
             haveTps = preferredTps = haveClients = false;
             detail = nlohmann::json::object();
             cur->run.series = series;
-            cur->run.status = "completed";
             cur->run.threads = 1;  // pgbench 8.4 has no threads line: one thread
             cur->run.source = "import: " + file;
             cur->samples = std::move(pendingProgress);
@@ -126,6 +190,13 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
             detail["transactions_per_client"] = integer(value);
         } else if (key == "number of transactions actually processed") {
             cur->run.transactions = static_cast<uint64_t>(integer(value.substr(0, value.find('/'))));
+            size_t slash = value.find('/');
+            if (slash != std::string::npos) {
+                int64_t planned = integer(value.substr(slash + 1));
+                if (static_cast<int64_t>(cur->run.transactions) < planned)
+                    markAborted(*cur, "processed " + std::to_string(cur->run.transactions) + " of " + std::to_string(planned) +
+                                          " transactions");
+            }
         } else if (key == "number of failed transactions") {
             cur->run.failures = static_cast<uint64_t>(integer(value.substr(0, value.find(' '))));
         } else if (key == "latency average") {
@@ -136,6 +207,8 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
     }
     finish(lineNo);
     if (runs.empty()) fail(file, 1, "no pgbench report found (a report starts with 'transaction type:')");
+    if (!pendingAborts.empty() || pendingRunAborted)
+        fail(file, lineNo, "the log ends with aborted clients but no report after them: the last run has no results");
     for (auto& r : runs) {
         r.run.latency.count = r.run.transactions;
         if (r.run.measuredSeconds == 0 && r.run.tps > 0)
@@ -169,9 +242,18 @@ std::vector<ImportedRun> parseRunsCsv(const std::string& text, const std::string
         r.run.threads = col.count("threads") ? static_cast<int>(num("threads")) : 1;
         r.run.status = col.count("status") ? get("status") : "completed";
         if (col.count("transactions")) r.run.transactions = static_cast<uint64_t>(num("transactions"));
-        if (col.count("latency_mean_ms") && !get("latency_mean_ms").empty()) r.run.latency.meanMs = num("latency_mean_ms");
-        if (col.count("latency_p95_ms") && !get("latency_p95_ms").empty()) r.run.latency.p95Ms = num("latency_p95_ms");
-        if (col.count("latency_p99_ms") && !get("latency_p99_ms").empty()) r.run.latency.p99Ms = num("latency_p99_ms");
+        // A column the file does not have, or an empty field, is a missing value, never 0.
+        auto optional = [&](const char* name) { return col.count(name) && !get(name).empty() ? num(name) : kMissing; };
+        LatencySummary& l = r.run.latency;
+        l.meanMs = optional("latency_mean_ms");
+        l.stddevMs = optional("latency_sd_ms");
+        l.p50Ms = optional("latency_p50_ms");
+        l.p90Ms = optional("latency_p90_ms");
+        l.p95Ms = optional("latency_p95_ms");
+        l.p99Ms = optional("latency_p99_ms");
+        l.p999Ms = optional("latency_p999_ms");
+        l.maxMs = optional("latency_max_ms");
+        l.minMs = kMissing;
         r.run.source = "import: " + file;
         runs.push_back(std::move(r));
     });

@@ -3,12 +3,15 @@
 #include "server/EmbeddedServer.h"
 #include "store/Export.h"
 #include "store/ExperimentStore.h"
+#include "stats/ExperimentPoints.h"
 #include "store/Import.h"
 #include "util/Error.h"
 
 #include "ErrorOf.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -155,6 +158,86 @@ TEST(PgbenchImport, ReadsThe16Report) {
     EXPECT_EQ(runs[0].run.failures, 0u);
     EXPECT_EQ(runs[0].run.detail["query_mode"], "simple");
     EXPECT_EQ(runs[0].samples.size(), 1u);
+}
+
+TEST_F(StoreTest, RunsThatDidNotCompleteAreLeftOutUnlessIncludedOnPurpose) {
+    auto store = ExperimentStore::create(path);
+    RunRecord failed = run("A", 4, 1, 50);
+    failed.status = "failed";
+    failed.error = "1 of 4 clients aborted";
+    int64_t failedId = store->saveRun(failed, {});
+    store->saveRun(run("A", 4, 2, 100), {});
+    auto values = [&] { return pointRuns(store->runs(), {"A"}, RunMetric::Tps).at(0).values; };
+    EXPECT_EQ(values(), std::vector<double>{100});
+    store->setExcluded(failedId, false);  // scalelab runs --include ID
+    EXPECT_EQ(values(), (std::vector<double>{50, 100}));
+    EXPECT_EQ(store->runs()[0].flags, std::vector<std::string>{"included"});
+    store->setExcluded(failedId, true);
+    EXPECT_EQ(values(), std::vector<double>{100});
+    EXPECT_TRUE(store->runs()[0].flags.empty());
+}
+
+TEST(PgbenchImport, ValuesTheReportDoesNotHaveAreMissingNotZero) {
+    auto old = parsePgbenchOutput(slurp(data("pgbench-8.4.txt")), "old.txt", "HEAD");
+    EXPECT_TRUE(std::isnan(old[0].run.latency.meanMs));  // 8.4 reports no latency at all
+    auto r = parsePgbenchOutput(slurp(data("pgbench-16.txt")), "new.txt", "HEAD")[0].run;
+    EXPECT_EQ(r.latency.meanMs, 3.99);
+    EXPECT_TRUE(std::isnan(r.latency.p95Ms));  // pgbench prints no percentiles
+    EXPECT_FALSE(metricOf(r, RunMetric::LatencyP95).has_value());
+    EXPECT_EQ(metricOf(r, RunMetric::LatencyMean), 3.99);
+}
+
+TEST(PgbenchImport, AbortedClientsMakeAFailedRun) {
+    auto timed = parsePgbenchOutput(slurp(data("pgbench-15-aborted.txt")), "a.txt", "HEAD");
+    ASSERT_EQ(timed.size(), 1u);
+    EXPECT_EQ(timed[0].run.status, "failed");
+    EXPECT_NE(timed[0].run.error.find("client 1 script 0 aborted in command 0 query 0: ERROR:  division by zero"),
+              std::string::npos) << timed[0].run.error;
+    EXPECT_EQ(timed[0].samples.size(), 2u);
+
+    auto counted = parsePgbenchOutput(slurp(data("pgbench-15-aborted-t.txt")), "t.txt", "HEAD");
+    EXPECT_EQ(counted[0].run.status, "failed");
+    EXPECT_NE(counted[0].run.error.find("processed 10 of 15 transactions"), std::string::npos) << counted[0].run.error;
+}
+
+// With stdout buffered in a 2>&1 log, the abort lines and "Run was aborted" come before the
+// report they belong to; the completed run before them stays completed.
+TEST(PgbenchImport, AbortLinesBeforeTheReportBelongToIt) {
+    auto runs = parsePgbenchOutput(slurp(data("pgbench-15-loop-buffered.txt")), "loop.txt", "HEAD");
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].run.status, "completed") << runs[0].run.error;
+    EXPECT_EQ(runs[1].run.status, "failed");
+    EXPECT_EQ(runs[1].samples.size(), 2u);
+}
+
+TEST(PgbenchImport, NanProgressLinesAndAMissingLine) {
+    auto runs = parsePgbenchOutput(slurp(data("pgbench-15-progress-nan.txt")), "nan.txt", "HEAD");
+    ASSERT_EQ(runs.size(), 1u);
+    const auto& s = runs[0].samples;
+    ASSERT_EQ(s.size(), 3u);
+    EXPECT_TRUE(std::isnan(s[1].latMeanMs));
+    EXPECT_EQ(s[1].transactions, 0u);
+    // The line for 2..3 s is missing: the 4 s sample covers 3..4 s, not two intervals.
+    EXPECT_EQ(s[2].startS, 3.0);
+    EXPECT_EQ(s[2].transactions, 790u);
+    EXPECT_EQ(runs[0].run.detail["progress_gaps"], 1);
+}
+
+TEST(RunsCsvImport, AColumnTheFileLacksIsMissing) {
+    auto runs = parseRunsCsv("series,clients,repetition,tps\nA,4,1,100.5\n", "tps-only.csv");
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_TRUE(std::isnan(runs[0].run.latency.p95Ms));
+    EXPECT_FALSE(metricOf(runs[0].run, RunMetric::LatencyP95).has_value());
+}
+
+TEST_F(StoreTest, AMissingValueIsStoredAsNullAndReadBackAsMissing) {
+    auto store = ExperimentStore::create(path);
+    importFiles(*store, {data("pgbench-8.4.txt")}, "HEAD");
+    auto runs = store->runs();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_TRUE(std::isnan(runs[0].latency.meanMs));
+    EXPECT_TRUE(pointRuns(runs, {"HEAD"}, RunMetric::LatencyMean).empty());  // no point at 0 ms
+    EXPECT_EQ(pointRuns(runs, {"HEAD"}, RunMetric::Tps).size(), 1u);
 }
 
 TEST_F(StoreTest, AMalformedFileFailsWithFileAndLineAndImportsNothing) {

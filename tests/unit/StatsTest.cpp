@@ -3,6 +3,7 @@
 // t quantiles there are solved on SciPy's t CDF (its t.ppf is off by ~1e-9 at fractional df),
 // and curve_fit runs with the analytic Jacobian and tolerances of 1e-15.
 #include "stats/Compare.h"
+#include "stats/ExperimentPoints.h"
 #include "stats/Peak.h"
 #include "stats/SteadyState.h"
 #include "stats/Summary.h"
@@ -107,11 +108,34 @@ TEST(Compare, PairedMatchesScipy) {
     EXPECT_THROW(comparePaired({1, 2}, {1}), Error);
 }
 
-TEST(Compare, OneRunOrIdenticalRunsAreHandled) {
-    EXPECT_EQ(compareWelch({100}, {101, 102}).verdict, "untestable: needs at least 2 runs on each side");
-    Comparison same = compareWelch({5, 5}, {5, 5});
-    EXPECT_EQ(same.verdict, "within run-to-run variation");
-    EXPECT_EQ(*same.pValue, 1.0);
+TEST(Compare, OneRunOrIdenticalRunsAreTooFewToJudge) {
+    EXPECT_EQ(compareWelch({100}, {101, 102}).verdict, "too few runs to judge (needs at least 2 runs on each side)");
+    Comparison same = compareWelch({5, 5}, {6, 6});  // no variation: not a variation of 0
+    EXPECT_EQ(same.verdict, "too few runs to judge");
+    EXPECT_FALSE(same.pValue.has_value());
+    EXPECT_FALSE(same.diffLow.has_value());
+}
+
+TEST(Compare, PairedNeedsThreePairsWithSomeVariation) {
+    Comparison two = comparePaired({100, 110}, {105, 111});
+    EXPECT_EQ(two.verdict, "too few runs to judge");
+    EXPECT_FALSE(two.pValue.has_value());
+    Comparison constant = comparePaired({100, 110, 120}, {105, 115, 125});  // every pair differs by 5
+    EXPECT_EQ(constant.verdict, "too few runs to judge");
+    EXPECT_FALSE(constant.diffLow.has_value());
+    EXPECT_TRUE(comparePaired({100, 110, 120}, {105, 114, 126}).pValue.has_value());
+}
+
+TEST(Compare, PairingRefusesARoundTwiceOnASide) {
+    std::vector<PointRuns> points = {{"A", 8, {100, 101, 99}, {1, 2, 2}}, {"B", 8, {110, 111, 109}, {1, 2, 3}}};
+    try {
+        compareSeries(points, "A", "B", true, 0.95);
+        FAIL() << "accepted a duplicated round";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), "cannot pair the runs of 'A' at 8 clients: round 2 is there more than once "
+                                         "(exclude the extra runs, or compare unpaired)");
+    }
+    EXPECT_EQ(compareSeries(points, "A", "B", false, 0.95).size(), 1u);  // unpaired is fine
 }
 
 TEST(Usl, RecoversExactParametersFromNoiselessData) {

@@ -1,5 +1,7 @@
 #include "models/RunsTableModel.h"
 
+#include <cmath>
+
 #include <QColor>
 
 namespace scalelab::ui {
@@ -22,7 +24,8 @@ int RunsTableModel::columnCount(const QModelIndex& parent) const { return parent
 
 QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     const RunRecord& r = runs_[static_cast<size_t>(index.row())];
-    if (role == Qt::CheckStateRole && index.column() == Excluded) return r.excluded ? Qt::Checked : Qt::Unchecked;
+    // Checked: left out of the statistics (excluded, or not completed and not included on purpose).
+    if (role == Qt::CheckStateRole && index.column() == Excluded) return countsInStatistics(r) ? Qt::Unchecked : Qt::Checked;
     if (role == Qt::ToolTipRole && !r.error.empty()) return QString::fromStdString(r.error);
     if (role == Qt::ForegroundRole && r.status != "completed") return QColor(Qt::darkRed);
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
@@ -35,7 +38,9 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     case Round: return r.repetition;
     case Status: return QString::fromStdString(r.status);
     case Tps: return role == Qt::EditRole ? QVariant(r.tps) : QVariant(QString::number(r.tps, 'f', 1));
-    case P95: return role == Qt::EditRole ? QVariant(r.latency.p95Ms) : QVariant(QString::number(r.latency.p95Ms, 'f', 3));
+    case P95:  // a value the run does not have is shown as missing, never as 0
+        if (std::isnan(r.latency.p95Ms)) return role == Qt::EditRole ? QVariant() : QVariant(QStringLiteral("\u2014"));
+        return role == Qt::EditRole ? QVariant(r.latency.p95Ms) : QVariant(QString::number(r.latency.p95Ms, 'f', 3));
     case Failures: return static_cast<qulonglong>(r.failures);
     case Flags: return flags;
     case Excluded: return {};
@@ -58,8 +63,8 @@ Qt::ItemFlags RunsTableModel::flags(const QModelIndex& index) const {
 bool RunsTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
     if (role != Qt::CheckStateRole || index.column() != Excluded) return false;
     RunRecord& r = runs_[static_cast<size_t>(index.row())];
-    r.excluded = value.toInt() == Qt::Checked;
-    emit dataChanged(index, index);
+    applyExclusion(r, value.toInt() == Qt::Checked);
+    emit dataChanged(this->index(index.row(), 0), this->index(index.row(), columnCount() - 1));
     emit exclusionChanged(r.id, r.excluded);
     return true;
 }

@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QChartView>
 #include <QComboBox>
+#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -34,8 +35,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent) : QWidget
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     metric_ = new QComboBox;
-    for (const char* m : {"tps", "latency_mean", "latency_p95", "latency_p99", "logical_reads", "cpu_busy", "server_cpu"})
-        metric_->addItem(QString::fromLatin1(m));
+    for (RunMetric m : allRunMetrics()) metric_->addItem(QString::fromLatin1(runMetricName(m)));
     bars_ = new QComboBox;
     bars_->addItems({tr("95% confidence interval"), tr("standard deviation"), tr("min - max")});
     logX_ = new QCheckBox(tr("log2 clients"));
@@ -149,12 +149,27 @@ void ResultsPage::load(const QString& path) {
     seriesOrder_.clear();
     for (const auto& s : store->series()) seriesOrder_.push_back(s.label);
     runs_->setRuns(store->runs());
+    offerMetricsPresent();
     refresh();
+}
+
+void ResultsPage::offerMetricsPresent() {
+    QStringList names;
+    for (RunMetric m : metricsPresent(runs_->runs())) names << QString::fromLatin1(runMetricName(m));
+    QStringList current;
+    for (int i = 0; i < metric_->count(); ++i) current << metric_->itemText(i);
+    if (names == current) return;
+    QString chosen = metric_->currentText();
+    QSignalBlocker block(metric_);
+    metric_->clear();
+    metric_->addItems(names);
+    metric_->setCurrentIndex(std::max(0, static_cast<int>(names.indexOf(chosen))));
 }
 
 void ResultsPage::addRun(const RunRecord& run) {
     if (std::find(seriesOrder_.begin(), seriesOrder_.end(), run.series) == seriesOrder_.end()) seriesOrder_.push_back(run.series);
     runs_->addRun(run);
+    offerMetricsPresent();
     refresh();
 }
 
@@ -203,8 +218,18 @@ void ResultsPage::refreshComparison() {
     comparison_->setRowCount(0);
     if (baseline_->currentText().isEmpty() || candidate_->currentText().isEmpty()) return;
     RunMetric metric = parseRunMetric(metric_->currentText().toStdString());
-    auto rows = buildComparison(runs_->runs(), seriesOrder_, baseline_->currentText().toStdString(),
-                                candidate_->currentText().toStdString(), metric, paired_->isChecked(), 0.95);
+    QList<ComparisonRowView> rows;
+    try {
+        rows = buildComparison(runs_->runs(), seriesOrder_, baseline_->currentText().toStdString(),
+                               candidate_->currentText().toStdString(), metric, paired_->isChecked(), 0.95);
+    } catch (const std::exception& e) {
+        // A comparison that cannot be made (a round twice on a side, paired) says why in the table.
+        comparison_->insertRow(0);
+        comparison_->setSpan(0, 0, 1, comparison_->columnCount());
+        comparison_->setItem(0, 0, cell(QString::fromStdString(e.what())));
+        return;
+    }
+    comparison_->clearSpans();
     for (const auto& r : rows) {
         int row = comparison_->rowCount();
         comparison_->insertRow(row);

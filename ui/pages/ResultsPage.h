@@ -45,6 +45,7 @@ public slots:
 
 private:
     void refreshComparison();
+    void offerMetricsPresent();  // the metric menu lists only metrics the runs have
     void showRunDetail(int sourceRow);
 
     TopologyInfo machine_;
