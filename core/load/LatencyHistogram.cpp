@@ -52,6 +52,16 @@ LatencyHistogram LatencyHistogram::since(const LatencyHistogram& earlier) const 
     d.count_ -= std::min(d.count_, earlier.count_);
     d.sum_ -= std::min(d.sum_, earlier.sum_);
     d.sumSquares_ = std::max(0.0, d.sumSquares_ - earlier.sumSquares_);
+    // The interval's own min and max: the edges of its lowest and highest non-empty buckets,
+    // tightened by the cumulative extremes (exact below 128 ns, within 0.4% above), never the
+    // run-so-far values of an earlier interval.
+    d.min_ = UINT64_MAX;
+    d.max_ = 0;
+    for (size_t i = 0; i < d.counts_.size(); ++i) {
+        if (d.counts_[i] == 0) continue;
+        if (d.min_ == UINT64_MAX) d.min_ = std::max(histogram::bucketLow(i), min_);
+        d.max_ = std::min(histogram::bucketLow(i) + histogram::bucketWidth(i) - 1, max_);
+    }
     return d;
 }
 
@@ -99,8 +109,13 @@ LatencySummary LatencyHistogram::summary() const {
 
 LatencyHistogram LiveLatencyHistogram::snapshot() const {
     LatencyHistogram h;
-    for (size_t i = 0; i < counts_.size(); ++i) h.counts_[i] = counts_[i].load(std::memory_order_relaxed);
-    h.count_ = count_.load(std::memory_order_relaxed);
+    // One consistent snapshot: the count is the buckets' total, so percentiles and the count
+    // agree even when a record lands while the buckets are read.
+    h.count_ = 0;
+    for (size_t i = 0; i < counts_.size(); ++i) {
+        h.counts_[i] = counts_[i].load(std::memory_order_relaxed);
+        h.count_ += h.counts_[i];
+    }
     h.sum_ = sum_.load(std::memory_order_relaxed);
     h.sumSquares_ = sumSquares_.load(std::memory_order_relaxed);
     h.min_ = min_.load(std::memory_order_relaxed);

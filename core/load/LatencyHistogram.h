@@ -32,8 +32,8 @@ class LatencyHistogram {
 public:
     void record(uint64_t ns);
     void merge(const LatencyHistogram& other);
-    // this - earlier, for cumulative snapshots of the same source; min and max are kept
-    // from this one (they cannot be un-merged), which is what an interval report wants.
+    // this - earlier, for cumulative snapshots of the same source. Min and max are the
+    // interval's own, from its lowest and highest non-empty buckets (within 0.4%).
     LatencyHistogram since(const LatencyHistogram& earlier) const;
 
     uint64_t count() const { return count_; }

@@ -24,7 +24,8 @@ CpuStatSnapshot parseCpuStat(const std::string& text);
 // Percent of the interval in each state; they add up to 100 when the interval had ticks.
 struct CpuUsage {
     double user = 0, nice = 0, system = 0, iowait = 0, irq = 0, softirq = 0, steal = 0, idle = 0;
-    double busy() const { return 100.0 - idle - iowait; }
+    // Work done on this machine's behalf; steal (time the hypervisor gave to others) is apart.
+    double busy() const { return 100.0 - idle - iowait - steal; }
 };
 
 // A counter that went backwards (seen for iowait on some kernels) counts as 0 for the interval.

@@ -23,6 +23,7 @@ nlohmann::json toJson(const SystemSample& s, bool perPu) {
     j["load_generator_cpu_pct"] = s.loadGeneratorCpuPct ? nlohmann::json(*s.loadGeneratorCpuPct) : nlohmann::json();
     j["server_cpu_pct"] = s.serverCpuPct ? nlohmann::json(*s.serverCpuPct) : nlohmann::json();
     j["client_bound"] = s.clientBound;
+    if (s.serverCountersReset) j["server_counters_reset"] = true;
     if (s.cpuPressure) j["pressure_cpu_some_pct"] = s.cpuPressure->somePct;
     if (s.ioPressure) {
         j["pressure_io_some_pct"] = s.ioPressure->somePct;

@@ -9,6 +9,16 @@
 
 namespace scalelab {
 
+bool countersWereReset(const ServerCounterSnapshot& a, const ServerCounterSnapshot& b) {
+    if (a.statsReset != b.statsReset) return true;
+    const uint64_t ServerCounterSnapshot::*monotone[] = {
+        &ServerCounterSnapshot::xactCommit, &ServerCounterSnapshot::xactRollback, &ServerCounterSnapshot::blksRead,
+        &ServerCounterSnapshot::blksHit,    &ServerCounterSnapshot::tupReturned,  &ServerCounterSnapshot::tupFetched};
+    for (auto m : monotone)
+        if (b.*m < a.*m) return true;
+    return false;
+}
+
 ServerCounterRates ratesBetween(const ServerCounterSnapshot& a, const ServerCounterSnapshot& b, double seconds) {
     ServerCounterRates r;
     if (seconds <= 0) return r;
@@ -63,7 +73,8 @@ ServerCounterSnapshot ServerCounters::read() {
         "(SELECT coalesce(string_agg(w || '=' || n, ','), '') FROM (SELECT coalesce(wait_event_type, 'CPU') AS w, "
         "count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' "
         "AND pid <> pg_backend_pid() GROUP BY 1) AS waits), "
-        "(SELECT count(*) FROM pg_stat_activity WHERE application_name = " + conn_->quote(loadApplicationName_) + ") "
+        "(SELECT count(*) FROM pg_stat_activity WHERE application_name = " + conn_->quote(loadApplicationName_) + "), "
+        "coalesce(pg_stat_database.stats_reset::text, '') "
         "FROM pg_stat_database, pg_stat_bgwriter" + std::string(serverVersion_ >= 150000 ? ", pg_stat_force_next_flush() AS flush " : " ") +
         "WHERE datname = current_database()";
     try {
@@ -78,6 +89,7 @@ ServerCounterSnapshot ServerCounters::read() {
         for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
             *fields[i] = row[static_cast<int>(i)].is_null() ? 0 : row[static_cast<int>(i)].as<uint64_t>();
         s.loadBackends = row[17].as<int>();
+        s.statsReset = row[18].c_str();
         std::string waits = row[16].c_str();
         for (size_t pos = 0; pos < waits.size();) {
             size_t comma = waits.find(',', pos);

@@ -22,7 +22,12 @@ struct ServerCounterSnapshot {
     std::map<std::string, int> waitEvents;  // wait_event_type ("CPU" when none) -> active backends
     int loadBackends = 0;                   // sessions with the load's application_name
     uint64_t ownStatements = 0;             // statements this reader ran before this snapshot
+    std::string statsReset;                 // pg_stat_database.stats_reset, "" when never reset
 };
+
+// pg_stat_reset() (or a crash) between two snapshots: the differences are not activity.
+// Detected by a changed stats_reset or by a counter that went backwards.
+bool countersWereReset(const ServerCounterSnapshot& before, const ServerCounterSnapshot& after);
 
 // Per second over an interval.
 struct ServerCounterRates {

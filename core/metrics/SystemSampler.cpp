@@ -128,7 +128,11 @@ SystemSample SystemSampler::between(const SystemSnapshot& a, const SystemSnapsho
         out.serverCpuPct = cpuPercent(a.serverTicks, b.serverTicks, out.seconds, sources_.ticksPerSecond);
     if (a.cpuPressure && b.cpuPressure) out.cpuPressure = pressureBetween(*a.cpuPressure, *b.cpuPressure, out.seconds);
     if (a.ioPressure && b.ioPressure) out.ioPressure = pressureBetween(*a.ioPressure, *b.ioPressure, out.seconds);
-    if (a.counters && b.counters) out.server = ratesBetween(*a.counters, *b.counters, out.seconds);
+    if (a.counters && b.counters) {
+        // A reset is marked, and the interval has no server rates: never a real-looking 0.
+        if (countersWereReset(*a.counters, *b.counters)) out.serverCountersReset = true;
+        else out.server = ratesBetween(*a.counters, *b.counters, out.seconds);
+    }
     int pus = sources_.loadGeneratorPus > 0 ? sources_.loadGeneratorPus : std::max<int>(1, static_cast<int>(b.cpu.perPu.size()));
     out.clientBound = out.loadGeneratorCpuPct && *out.loadGeneratorCpuPct > kClientBoundShare * 100.0 * pus;
     return out;

@@ -50,7 +50,8 @@ struct SystemSample {
     std::vector<DiskSample> disks;
     std::optional<double> loadGeneratorCpuPct, serverCpuPct;  // 100 = one PU
     std::optional<PressureSample> cpuPressure, ioPressure;
-    std::optional<ServerCounterRates> server;
+    std::optional<ServerCounterRates> server;  // none when not measured, or when the counters were reset
+    bool serverCountersReset = false;          // the server's counters were reset inside this interval
     bool clientBound = false;  // the load generator used more than 90% of the PUs it may run on
 };
 

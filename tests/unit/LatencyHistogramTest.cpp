@@ -89,6 +89,23 @@ TEST(LatencyHistogram, AnIntervalIsTheDifferenceOfTwoSnapshots) {
                                               histogram::bucketWidth(histogram::bucketIndex(5'000'000)) / 2);
 }
 
+// An interval's min and max are its own, not the run so far: a 100 ms outlier in the first
+// interval must not show up as the second interval's max, nor a 1 us first value as its min.
+TEST(LatencyHistogram, AnIntervalsMinAndMaxAreItsOwn) {
+    LiveLatencyHistogram live;
+    for (uint64_t v : {1'000, 100'000'000}) live.record(v);
+    LatencyHistogram first = live.snapshot();
+    for (uint64_t v : {10'000'000, 20'000'000}) live.record(v);
+    LatencyHistogram interval = live.snapshot().since(first);
+    EXPECT_NEAR(static_cast<double>(interval.minNs()), 10e6, 10e6 * 0.004);
+    EXPECT_NEAR(static_cast<double>(interval.maxNs()), 20e6, 20e6 * 0.004);
+    EXPECT_LE(interval.minNs(), 10'000'000u);
+    EXPECT_GE(interval.maxNs(), 20'000'000u);
+    LatencySummary s = interval.summary();
+    EXPECT_LT(s.maxMs, 21.0);
+    EXPECT_GT(s.minMs, 9.9);
+}
+
 TEST(LatencyHistogram, AnEmptyHistogramReportsZeros) {
     LatencyHistogram h;
     EXPECT_EQ(h.percentileNs(0.99), 0u);

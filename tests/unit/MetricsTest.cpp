@@ -133,3 +133,36 @@ TEST(SystemSampler, FlagsALoadGeneratorThatUsesOver90PercentOfItsPus) {
     b.loadGeneratorTicks = 1170;  // 85% of two PUs
     EXPECT_FALSE(sampler.between(a, b).clientBound);
 }
+
+TEST(CpuStat, StealIsNotBusy) {
+    CpuUsage u;
+    u.user = 40, u.system = 10, u.steal = 20, u.idle = 25, u.iowait = 5;
+    EXPECT_DOUBLE_EQ(u.busy(), 50.0);
+}
+
+TEST(ServerCounters, AResetIsMarkedNotAZero) {
+    ServerCounterSnapshot a, b;
+    a.xactCommit = 1000, b.xactCommit = 1500;
+    a.statsReset = b.statsReset = "2026-11-30 08:00:00+00";
+    EXPECT_FALSE(countersWereReset(a, b));
+    b.statsReset = "2026-11-30 08:00:05+00";
+    EXPECT_TRUE(countersWereReset(a, b));
+    b.statsReset = a.statsReset;
+    b.xactCommit = 20;  // went backwards
+    EXPECT_TRUE(countersWereReset(a, b));
+
+    MetricsSources src;
+    src.root = std::string(SCALELAB_TEST_DATA);
+    SystemSampler sampler(src);
+    SystemSnapshot sa, sb;
+    sa.seconds = 1, sb.seconds = 2;
+    sa.counters = a, sb.counters = b;
+    SystemSample s = sampler.between(sa, sb);
+    EXPECT_TRUE(s.serverCountersReset);
+    EXPECT_FALSE(s.server.has_value());
+    sb.counters->xactCommit = 1500;
+    s = sampler.between(sa, sb);
+    EXPECT_FALSE(s.serverCountersReset);
+    ASSERT_TRUE(s.server.has_value());
+    EXPECT_DOUBLE_EQ(s.server->commits, 500.0);
+}
