@@ -85,9 +85,9 @@ void renderChart(const std::string& experiment, const std::string& png, const st
     ui::ScalingData data =
         ui::buildScalingData(store->runs(), order, parseRunMetric(metric), ui::ErrorBars::ConfidenceInterval, 0.95, false);
     if (data.series.isEmpty()) throw Error(experiment + " has no completed runs to chart");
-    TopologyInfo machine = Topology::live().info();
+    data.markers = ui::markerViews(machineMarkers(store->runs(), store->provenance(), thisMachine()));
     ui::ScalingChart chart;
-    chart.setData(data, false, static_cast<int>(machine.cores.size()), machine.puCount());
+    chart.setData(data, false);
     QSize size(width, height);
     if (!png.empty()) ui::exportChartPng(&chart, QString::fromStdString(png), size, scale);
     if (!svg.empty()) ui::exportChartSvg(&chart, QString::fromStdString(svg), size, QString::fromStdString(experiment));

@@ -8,6 +8,7 @@
 #include "store/Import.h"
 #include "util/Error.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +37,9 @@ int runReportCommand(const ReportArgs& a) {
     try {
         auto store = ExperimentStore::open(a.experiment, true);
         RunMetric metric = parseRunMetric(a.metric);
+        if (a.usl && !isThroughputMetric(metric))
+            throw Error(std::string("--usl fits throughput (tps, logical_reads); ") + runMetricName(metric) +
+                        " is not one, and the law does not describe it");
         auto order = seriesOrder(*store);
         auto runs = store->runs();
         auto points = pointRuns(runs, order, metric);
@@ -100,29 +104,47 @@ int runReportCommand(const ReportArgs& a) {
             if (!a.csvDir.empty()) {
                 openCsv("usl.csv");
                 csv->row({"series", "model", "lambda", "lambda_se", "sigma", "sigma_se", "kappa", "kappa_se", "r_squared",
-                          "peak_clients", "peak_throughput", "points", "note"});
+                          "kappa_above_zero", "converged", "peak_clients", "peak_clients_se", "peak_throughput",
+                          "peak_throughput_se", "amdahl_lambda", "amdahl_lambda_se", "amdahl_sigma", "amdahl_sigma_se",
+                          "amdahl_r_squared", "points", "note"});
             }
+            auto pm = [](double v, double se, const char* f) {
+                return fmt(f, v) + (std::isnan(se) ? std::string(" +/- -") : " +/- " + fmt(f, se));
+            };
             for (const auto& series : order) {
                 std::vector<ScalingPoint> sp;
                 for (const auto& p : summaries)
-                    if (p.series == series) sp.push_back({static_cast<double>(p.clients), p.summary.mean, p.summary.sd});
+                    if (p.series == series)
+                        sp.push_back({static_cast<double>(p.clients), p.summary.mean, p.summary.sd, p.summary.n});
                 if (sp.empty()) continue;
                 try {
                     UslFit f = fitUsl(sp, a.weighted);
-                    std::printf("%-20s %s: lambda %.3f +/- %.3f, sigma %.5f +/- %.5f, kappa %.6f +/- %.6f, R^2 %.4f",
-                                series.c_str(), f.model.c_str(), f.lambda, f.lambdaSe, f.sigma, f.sigmaSe, f.kappa, f.kappaSe,
-                                f.rSquared);
-                    if (f.peakClients) std::printf(", N* %.1f, X(N*) %.1f", *f.peakClients, *f.peakThroughput);
+                    std::printf("%-20s USL: lambda %s, sigma %s, kappa %s, R^2 %.4f, kappa > 0 (95%%): %s",
+                                series.c_str(), pm(f.lambda, f.lambdaSe, "%.3f").c_str(), pm(f.sigma, f.sigmaSe, "%.5f").c_str(),
+                                pm(f.kappa, f.kappaSe, "%.6f").c_str(), f.rSquared, f.kappaAboveZero ? "yes" : "no");
+                    if (f.peakClients)
+                        std::printf(", N* %s, X(N*) %s", pm(*f.peakClients, f.peakClientsSe.value_or(NAN), "%.1f").c_str(),
+                                    pm(*f.peakThroughput, f.peakThroughputSe.value_or(NAN), "%.1f").c_str());
                     std::printf("\n");
+                    if (f.amdahl)
+                        std::printf("%-20s   Amdahl (second model, kappa = 0): lambda %s, sigma %s, R^2 %.4f, no peak\n", "",
+                                    pm(f.amdahl->lambda, f.amdahl->lambdaSe, "%.3f").c_str(),
+                                    pm(f.amdahl->sigma, f.amdahl->sigmaSe, "%.5f").c_str(), f.amdahl->rSquared);
                     if (!f.note.empty()) std::printf("%-20s   %s\n", "", f.note.c_str());
+                    auto o = [](const std::optional<double>& v) { return v ? csvNumber(*v) : std::string(); };
                     if (csv)
                         csv->row({series, f.model, csvNumber(f.lambda), csvNumber(f.lambdaSe), csvNumber(f.sigma),
                                   csvNumber(f.sigmaSe), csvNumber(f.kappa), csvNumber(f.kappaSe), csvNumber(f.rSquared),
-                                  f.peakClients ? csvNumber(*f.peakClients) : "",
-                                  f.peakThroughput ? csvNumber(*f.peakThroughput) : "", std::to_string(f.points), f.note});
+                                  f.kappaAboveZero ? "1" : "0", f.converged ? "1" : "0", o(f.peakClients), o(f.peakClientsSe),
+                                  o(f.peakThroughput), o(f.peakThroughputSe),
+                                  f.amdahl ? csvNumber(f.amdahl->lambda) : "", f.amdahl ? csvNumber(f.amdahl->lambdaSe) : "",
+                                  f.amdahl ? csvNumber(f.amdahl->sigma) : "", f.amdahl ? csvNumber(f.amdahl->sigmaSe) : "",
+                                  f.amdahl ? csvNumber(f.amdahl->rSquared) : "", std::to_string(f.points), f.note});
                 } catch (const Error& e) {
                     std::printf("%-20s no fit: %s\n", series.c_str(), e.what());
-                    if (csv) csv->row({series, "", "", "", "", "", "", "", "", "", "", std::to_string(sp.size()), e.what()});
+                    if (csv)
+                        csv->row({series, "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "",
+                                  std::to_string(sp.size()), e.what()});
                 }
             }
             if (csv) csv->close();
@@ -157,7 +179,7 @@ int runReportCommand(const ReportArgs& a) {
 int runImportCommand(const ImportArgs& a) {
     try {
         auto store = ExperimentStore::openOrCreate(a.output);
-        int n = importFiles(*store, a.files, a.series);
+        int n = importFiles(*store, a.files, a.series, SourceMachine{a.cores, a.pus});
         std::fprintf(stderr, "scalelab: imported %d run%s into %s\n", n, n == 1 ? "" : "s", a.output.c_str());
         return 0;
     } catch (const std::exception& e) {

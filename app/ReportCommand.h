@@ -22,6 +22,7 @@ struct ImportArgs {
     std::vector<std::string> files;
     std::string series;
     std::string output;
+    int cores = 0, pus = 0;  // the machine the runs were measured on, when known
 };
 
 struct ExportArgs {

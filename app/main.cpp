@@ -142,6 +142,10 @@ int main(int argc, char** argv) {
     importCmd->add_option("files", import.files, "pgbench output files, or runs .csv files")->required()->check(CLI::ExistingFile);
     importCmd->add_option("--series", import.series, "Series the pgbench outputs belong to");
     importCmd->add_option("-o,--output", import.output, "Experiment file (created when missing)")->required();
+    auto* importCores = importCmd->add_option("--cores", import.cores, "Cores of the machine the runs were measured on (chart markers)")
+                            ->check(CLI::PositiveNumber);
+    importCmd->add_option("--pus", import.pus, "PUs (hardware threads) of that machine; default: as many as cores")
+        ->check(CLI::PositiveNumber)->needs(importCores);
 
     scalelab::app::ExportArgs exportArgs;
     auto* exportCmd = app.add_subcommand("export", "Write an experiment as CSV files and/or JSON");

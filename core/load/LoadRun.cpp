@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <thread>
 
 namespace scalelab {
@@ -117,6 +118,7 @@ void validate(const LoadSpec& s) {
     if (s.rate < 0) bad("rate must not be negative");
     if (s.latencyLimitMs < 0 || !std::isfinite(s.latencyLimitMs)) bad("latency limit must be a positive number of milliseconds");
     if (s.maxTries < 1) bad("max tries must be at least 1");
+    if (s.maxFailedPct > 100) bad("the allowed share of failed transactions must be at most 100%");
     if (!(s.sampleIntervalS >= 0.05)) bad("sample interval must be at least 0.05 s");
     if (s.scale < 1) bad("scale must be at least 1");
     if (s.workload.replay && s.mode == QueryMode::Prepared)
@@ -300,6 +302,16 @@ LoadResult LoadRun::run() {
         result.status = RunStatus::Failed;
         result.error = std::to_string(result.abortedClients) + " of " + std::to_string(result.clients) +
                        " clients aborted; the results are incomplete. First: " + result.firstAbort;
+    } else if (spec_.maxFailedPct >= 0 && result.failures.total() > 0 &&
+               100.0 * static_cast<double>(result.failures.total()) /
+                       static_cast<double>(result.transactions + result.failures.total()) > spec_.maxFailedPct) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%.3f%% of the transactions failed (%llu), above the %.3g%% allowed",
+                      100.0 * static_cast<double>(result.failures.total()) /
+                          static_cast<double>(result.transactions + result.failures.total()),
+                      static_cast<unsigned long long>(result.failures.total()), spec_.maxFailedPct);
+        result.status = RunStatus::Failed;
+        result.error = std::string(buf) + "; first: " + result.firstErrorMessage;
     } else if (sh.stoppedByUser.load()) {
         result.status = RunStatus::Stopped;
     }

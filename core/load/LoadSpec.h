@@ -25,6 +25,10 @@ struct LoadSpec {
     double warmupS = 0;                // timed runs: the first seconds are run but not counted
     double rate = 0;                   // target transactions per second over all clients; 0: unthrottled
     double latencyLimitMs = 0;         // -L: transactions above it are counted late; with a rate, late slots are skipped
+    // Failed transactions (serialization/deadlock after the last try) above this share of all
+    // ended transactions make the run failed: its numbers would describe retries, not work.
+    // Negative: any share is allowed (pgbench's behaviour).
+    double maxFailedPct = -1;
     int maxTries = 1;                  // tries of a transaction that fails by serialization or deadlock
     double sampleIntervalS = 1.0;
     int64_t scale = 1;                 // the :scale variable

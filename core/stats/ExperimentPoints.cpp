@@ -62,6 +62,8 @@ std::optional<double> metricOf(const RunRecord& r, RunMetric m) {
     return std::nullopt;
 }
 
+bool isThroughputMetric(RunMetric m) { return m == RunMetric::Tps || m == RunMetric::LogicalReads; }
+
 std::vector<RunMetric> allRunMetrics() {
     std::vector<RunMetric> all;
     for (const auto& m : kMetrics) all.push_back(m.metric);

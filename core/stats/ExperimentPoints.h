@@ -17,6 +17,9 @@ const char* runMetricName(RunMetric m);
 const char* runMetricUnit(RunMetric m);
 std::optional<double> metricOf(const RunRecord& run, RunMetric m);  // none when the run lacks it (NaN, NULL)
 std::vector<RunMetric> allRunMetrics();
+// The USL describes throughput (tps, logical reads/s); a fit to latency or CPU would be a
+// curve through numbers the law does not model.
+bool isThroughputMetric(RunMetric m);
 // The metrics at least one completed, included run has; every metric when there is no such run
 // yet. Menus offer only these: a tps-only import has no latency to plot.
 std::vector<RunMetric> metricsPresent(const std::vector<RunRecord>& runs);

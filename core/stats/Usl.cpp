@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace scalelab {
 namespace {
@@ -20,7 +21,8 @@ struct UslFunctor {
     int inputs() const { return withKappa ? 3 : 2; }
     int values() const { return static_cast<int>(points.size()); }
 
-    double weight(const ScalingPoint& p) const { return weighted ? 1.0 / p.sd : 1.0; }
+    // The standard error of the point's mean: a mean of many runs is known better than one of few.
+    double weight(const ScalingPoint& p) const { return weighted ? std::sqrt(std::max(1, p.n)) / p.sd : 1.0; }
 
     int operator()(const Eigen::VectorXd& x, Eigen::VectorXd& fvec) const {
         double kappa = withKappa ? x[2] : 0;
@@ -45,7 +47,22 @@ struct UslFunctor {
     }
 };
 
-UslFit fit(const std::vector<ScalingPoint>& points, bool weighted, bool withKappa) {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// One fit of the USL (withKappa) or of Amdahl's law, with the parameters' covariance.
+struct RawFit {
+    Eigen::VectorXd x;
+    Eigen::MatrixXd cov;   // empty when it cannot be computed
+    bool converged = true;
+    double rSquared = 0;
+};
+
+double predictWith(const Eigen::VectorXd& x, bool withKappa, double n) {
+    double kappa = withKappa ? x[2] : 0;
+    return x[0] * n / (1 + x[1] * (n - 1) + kappa * n * (n - 1));
+}
+
+RawFit fit(const std::vector<ScalingPoint>& points, bool weighted, bool withKappa) {
     int params = withKappa ? 3 : 2;
     // Start: lambda from the smallest client count; then the law is linear in sigma and kappa:
     //   lambda N / X - 1 = sigma (N - 1) + kappa N (N - 1).
@@ -62,49 +79,52 @@ UslFit fit(const std::vector<ScalingPoint>& points, bool weighted, bool withKapp
         y[r] = p.mean > 0 ? lambda0 * p.clients / p.mean - 1 : 0;
     }
     Eigen::VectorXd lin = A.colPivHouseholderQr().solve(y);
-    Eigen::VectorXd x(params);
-    x[0] = lambda0;
-    x[1] = std::max(lin[0], 0.0);
-    if (withKappa) x[2] = std::max(lin[1], 1e-9);
+    RawFit out;
+    out.x = Eigen::VectorXd(params);
+    out.x[0] = lambda0;
+    out.x[1] = std::max(lin[0], 0.0);
+    if (withKappa) out.x[2] = std::max(lin[1], 1e-9);
 
     UslFunctor f{points, weighted, withKappa};
     Eigen::LevenbergMarquardt<UslFunctor> lm(f);
     lm.parameters.xtol = 1e-14;
     lm.parameters.ftol = 1e-14;
     lm.parameters.maxfev = 2000;
-    lm.minimize(x);
-
-    UslFit out;
-    out.model = withKappa ? "USL" : "Amdahl";
-    out.points = static_cast<int>(points.size());
-    out.weighted = weighted;
-    out.lambda = x[0];
-    out.sigma = x[1];
-    out.kappa = withKappa ? x[2] : 0;
+    auto status = lm.minimize(out.x);
+    // Ending on a tolerance (even one too small to improve on) is convergence; running out of
+    // evaluations, bad input or non-finite estimates is not.
+    out.converged = status != Eigen::LevenbergMarquardtSpace::ImproperInputParameters &&
+                    status != Eigen::LevenbergMarquardtSpace::TooManyFunctionEvaluation && out.x.allFinite();
 
     Eigen::VectorXd r(points.size());
-    f(x, r);
+    f(out.x, r);
     Eigen::MatrixXd J(static_cast<Eigen::Index>(points.size()), params);
-    f.df(x, J);
+    f.df(out.x, J);
     int dof = static_cast<int>(points.size()) - params;
-    if (dof > 0) {
+    if (out.converged && dof > 0) {
         double s2 = r.squaredNorm() / dof;
-        Eigen::MatrixXd cov = (J.transpose() * J).inverse() * s2;
-        out.lambdaSe = std::sqrt(std::max(0.0, cov(0, 0)));
-        out.sigmaSe = std::sqrt(std::max(0.0, cov(1, 1)));
-        if (withKappa) out.kappaSe = std::sqrt(std::max(0.0, cov(2, 2)));
+        Eigen::FullPivLU<Eigen::MatrixXd> lu(J.transpose() * J);
+        if (lu.isInvertible()) {
+            Eigen::MatrixXd cov = lu.inverse() * s2;
+            bool usable = cov.allFinite();
+            for (int i = 0; i < params; ++i) usable = usable && cov(i, i) >= 0;
+            if (usable) out.cov = cov;
+        }
     }
     double mean = 0;
     for (const auto& p : points) mean += p.mean;
     mean /= static_cast<double>(points.size());
     double ssRes = 0, ssTot = 0;
     for (const auto& p : points) {
-        ssRes += (p.mean - out.predict(p.clients)) * (p.mean - out.predict(p.clients));
+        double e = p.mean - predictWith(out.x, withKappa, p.clients);
+        ssRes += e * e;
         ssTot += (p.mean - mean) * (p.mean - mean);
     }
     out.rSquared = ssTot > 0 ? 1 - ssRes / ssTot : 1;
     return out;
 }
+
+double seOf(const RawFit& f, int i) { return f.cov.size() ? std::sqrt(f.cov(i, i)) : kNaN; }
 
 } // namespace
 
@@ -122,25 +142,49 @@ UslFit fitUsl(const std::vector<ScalingPoint>& points, bool weighted) {
     if (points.size() < 3)
         throw Error("the USL has 3 parameters and needs at least 3 client counts; this series has " +
                     std::to_string(points.size()));
-    UslFit usl = fit(points, weighted, true);
+    RawFit raw = fit(points, weighted, true);
+    UslFit usl;
+    usl.points = static_cast<int>(points.size());
+    usl.weighted = weighted;
+    usl.lambda = raw.x[0], usl.sigma = raw.x[1], usl.kappa = raw.x[2];
+    usl.lambdaSe = seOf(raw, 0), usl.sigmaSe = seOf(raw, 1), usl.kappaSe = seOf(raw, 2);
+    usl.rSquared = raw.rSquared;
+    usl.converged = raw.converged;
+    auto addNote = [&](const std::string& n) { usl.note += (usl.note.empty() ? "" : "; ") + n; };
     int dof = usl.points - 3;
-    bool kappaAboveZero = dof > 0 && usl.kappa - studentTQuantile(0.975, dof) * usl.kappaSe > 0;
-    if (dof == 0) kappaAboveZero = usl.kappa > 0;  // exactly determined: no standard errors to test with
-    if (!kappaAboveZero) {
-        UslFit amdahl = fit(points, weighted, false);
-        amdahl.note = "kappa (" + std::to_string(usl.kappa) + ") is not significantly above 0: Amdahl's law, "
-                      "throughput levels off towards lambda/sigma and has no peak";
-        return amdahl;
+    if (!usl.converged) addNote("the fit did not converge: the estimates are not to be trusted and have no standard errors");
+    else if (dof == 0) addNote("as many client counts as parameters: the curve passes through every point, with no standard errors");
+    else if (std::isnan(usl.kappaSe)) addNote("the parameters' covariance cannot be computed: no standard errors");
+
+    if (!std::isnan(usl.kappaSe)) usl.kappaAboveZero = usl.kappa - studentTQuantile(0.975, dof) * usl.kappaSe > 0;
+    if (!usl.kappaAboveZero) {
+        RawFit a = fit(points, weighted, false);
+        usl.amdahl = AmdahlFit{a.x[0], a.x[1], seOf(a, 0), seOf(a, 1), a.rSquared};
+        if (usl.converged && !std::isnan(usl.kappaSe))
+            addNote("kappa is not significantly above 0 (its 95% interval reaches 0): the data do not show a "
+                    "coherency cost for certain, and Amdahl's law (no peak) fits too");
     }
-    if (dof == 0) usl.note = "as many client counts as parameters: the curve passes through every point, with no standard errors";
     if (usl.sigma < 0)
-        usl.note += std::string(usl.note.empty() ? "" : "; ") + "sigma < 0: these points scale better than linearly, "
-                    "which the law does not describe (cache effects, too few points?)";
-    if (usl.sigma < 1) {
-        usl.peakClients = std::sqrt((1 - usl.sigma) / usl.kappa);
-        usl.peakThroughput = usl.predict(*usl.peakClients);
+        addNote("sigma < 0: these points scale better than linearly, which the law does not describe (cache effects, "
+                "too few points?)");
+    if (usl.sigma >= 1) {
+        addNote("sigma >= 1: throughput falls from the first client on");
+    } else if (usl.kappa > 0) {
+        double nStar = std::sqrt((1 - usl.sigma) / usl.kappa);
+        usl.peakClients = nStar;
+        usl.peakThroughput = usl.predict(nStar);
+        if (raw.cov.size()) {
+            // Delta method. N* depends on sigma and kappa; at the peak dX/dN = 0, so X(N*)
+            // moves with the parameters as X at a fixed N = N* does.
+            Eigen::Vector3d gN(0, -1 / (2 * usl.kappa * nStar), -nStar / (2 * usl.kappa));
+            double d = 1 + usl.sigma * (nStar - 1) + usl.kappa * nStar * (nStar - 1);
+            Eigen::Vector3d gX(nStar / d, -usl.lambda * nStar * (nStar - 1) / (d * d),
+                               -usl.lambda * nStar * nStar * (nStar - 1) / (d * d));
+            usl.peakClientsSe = std::sqrt(std::max(0.0, gN.dot(raw.cov * gN)));
+            usl.peakThroughputSe = std::sqrt(std::max(0.0, gX.dot(raw.cov * gX)));
+        }
     } else {
-        usl.note = "sigma >= 1: throughput falls from the first client on";
+        addNote("kappa = 0: no peak; throughput levels off towards lambda/sigma");
     }
     return usl;
 }

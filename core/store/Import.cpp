@@ -261,7 +261,11 @@ std::vector<ImportedRun> parseRunsCsv(const std::string& text, const std::string
     return runs;
 }
 
-int importFiles(ExperimentStore& store, const std::vector<std::string>& files, const std::string& series) {
+int importFiles(ExperimentStore& store, const std::vector<std::string>& files, const std::string& series,
+                const SourceMachine& machine) {
+    if (machine.cores < 0 || machine.pus < 0 || (machine.pus > 0 && machine.pus < machine.cores))
+        throw Error("the source machine needs cores >= 1 and PUs >= cores (got " + std::to_string(machine.cores) + " cores, " +
+                    std::to_string(machine.pus) + " PUs)");
     std::vector<ImportedRun> all;
     for (const auto& f : files) {
         bool csv = f.size() > 4 && f.compare(f.size() - 4, 4, ".csv") == 0;
@@ -280,6 +284,8 @@ int importFiles(ExperimentStore& store, const std::vector<std::string>& files, c
     for (auto& r : all) {
         if (r.run.repetition == 0) r.run.repetition = ++last[{r.run.series, r.run.clients}];
         r.run.startedAt = r.run.endedAt = now;
+        if (machine.cores > 0)
+            r.run.detail["machine"] = {{"cores", machine.cores}, {"pus", machine.pus > 0 ? machine.pus : machine.cores}};
         rows.emplace_back(std::move(r.run), std::move(r.samples));
     }
     store.saveRuns(rows);

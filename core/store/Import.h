@@ -22,8 +22,15 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
 // export are read when present.
 std::vector<ImportedRun> parseRunsCsv(const std::string& text, const std::string& file);
 
+// The machine the imported runs were measured on, when the user says (`import --cores --pus`):
+// the chart then marks its cores and PUs. 0: not told (no markers for those runs).
+struct SourceMachine {
+    int cores = 0, pus = 0;
+};
+
 // Reads each file (CSV when it ends in .csv, else pgbench output) and stores all runs in one
 // transaction, numbering repetitions after those already in the experiment. Returns the count.
-int importFiles(ExperimentStore& store, const std::vector<std::string>& files, const std::string& series);
+int importFiles(ExperimentStore& store, const std::vector<std::string>& files, const std::string& series,
+                const SourceMachine& machine = {});
 
 } // namespace scalelab

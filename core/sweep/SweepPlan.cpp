@@ -210,6 +210,8 @@ SweepPlan parsePlan(const json& j) {
         p.maxTries = static_cast<int>(wl.integer("max_tries", 1, 1));
         p.scriptScale = wl.integer("scale", 0, 1);  // 0: not given
         p.latencyLimitMs = wl.number("latency_limit", 0, 0, "0 (none) or more milliseconds");
+        p.maxFailedPct = wl.number("max_failed_pct", -1, 0, "a percentage from 0 to 100");
+        if (p.maxFailedPct > 100) fail("$.workload.max_failed_pct", "must be a percentage from 0 to 100");
         try {
             p.vacuum = parseRunVacuum(wl.string("vacuum", "pgbench"));
         } catch (const Error& e) {

@@ -46,6 +46,7 @@ struct SweepPlan {
     double rate = 0;
     int maxTries = 1;
     double latencyLimitMs = 0;              // pgbench -L
+    double maxFailedPct = -1;               // failed transactions above this % fail the run; <0: any
     int64_t scriptScale = 0;                // :scale of custom scripts (pgbench -s; 0: not given, 1); built-ins read pgbench_branches
     RunVacuum vacuum = RunVacuum::Pgbench;  // before each run, as pgbench (-n: none, -v: all)
     // the grid

@@ -316,6 +316,7 @@ void SweepRunner::run() {
             spec.warmupS = plan_.warmupS;
             spec.rate = plan_.rate;
             spec.latencyLimitMs = plan_.latencyLimitMs;
+            spec.maxFailedPct = plan_.maxFailedPct;
             spec.maxTries = plan_.maxTries;
             spec.sampleIntervalS = plan_.sampleIntervalS;
             spec.scale = scaleForRun(usesPgbenchTables, usesPgbenchTables ? inspectPgbenchData(conninfo) : PgbenchDataInfo{},

@@ -220,6 +220,30 @@ TEST_F(LoadRunTest, SerializationFailuresAreRetriedAndEveryCommitCountsOnce) {
     EXPECT_LE(r.retriedTransactions, r.retries);
 }
 
+// A plan may allow only so many failed transactions: above that the run is failed (its tps
+// would describe retries, not work). Six clients start together, read the row in repeatable
+// read, wait, and update it: all but one fail by serialization each round.
+TEST_F(LoadRunTest, FailuresAboveTheAllowedShareFailTheRun) {
+    exec("CREATE TABLE IF NOT EXISTS hot2 (id int PRIMARY KEY, n int)");
+    exec("INSERT INTO hot2 VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET n = 0");
+    LoadSpec s = spec("", 6, 2, 3);
+    s.workload.addScriptText("BEGIN ISOLATION LEVEL REPEATABLE READ;\n"
+                             "SELECT n FROM hot2 WHERE id = 1;\n"
+                             "SELECT pg_sleep(0.05);\n"
+                             "UPDATE hot2 SET n = n + 1 WHERE id = 1;\n"
+                             "END;\n",
+                             "hot2.sql");
+    s.maxFailedPct = 5;
+    LoadResult r = LoadRun(s).run();
+    ASSERT_GT(r.failures.serialization, 0u);
+    EXPECT_EQ(r.status, RunStatus::Failed);
+    EXPECT_EQ(r.abortedClients, 0);  // failures are not aborts: every client ran its 3
+    EXPECT_EQ(r.transactions + r.failures.total(), 18u);
+    EXPECT_NE(r.error.find("above the 5% allowed"), std::string::npos) << r.error;
+    s.maxFailedPct = 100;
+    EXPECT_EQ(LoadRun(s).run().status, RunStatus::Completed);
+}
+
 TEST_F(LoadRunTest, TerminatingTheBackendsFailsTheRunWithTheServersWords) {
     LoadSpec s = spec("select-only", 4, 2, 0);
     s.durationS = 60;
@@ -370,6 +394,34 @@ TEST_F(LoadRunTest, ServerCountersSeeExactlyTheCommitsTheLoadGeneratorCounted) {
     ASSERT_FALSE(r.samples.empty());
     ASSERT_TRUE(r.samples.front().system);
     EXPECT_EQ(r.samples.front().system->cpu.perPu.size(), static_cast<size_t>(sysconf(_SC_NPROCESSORS_ONLN)));
+}
+
+// With a warm-up the window starts at a snapshot taken while backends are busy: commits of
+// the warm-up that a backend has not reported yet land in the window. The window's commits may
+// exceed the counted transactions by that much, never fall short, and PostgreSQL reports a busy
+// backend's counters at least once a second: the excess is under one second of throughput.
+// Measured here (select-only, 4 clients, 32,000-40,000 tps, 6 s window): 0.52-1.02%, 35-62 ms
+// of throughput; without a warm-up the same run is exact to the in-flight transactions
+// (0.002%). docs/metrics.md.
+TEST_F(LoadRunTest, WithAWarmupTheWindowsCommitsExceedTheCountedTransactionsByTheReportingLagOnly) {
+    MetricsSources sources;
+    sources.conninfo = conninfo();
+    sources.loadGenerator = getpid();
+    sources.ticksPerSecond = sysconf(_SC_CLK_TCK);
+    SystemSampler sampler(sources);
+    LoadSpec s = spec("select-only", 4, 2, 0);
+    s.durationS = 8;
+    s.warmupS = 2;
+    LoadResult r = LoadRun(s, {}, &sampler).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    ASSERT_TRUE(r.system && r.system->server);
+    const auto& c = *r.system->server;
+    ASSERT_GE(c.commitDelta, r.transactions + c.ownStatements) << "the server counted fewer commits than the load";
+    double excess = static_cast<double>(c.commitDelta - r.transactions - c.ownStatements) / static_cast<double>(r.transactions);
+    std::printf("window commits %llu, counted %llu + %llu own: excess %.4f%%\n", static_cast<unsigned long long>(c.commitDelta),
+                static_cast<unsigned long long>(r.transactions), static_cast<unsigned long long>(c.ownStatements), 100 * excess);
+    double lagSeconds = static_cast<double>(c.commitDelta - r.transactions - c.ownStatements) / r.tps;
+    EXPECT_LT(lagSeconds, 1.0) << "excess " << 100 * excess << "%";
 }
 
 TEST_F(LoadRunTest, WithoutWarmupTheSystemSummaryCoversTheWholeRun) {

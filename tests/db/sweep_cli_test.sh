@@ -55,6 +55,8 @@ grep -q "has no run 99999" "$work/out" || fail "unknown run message: $(cat "$wor
 expect_rc 0 "report" "$scalelab" report "$work/e.slab" --compare A B --peak --baseline A --csv "$work/tables"
 grep -q '^B vs A (Welch' "$work/out" || fail "compare section: $(cat "$work/out")"
 for f in points compare peak; do [[ -s $work/tables/$f.csv ]] || fail "report --csv wrote no $f.csv"; done
+expect_rc 1 "USL on latency" "$scalelab" report "$work/e.slab" --metric latency_p95 --usl
+grep -qF -- '--usl fits throughput (tps, logical_reads); latency_p95 is not one' "$work/out" || fail "USL on latency: $(cat "$work/out")"
 expect_rc 0 "export" "$scalelab" export "$work/e.slab" --csv "$work/csv" --json "$work/e.json"
 [[ $(($(wc -l <"$work/csv/runs.csv") - 1)) == 8 ]] || fail "runs.csv rows"
 python3 -c "import json,sys; j=json.load(open('$work/e.json')); assert len(j['runs']) == 8 and j['provenance'] and 'password' not in json.dumps(j)" \
@@ -71,6 +73,11 @@ pgbench=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)
 "$pgbench" "$conninfo" -S -c 2 -j 1 -T 2 -P 1 >"$work/pgbench.txt" 2>&1 || fail "pgbench did not run: $(cat "$work/pgbench.txt")"
 expect_rc 0 "import pgbench" "$scalelab" import "$work/pgbench.txt" --series pgbench -o "$work/e.slab"
 "$scalelab" runs "$work/e.slab" | grep -q ' pgbench .* completed' || fail "imported run missing: $("$scalelab" runs "$work/e.slab")"
+# The source machine's cores travel with imported runs and become chart markers.
+expect_rc 0 "import with --cores" "$scalelab" import "$work/pgbench.txt" --series other-box --cores 2 --pus 4 -o "$work/m.slab"
+expect_rc 0 "export svg of the import" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/m.slab" --svg "$work/m.svg"
+grep -q "imported: 2 cores" "$work/m.svg" || fail "no marker for the import's machine in the SVG"
+grep -q 'this machine' "$work/m.svg" && fail "an import from another machine got this machine's markers"
 printf 'transaction type: x\nnumber of clients: two\n' >"$work/broken.txt"
 expect_rc 1 "malformed import" "$scalelab" import "$work/broken.txt" --series x -o "$work/e.slab"
 grep -q "broken.txt:2: 'number of clients' is not a number" "$work/out" || fail "import error: $(cat "$work/out")"

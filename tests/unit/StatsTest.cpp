@@ -4,6 +4,7 @@
 // and curve_fit runs with the analytic Jacobian and tolerances of 1e-15.
 #include "stats/Compare.h"
 #include "stats/ExperimentPoints.h"
+#include "stats/MachineMarkers.h"
 #include "stats/Peak.h"
 #include "stats/SteadyState.h"
 #include "stats/Summary.h"
@@ -154,14 +155,20 @@ TEST(Usl, RecoversExactParametersFromNoiselessData) {
     EXPECT_TRUE(near(*f.peakThroughput, truth.predict(std::sqrt(950.0)), 1e-6));
 }
 
-TEST(Usl, MatchesScipyCurveFitOnNoisyDataAndRecoversTheTruthWithinItsStandardErrors) {
-    // usl_noisy lam=1014.8311047068058 sig=0.05251185636208674 kap=0.000983045176824771
-    //           lam_se=25.985472317811855 sig_se=0.004125102807651971 kap_se=4.180483779768891e-05
+// lambda 1000, sigma 0.05, kappa 0.001 times noise of up to 2% (tests/data/stats_reference.py).
+std::vector<ScalingPoint> noisyUslPoints() {
     std::vector<double> n = {1, 2, 4, 8, 16, 32, 48, 64};
     std::vector<double> x = {1010.0, 1863.1178707224335, 3511.18760757315, 5633.001422475107,
                              8160.8040201005015, 8898.927159796725, 8562.25472707813, 7900.268882913712};
     std::vector<ScalingPoint> pts;
     for (size_t i = 0; i < n.size(); ++i) pts.push_back({n[i], x[i], 0});
+    return pts;
+}
+
+TEST(Usl, MatchesScipyCurveFitOnNoisyDataAndRecoversTheTruthWithinItsStandardErrors) {
+    // usl_noisy lam=1014.8311047068058 sig=0.05251185636208674 kap=0.000983045176824771
+    //           lam_se=25.985472317811855 sig_se=0.004125102807651971 kap_se=4.180483779768891e-05
+    std::vector<ScalingPoint> pts = noisyUslPoints();
     UslFit f = fitUsl(pts);
     EXPECT_TRUE(near(f.lambda, 1014.8311047068058, 1e-6));
     EXPECT_TRUE(near(f.sigma, 0.05251185636208674, 1e-6));
@@ -176,15 +183,64 @@ TEST(Usl, MatchesScipyCurveFitOnNoisyDataAndRecoversTheTruthWithinItsStandardErr
     EXPECT_TRUE(f.peakClients.has_value());
 }
 
-TEST(Usl, FallsBackToAmdahlWhenKappaIsNotAboveZero) {
+TEST(Usl, KeepsTheUslAndShowsAmdahlBesideItWhenKappaIsNotAboveZero) {
     std::vector<ScalingPoint> pts;
     for (double n : {1, 2, 4, 8, 16}) pts.push_back({n, 500 * n / (1 + 0.1 * (n - 1)) * (n == 4 ? 1.01 : 1.0), 0});
     UslFit f = fitUsl(pts);
-    EXPECT_EQ(f.model, "Amdahl");
-    EXPECT_EQ(f.kappa, 0);
-    EXPECT_TRUE(near(f.sigma, 0.1, 0.05));
-    EXPECT_FALSE(f.peakClients);
-    EXPECT_NE(f.note.find("Amdahl's law"), std::string::npos);
+    EXPECT_EQ(f.model, "USL");  // never silently replaced
+    EXPECT_FALSE(f.kappaAboveZero);
+    ASSERT_TRUE(f.amdahl.has_value());
+    EXPECT_TRUE(near(f.amdahl->sigma, 0.1, 0.05));
+    EXPECT_NE(f.note.find("kappa is not significantly above 0"), std::string::npos) << f.note;
+}
+
+// A curve that peaks near 40 clients and falls after, with noise that leaves kappa's interval
+// touching 0: the USL, its N* and X(N*) with their uncertainty are still reported.
+TEST(Usl, ReportsThePeakWithItsUncertaintyEvenWhenKappaIsNotSignificant) {
+    UslFit truth;
+    truth.lambda = 1000, truth.sigma = 0.02, truth.kappa = 0.0006;  // N* = 40.4
+    std::vector<double> noise = {1.0, 0.91, 1.12, 0.85, 1.18, 0.79, 1.21, 0.82};  // up to 21%
+    std::vector<ScalingPoint> pts;
+    std::vector<double> ns = {1, 8, 16, 24, 32, 40, 48, 64};
+    for (size_t i = 0; i < ns.size(); ++i) pts.push_back({ns[i], truth.predict(ns[i]) * noise[i], 0});
+    UslFit f = fitUsl(pts);
+    EXPECT_EQ(f.model, "USL");
+    EXPECT_TRUE(f.converged);
+    EXPECT_FALSE(f.kappaAboveZero);       // fit: kappa 0.00079 +/- 0.00039
+    EXPECT_TRUE(f.amdahl.has_value());
+    ASSERT_TRUE(f.peakClients.has_value());
+    EXPECT_GT(*f.peakClients, 25);        // fit: 35.5 +/- 8.2
+    EXPECT_LT(*f.peakClients, 50);
+    ASSERT_TRUE(f.peakClientsSe.has_value());
+    EXPECT_GT(*f.peakClientsSe, 0);
+    ASSERT_TRUE(f.peakThroughputSe.has_value());
+    EXPECT_GT(*f.peakThroughputSe, 0);
+}
+
+// Delta method on the SciPy-checked fit: N*'s standard error is positive and no larger than
+// the sum of the two parameters' contributions (sigma and kappa are negatively correlated).
+TEST(Usl, PeakUncertaintyFollowsTheParametersStandardErrors) {
+    std::vector<ScalingPoint> pts = noisyUslPoints();
+    UslFit f = fitUsl(pts);
+    ASSERT_TRUE(f.kappaAboveZero);
+    ASSERT_TRUE(f.peakClientsSe.has_value());
+    // Upper bound without the (negative) sigma-kappa covariance: |dN/dsigma| se_s + |dN/dkappa| se_k.
+    double nStar = *f.peakClients;
+    double bound = f.sigmaSe / (2 * f.kappa * nStar) + nStar / (2 * f.kappa) * f.kappaSe;
+    EXPECT_GT(*f.peakClientsSe, 0);
+    EXPECT_LE(*f.peakClientsSe, bound * 1.000001);
+    EXPECT_FALSE(f.amdahl.has_value());
+}
+
+TEST(Usl, ExactlyDeterminedFitsHaveNoStandardErrorsRatherThanZero) {
+    UslFit truth;
+    truth.lambda = 1000, truth.sigma = 0.05, truth.kappa = 0.001;
+    std::vector<ScalingPoint> pts;
+    for (double n : {1, 8, 32}) pts.push_back({n, truth.predict(n), 0});
+    UslFit f = fitUsl(pts);
+    EXPECT_TRUE(std::isnan(f.kappaSe));
+    EXPECT_FALSE(f.peakClientsSe.has_value());
+    EXPECT_NE(f.note.find("no standard errors"), std::string::npos) << f.note;
 }
 
 TEST(Usl, RefusesTooFewPointsAndBadInput) {
@@ -243,4 +299,45 @@ TEST(SteadyState, FlagsVariableRunsAndMeasuresTrend) {
     EXPECT_TRUE(drifting.unstable);  // cv = 0.15
     EXPECT_NE(drifting.reason.find("above 10.0%"), std::string::npos) << drifting.reason;
     EXPECT_EQ(steadyState({1, 2}, {1, 2}).reason, "fewer than 3 intervals: steadiness not judged");
+}
+
+TEST(UslScope, OnlyThroughputMetricsAreFitted) {
+    EXPECT_TRUE(isThroughputMetric(RunMetric::Tps));
+    EXPECT_TRUE(isThroughputMetric(RunMetric::LogicalReads));
+    for (RunMetric m : {RunMetric::LatencyMean, RunMetric::LatencyP95, RunMetric::LatencyP99, RunMetric::CpuBusy,
+                        RunMetric::ServerCpu})
+        EXPECT_FALSE(isThroughputMetric(m)) << runMetricName(m);
+}
+
+namespace {
+RunRecord markerRun(const std::string& source, const nlohmann::json& detail = nlohmann::json::object()) {
+    RunRecord r;
+    r.series = "A", r.clients = 8, r.repetition = 1, r.status = "completed", r.tps = 100, r.source = source;
+    r.detail = detail;
+    return r;
+}
+std::vector<std::string> labels(const std::vector<MachineMarker>& m) {
+    std::vector<std::string> out;
+    for (const auto& x : m) out.push_back(x.label);
+    return out;
+}
+} // namespace
+
+TEST(MachineMarkers, OnlyForMachinesTheRunsWereMeasuredOn) {
+    ThisMachine here{"bench-1", 2, 2};
+    nlohmann::json fromHere = {{"machine", {{"hostname", "bench-1"}, {"cores", 2}, {"pus", 2}}}};
+    nlohmann::json fromThere = {{"machine", {{"hostname", "db-64"}, {"cores", 32}, {"pus", 64}}}};
+    // A sweep measured here: this machine's cores.
+    EXPECT_EQ(labels(machineMarkers({markerRun("sweep")}, {fromHere}, here)), std::vector<std::string>{"this machine: 2 cores"});
+    // A sweep measured on another machine, opened here: that machine's, named.
+    EXPECT_EQ(labels(machineMarkers({markerRun("sweep")}, {fromThere}, here)),
+              (std::vector<std::string>{"db-64: 32 cores", "db-64: 64 PUs"}));
+    // Imported pgbench outputs: none, unless the import said the source machine.
+    EXPECT_TRUE(machineMarkers({markerRun("import: a.txt")}, {}, here).empty());
+    EXPECT_EQ(labels(machineMarkers({markerRun("import: a.txt", {{"machine", {{"cores", 16}, {"pus", 32}}}})}, {}, here)),
+              (std::vector<std::string>{"imported: 16 cores", "imported: 32 PUs"}));
+    // Runs that do not count draw nothing.
+    RunRecord failed = markerRun("sweep");
+    failed.status = "failed";
+    EXPECT_TRUE(machineMarkers({failed}, {fromHere}, here).empty());
 }

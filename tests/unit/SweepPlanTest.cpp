@@ -88,6 +88,24 @@ TEST(SweepPlan, NamesTheJsonPathOfEachProblem) {
                           "(one per load-generator PU), found \"many\"");
 }
 
+TEST(SweepPlan, PgbenchRunProtocolMembers) {
+    SweepPlan p = parsePlan(base());
+    EXPECT_EQ(p.vacuum, RunVacuum::Pgbench);  // as pgbench without -n
+    EXPECT_EQ(p.scriptScale, 0);               // not given: custom scripts get 1
+    EXPECT_LT(p.maxFailedPct, 0);              // any share, as pgbench
+    json j = base();
+    j["workload"] = {{"vacuum", "none"}, {"scale", 7}, {"latency_limit", 50}, {"max_failed_pct", 1.5}};
+    p = parsePlan(j);
+    EXPECT_EQ(p.vacuum, RunVacuum::None);
+    EXPECT_EQ(p.scriptScale, 7);
+    EXPECT_EQ(p.latencyLimitMs, 50);
+    EXPECT_EQ(p.maxFailedPct, 1.5);
+    j["workload"] = {{"vacuum", "sometimes"}};
+    EXPECT_EQ(problem(j), "$.workload.vacuum: unknown vacuum choice 'sometimes' (choices: pgbench, all, none)");
+    j["workload"] = {{"max_failed_pct", 120}};
+    EXPECT_EQ(problem(j), "$.workload.max_failed_pct: must be a percentage from 0 to 100");
+}
+
 TEST(SweepPlan, ClientCountsFromListsAndRanges) {
     EXPECT_EQ(parseClientCounts(json("1-64 x2"), "$.c"), (std::vector<int>{1, 2, 4, 8, 16, 32, 64}));
     EXPECT_EQ(parseClientCounts(json("4-32 +4"), "$.c"), (std::vector<int>{4, 8, 12, 16, 20, 24, 28, 32}));

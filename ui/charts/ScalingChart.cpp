@@ -34,7 +34,7 @@ int ScalingChart::errorBarCount() const {
     return n;
 }
 
-void ScalingChart::setData(const ScalingData& data, bool logX, int cores, int pus) {
+void ScalingChart::setData(const ScalingData& data, bool logX) {
     clearAll();
     setTitle(QStringLiteral("%1 by clients \u2014 error bars: %2").arg(data.metric, data.errorBars));
     QAbstractAxis* x;
@@ -127,9 +127,11 @@ void ScalingChart::setData(const ScalingData& data, bool logX, int cores, int pu
         m->attachAxis(x);
         m->attachAxis(y);
     };
-    marker(cores, QStringLiteral("this machine: %1 cores").arg(cores));
-    if (pus != cores) marker(pus, QStringLiteral("this machine: %1 PUs").arg(pus));
-    double right = std::max(maxX, static_cast<double>(std::max(cores, pus)));
+    double right = maxX;
+    for (const auto& m : data.markers) {
+        marker(m.at, m.label);
+        if (m.at <= maxX * 1.5) right = std::max(right, static_cast<double>(m.at));
+    }
     if (auto* linear = qobject_cast<QValueAxis*>(x)) {
         // Ticks on whole client counts: 1, 2, 5 or 10 times a power of ten apart.
         double step = 1;

@@ -14,8 +14,8 @@ class ScalingChart : public QChart {
     Q_OBJECT
 public:
     ScalingChart();
-    // cores/pus > 0 draw the markers.
-    void setData(const ScalingData& data, bool logX, int cores, int pus);
+    // data.markers: dotted lines at the cores and PUs of the machines the runs were measured on.
+    void setData(const ScalingData& data, bool logX);
     int errorBarCount() const;
 
 signals:

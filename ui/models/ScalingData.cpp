@@ -65,10 +65,10 @@ ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vect
                             .arg(v.high, 0, 'f', 2)
                             .arg(sum.n < 2 ? QStringLiteral("\n(one run: no interval)") : QString());
             s.points.append(v);
-            fitInput.push_back({static_cast<double>(p.clients), sum.mean, sum.sd});
+            fitInput.push_back({static_cast<double>(p.clients), sum.mean, sum.sd, sum.n});
         }
         if (s.points.isEmpty()) continue;
-        if (withFit) {
+        if (withFit && isThroughputMetric(metric)) {
             try {
                 UslFit f = fitUsl(fitInput);
                 double maxN = fitInput.back().clients;
@@ -77,13 +77,18 @@ ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vect
                     s.fit.append(QPointF(n, f.predict(n)));
                 }
                 if (f.peakClients) s.peakClients = f.peakClients;
-                s.fitText = QStringLiteral("%1: \u03bb %2, \u03c3 %3, \u03ba %4, R\u00b2 %5%6")
-                                .arg(QString::fromStdString(f.model))
+                s.fitText = QStringLiteral("USL: \u03bb %1, \u03c3 %2, \u03ba %3%4, R\u00b2 %5%6%7")
                                 .arg(f.lambda, 0, 'f', 1)
                                 .arg(f.sigma, 0, 'f', 4)
                                 .arg(f.kappa, 0, 'g', 3)
+                                .arg(f.kappaAboveZero ? QString() : QStringLiteral(" (not significantly > 0)"))
                                 .arg(f.rSquared, 0, 'f', 3)
-                                .arg(f.peakClients ? QStringLiteral(", N* %1").arg(*f.peakClients, 0, 'f', 1) : QString());
+                                .arg(f.peakClients ? QStringLiteral(", N* %1%2")
+                                                         .arg(*f.peakClients, 0, 'f', 1)
+                                                         .arg(f.peakClientsSe ? QStringLiteral(" \u00b1 %1").arg(*f.peakClientsSe, 0, 'f', 1)
+                                                                              : QString())
+                                                   : QString())
+                                .arg(f.converged ? QString() : QStringLiteral(" (did not converge)"));
             } catch (const std::exception& e) {
                 s.fitText = QStringLiteral("no fit: %1").arg(QString::fromStdString(e.what()));
             }
@@ -101,6 +106,12 @@ QList<ComparisonRowView> buildComparison(const std::vector<RunRecord>& runs, con
         rows.append({clients, c.a.mean, c.b.mean, c.ratio, c.percentChange, c.percentLow, c.percentHigh, c.pValue,
                      QString::fromStdString(c.verdict)});
     return rows;
+}
+
+QList<MachineMarkerView> markerViews(const std::vector<MachineMarker>& markers) {
+    QList<MachineMarkerView> out;
+    for (const auto& m : markers) out.append({m.at, QString::fromStdString(m.label)});
+    return out;
 }
 
 } // namespace scalelab::ui

@@ -3,6 +3,7 @@
 // each point's mean and error bar, an optional USL curve; and the comparison and peak tables.
 // Qt Core only; the chart only draws what is here.
 #include "stats/ExperimentPoints.h"
+#include "stats/MachineMarkers.h"
 #include "store/ExperimentStore.h"
 
 #include <QList>
@@ -32,14 +33,21 @@ struct ScalingSeriesView {
     QString fitText;              // parameters, or why there is no fit
 };
 
+struct MachineMarkerView {
+    int at = 0;       // client count
+    QString label;    // "this machine: 8 cores"
+};
+
 struct ScalingData {
     QString metric, unit, errorBars;
     QList<ScalingSeriesView> series;
+    QList<MachineMarkerView> markers;  // only machines some counted run was measured on
     int pointCount() const;
 };
 
 ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
                              RunMetric metric, ErrorBars bars, double confidence, bool withFit);
+QList<MachineMarkerView> markerViews(const std::vector<MachineMarker>& markers);
 
 struct ComparisonRowView {
     int clients = 0;

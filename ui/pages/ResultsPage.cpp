@@ -31,7 +31,8 @@ QString opt(const std::optional<double>& v, int decimals, const QString& suffix 
 }
 } // namespace
 
-ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent) : QWidget(parent), machine_(machine) {
+ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
+    : QWidget(parent), machine_(machine), hostname_(thisHostname()) {
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     metric_ = new QComboBox;
@@ -140,6 +141,7 @@ void ResultsPage::clear() {
     path_.clear();
     seriesOrder_.clear();
     runs_->setRuns({});
+    provenance_.clear();
     refresh();
 }
 
@@ -148,6 +150,7 @@ void ResultsPage::load(const QString& path) {
     auto store = ExperimentStore::open(path.toStdString(), true);
     seriesOrder_.clear();
     for (const auto& s : store->series()) seriesOrder_.push_back(s.label);
+    provenance_ = store->provenance();
     runs_->setRuns(store->runs());
     offerMetricsPresent();
     refresh();
@@ -176,8 +179,12 @@ void ResultsPage::addRun(const RunRecord& run) {
 void ResultsPage::refresh() {
     RunMetric metric = parseRunMetric(metric_->currentText().toStdString());
     auto bars = static_cast<ErrorBars>(bars_->currentIndex());
+    usl_->setEnabled(isThroughputMetric(metric));  // the USL describes throughput only
+    usl_->setToolTip(usl_->isEnabled() ? QString() : tr("The USL describes throughput (tps, logical reads)"));
     data_ = buildScalingData(runs_->runs(), seriesOrder_, metric, bars, 0.95, usl_->isChecked());
-    chart_->setData(data_, logX_->isChecked(), static_cast<int>(machine_.cores.size()), machine_.puCount());
+    ThisMachine here{hostname_, static_cast<int>(machine_.cores.size()), machine_.puCount()};
+    data_.markers = markerViews(machineMarkers(runs_->runs(), provenance_, here));
+    chart_->setData(data_, logX_->isChecked());
     QStringList fits;
     for (const auto& s : data_.series)
         if (!s.fitText.isEmpty()) fits << s.label + QStringLiteral(": ") + s.fitText;

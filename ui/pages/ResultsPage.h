@@ -49,6 +49,8 @@ private:
     void showRunDetail(int sourceRow);
 
     TopologyInfo machine_;
+    std::string hostname_;                      // with machine_: which runs were measured here
+    std::vector<nlohmann::json> provenance_;    // of the open experiment
     QString path_;
     std::vector<std::string> seriesOrder_;
     ScalingData data_;
