@@ -7,6 +7,12 @@ PAIRS times each, and prints per side the median tps and the median client CPU t
 transaction (user + sys of the client process, from getrusage of the child), and the ratios.
 
     bench/loadgen_vs_pgbench.py [--scalelab build/release/app/scalelab] [--pairs 5] [--time 10]
+
+With --data: the data instead of the load generator. Two databases of one server, one made by
+`pgbench -i -s 10` and one by `scalelab init --scale 10`, run tpcb-like alternately with the
+same generator (pgbench), and print the median tps on each and the ratio.
+
+    bench/loadgen_vs_pgbench.py --data [--pairs 7] [--time 10]
 """
 import argparse, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -21,6 +27,31 @@ def run_child(cmd):
     n = int(re.search(r"^number of transactions actually processed: (\d+)", out.stdout, re.M).group(1))
     return tps, cpu / n * 1e6  # us of client CPU per transaction
 
+def compare_data(a, conninfo):
+    """tpcb-like with pgbench on data made by pgbench -i and by scalelab init, alternately."""
+    def with_db(db):
+        return re.sub(r"dbname=\S+", f"dbname={db}", conninfo)
+    for db in ("data_pgbench", "data_scalelab"):
+        subprocess.run(["psql", conninfo, "-Xqc", f"DROP DATABASE IF EXISTS {db}"], check=True, capture_output=True)
+        subprocess.run(["psql", conninfo, "-Xqc", f"CREATE DATABASE {db}"], check=True, capture_output=True)
+    subprocess.run([a.pgbench, "-i", "-s", "10", with_db("data_pgbench")], check=True, capture_output=True)
+    subprocess.run([a.scalelab, "init", "--conninfo", with_db("data_scalelab"), "--scale", "10"], check=True, capture_output=True)
+    common = ["-c", str(a.clients), "-j", str(a.threads), "-T", str(a.time), "-M", "prepared"]
+    print(f"pgbench: {subprocess.run([a.pgbench, '--version'], capture_output=True, text=True).stdout.strip()}")
+    print(f"tpcb-like with pgbench on both; c={a.clients} j={a.threads} T={a.time} prepared, scale 10, {a.pairs} pairs\n")
+    sides = {"pgbench -i": [], "scalelab init": []}
+    for i in range(a.pairs):
+        sides["pgbench -i"].append(run_child([a.pgbench, with_db("data_pgbench")] + common)[0])
+        sides["scalelab init"].append(run_child([a.pgbench, with_db("data_scalelab")] + common)[0])
+        print(f"  pair {i + 1}: pgbench -i data {sides['pgbench -i'][-1]:.0f} tps, "
+              f"scalelab init data {sides['scalelab init'][-1]:.0f} tps", flush=True)
+    med = {k: statistics.median(v) for k, v in sides.items()}
+    ratios = sorted(b / a_ for a_, b in zip(sides["pgbench -i"], sides["scalelab init"]))
+    for k, v in med.items():
+        print(f"  {k:14s} median tps {v:10.1f}")
+    print(f"  ratio scalelab init / pgbench -i: median of medians {med['scalelab init'] / med['pgbench -i']:.3f}, "
+          f"pairwise ratios {ratios[0]:.3f} .. {ratios[-1]:.3f} (median {statistics.median(ratios):.3f})")
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--scalelab", default="build/release/app/scalelab")
@@ -29,6 +60,7 @@ def main():
     ap.add_argument("--time", type=int, default=10)
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--data", action="store_true", help="compare the data of pgbench -i and scalelab init instead")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="scalelab-bench-")
     os.chmod(work, 0o755)
@@ -37,6 +69,9 @@ def main():
         subprocess.run([a.scalelab, "server", "start", "--data", data], check=True, capture_output=True)
         conninfo = subprocess.run([a.scalelab, "server", "status", "--data", data, "--conninfo"],
                                   check=True, capture_output=True, text=True).stdout.strip()
+        if a.data:
+            compare_data(a, conninfo)
+            return
         subprocess.run([a.scalelab, "init", "--data", data, "--scale", "10"], check=True, capture_output=True)
         common = ["-c", str(a.clients), "-j", str(a.threads), "-T", str(a.time), "-M", "prepared"]
         print(f"pgbench: {subprocess.run([a.pgbench, '--version'], capture_output=True, text=True).stdout.strip()}")
