@@ -5,6 +5,7 @@
 #include "load/LoadResultJson.h"
 #include "load/LoadRun.h"
 #include "load/PgbenchData.h"
+#include "server/ConnectionCapacity.h"
 #include "topo/PlacementScope.h"
 #include "util/Error.h"
 
@@ -176,6 +177,10 @@ int runRunCommand(const RunArgs& a) {
 
         Target target = openTarget(a.target);
         spec.conninfo = target.conninfo;
+        // Enough connections before anything runs: the embedded server is sized for the run,
+        // a server of the user's is checked.
+        if (target.embedded) sizeEmbeddedServerFor(*target.embedded, spec.clients, note);
+        else checkConnectionCapacity(target.conninfo, spec.clients);
         PgbenchDataInfo data = inspectPgbenchData(target.conninfo);
         if (usesBuiltin(a) && !data.complete) {
             if (!target.embedded)

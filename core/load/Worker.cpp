@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -125,44 +126,125 @@ Worker::~Worker() {
         if (c.conn) PQfinish(c.conn);
 }
 
+namespace {
+std::string chomp(std::string msg) {
+    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+    return msg;
+}
+} // namespace
+
+// All of this worker's clients connect at once: libpq's non-blocking connect, polled together,
+// so the server's session start-ups overlap instead of queueing behind one another.
 bool Worker::connectAll() {
+    // expand_dbname: the conninfo (key=value or URI) fills in everything it names; the
+    // application_name lets the metrics wait for these sessions to end.
+    const char* keys[] = {"dbname", "fallback_application_name", nullptr};
+    const char* values[] = {spec_.conninfo.c_str(), kLoadApplicationName, nullptr};
+    std::vector<PostgresPollingStatusType> polling(clients_.size(), PGRES_POLLING_WRITING);
+    size_t pending = 0;
     for (auto& c : clients_) {
-        // expand_dbname: the conninfo (key=value or URI) fills in everything it names; the
-        // application_name lets the metrics wait for these sessions to end.
-        const char* keys[] = {"dbname", "fallback_application_name", nullptr};
-        const char* values[] = {spec_.conninfo.c_str(), kLoadApplicationName, nullptr};
-        c.conn = PQconnectdbParams(keys, values, 1);
-        if (PQstatus(c.conn) != CONNECTION_OK) {
-            std::string msg = PQerrorMessage(c.conn);
-            while (!msg.empty() && msg.back() == '\n') msg.pop_back();
-            shared_.fail("client " + std::to_string(c.id) + " could not connect: " + msg);
+        c.conn = PQconnectStartParams(keys, values, 1);
+        if (!c.conn || PQstatus(c.conn) == CONNECTION_BAD) {
+            shared_.fail("client " + std::to_string(c.id) + " could not connect: " +
+                         chomp(c.conn ? PQerrorMessage(c.conn) : "out of memory"));
             return false;
         }
-        PQsetNoticeProcessor(c.conn, keepNotice, c.lastNotice);
-        if (spec_.mode == QueryMode::Prepared) {
-            for (size_t s = 0; s < spec_.workload.scripts.size(); ++s) {
-                const auto& cmds = spec_.workload.scripts[s].commands;
-                for (size_t k = 0; k < cmds.size(); ++k) {
-                    if (cmds[k].kind != Command::Kind::Sql) continue;
-                    PGresult* r = PQprepare(c.conn, statementNames_[s][k].c_str(), cmds[k].sql.parameterized.c_str(),
-                                            static_cast<int>(cmds[k].sql.vars.size()), nullptr);
-                    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-                    std::string msg = ok ? "" : PQresultErrorMessage(r);
-                    PQclear(r);
-                    if (!ok) {
-                        while (!msg.empty() && msg.back() == '\n') msg.pop_back();
-                        shared_.fail(spec_.workload.scripts[s].name + ":" + std::to_string(cmds[k].line) +
-                                     ": cannot prepare the command: " + msg);
-                        return false;
-                    }
-                }
-            }
+        ++pending;
+    }
+    std::vector<pollfd> fds;
+    std::vector<size_t> which;
+    while (pending > 0) {
+        if (shared_.stop.load(std::memory_order_acquire) != RunShared::kRunning) return false;
+        fds.clear();
+        which.clear();
+        for (size_t i = 0; i < clients_.size(); ++i) {
+            if (polling[i] == PGRES_POLLING_OK) continue;
+            // The socket can change while libpq tries the next host or address: ask each time.
+            short events = polling[i] == PGRES_POLLING_READING ? POLLIN : POLLOUT;
+            fds.push_back({PQsocket(clients_[i].conn), events, 0});
+            which.push_back(i);
         }
+        int ready = poll(fds.data(), fds.size(), 100);
+        if (ready < 0 && errno != EINTR) {
+            shared_.fail(std::string("waiting for connections failed: ") + std::strerror(errno));
+            return false;
+        }
+        for (size_t k = 0; k < fds.size() && ready > 0; ++k) {
+            if (!fds[k].revents) continue;
+            size_t i = which[k];
+            Client& c = clients_[i];
+            polling[i] = PQconnectPoll(c.conn);
+            if (polling[i] == PGRES_POLLING_FAILED) {
+                shared_.fail("client " + std::to_string(c.id) + " could not connect: " + chomp(PQerrorMessage(c.conn)));
+                return false;
+            }
+            if (polling[i] == PGRES_POLLING_OK) --pending;
+        }
+    }
+    for (auto& c : clients_) PQsetNoticeProcessor(c.conn, keepNotice, c.lastNotice);
+    if (spec_.mode == QueryMode::Prepared && !prepareAll()) return false;
+    for (auto& c : clients_) {
         if (PQsetnonblocking(c.conn, 1) != 0) {
             shared_.fail("client " + std::to_string(c.id) + ": cannot make the connection non-blocking");
             return false;
         }
-        if (shared_.stop.load(std::memory_order_acquire) != RunShared::kRunning) return false;
+    }
+    return shared_.stop.load(std::memory_order_acquire) == RunShared::kRunning;
+}
+
+// Every statement of every script prepared on every connection, before the clock starts. Each
+// connection gets all its Parse messages in one pipeline (one round trip, not one per
+// statement), and all connections are sent before any answer is read, so they overlap.
+bool Worker::prepareAll() {
+    struct Prepared {
+        size_t script, command;
+    };
+    std::vector<Prepared> statements;
+    for (size_t s = 0; s < spec_.workload.scripts.size(); ++s) {
+        const auto& cmds = spec_.workload.scripts[s].commands;
+        for (size_t k = 0; k < cmds.size(); ++k)
+            if (cmds[k].kind == Command::Kind::Sql) statements.push_back({s, k});
+    }
+    if (statements.empty()) return true;
+    for (auto& c : clients_) {
+        bool sent = PQenterPipelineMode(c.conn) == 1;
+        for (const auto& p : statements) {
+            const Command& cmd = spec_.workload.scripts[p.script].commands[p.command];
+            sent = sent && PQsendPrepare(c.conn, statementNames_[p.script][p.command].c_str(), cmd.sql.parameterized.c_str(),
+                                         static_cast<int>(cmd.sql.vars.size()), nullptr) == 1;
+        }
+        sent = sent && PQpipelineSync(c.conn) == 1 && PQflush(c.conn) == 0;
+        if (!sent) {
+            shared_.fail("client " + std::to_string(c.id) + ": cannot send the statements to prepare: " +
+                         chomp(PQerrorMessage(c.conn)));
+            return false;
+        }
+    }
+    for (auto& c : clients_) {
+        std::string firstError;
+        for (const auto& p : statements) {
+            PGresult* r = PQgetResult(c.conn);
+            ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+            if (st != PGRES_COMMAND_OK && firstError.empty()) {
+                const Script& script = spec_.workload.scripts[p.script];
+                firstError = script.name + ":" + std::to_string(script.commands[p.command].line) +
+                             ": cannot prepare the command: " + chomp(r ? PQresultErrorMessage(r) : PQerrorMessage(c.conn));
+            }
+            if (r) PQclear(r);
+            if (r) PQclear(PQgetResult(c.conn));  // the NULL that ends each statement's results
+        }
+        PGresult* sync = PQgetResult(c.conn);
+        bool synced = sync && PQresultStatus(sync) == PGRES_PIPELINE_SYNC;
+        if (sync) PQclear(sync);
+        if (!firstError.empty()) {
+            shared_.fail(firstError);
+            return false;
+        }
+        if (!synced || PQexitPipelineMode(c.conn) != 1) {
+            shared_.fail("client " + std::to_string(c.id) + ": preparing the statements failed: " +
+                         chomp(PQerrorMessage(c.conn)));
+            return false;
+        }
     }
     return true;
 }

@@ -77,6 +77,7 @@ public:
 private:
     struct Client;
     bool connectAll();
+    bool prepareAll();
     void loop();
     void advance(Client& c);
     bool send(Client& c, const Command& cmd, int scriptIndex, int commandIndex);

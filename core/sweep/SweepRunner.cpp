@@ -6,6 +6,7 @@
 #include "metrics/MetricsJson.h"
 #include "metrics/SystemSampler.h"
 #include "server/AlterSystem.h"
+#include "server/ConnectionCapacity.h"
 #include "server/EmbeddedServer.h"
 #include "stats/SteadyState.h"
 #include "sweep/Provenance.h"
@@ -14,6 +15,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <map>
@@ -266,6 +268,10 @@ void SweepRunner::run() {
     int done = static_cast<int>(finished.size());
     bool usesPgbenchTables = !plan_.builtins.empty();
 
+    // Connections for the largest client count, before the first run: a server of the user's
+    // that cannot take them is refused now, not in the middle of the sweep.
+    int maxClients = *std::max_element(plan_.clients.begin(), plan_.clients.end());
+    if (!plan_.embedded()) checkConnectionCapacity(plan_.conninfo, maxClients);
     Servers servers(plan_, observer_);
     auto started = std::chrono::steady_clock::now();
     int doneThisSession = 0;
@@ -294,6 +300,8 @@ void SweepRunner::run() {
             report(progress);
 
             std::string conninfo = servers.activate(series);
+            if (plan_.embedded())
+                sizeEmbeddedServerFor(*servers.active, maxClients, [&](const std::string& s) { servers.note(s); });
             servers.ensureData(conninfo, usesPgbenchTables);
             if (!provenanceTaken) {
                 store_.addProvenance({{"machine", machineProvenance()}, {"server", serverProvenance(conninfo)}});

@@ -91,6 +91,15 @@ expect_rc 0 "latency limit" "$scalelab" run --data "$data" -S -t 20 -R 100000 -L
 grep -qE '^number of transactions skipped: [0-9]+ \([0-9.]+%\)$' "$work/out" || fail "skipped line: $(cat "$work/out")"
 grep -qE '^number of transactions above the 0.0 ms latency limit: [0-9]+/[0-9]+ \([0-9.]+%\)$' "$work/out" || fail "late line: $(cat "$work/out")"
 
+# More clients than PostgreSQL's default max_connections: the embedded server is sized for the
+# run (once, said on stderr); a server of the user's that cannot take them is refused first.
+expect_rc 0 "150 clients on the embedded server" "$scalelab" run --data "$data" -c 150 -j 2 -t 2 -S
+grep -q "raising the embedded server's max_connections from [0-9]* to [0-9]* for 150 clients" "$work/out" \
+  || fail "no sizing note: $(cat "$work/out")"
+grep -qF 'number of transactions actually processed: 300/300' "$work/out" || fail "150 clients: $(cat "$work/out")"
+expect_rc 1 "too many clients for a conninfo target" "$scalelab" run --conninfo "$conninfo" -c 5000 -j 2 -t 1 -S
+grep -q 'the server has too few free connections: max_connections = [0-9]*' "$work/out" || fail "capacity refusal: $(cat "$work/out")"
+
 # A custom script with a mistake: file, line and column.
 printf 'SELECT 1;\n\\set x random(1, 10\n' >"$work/bad.sql"
 expect_rc 1 "malformed script" "$scalelab" run --data "$data" -f "$work/bad.sql" -t 1
