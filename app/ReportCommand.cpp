@@ -178,8 +178,7 @@ int runReportCommand(const ReportArgs& a) {
 
 int runImportCommand(const ImportArgs& a) {
     try {
-        auto store = ExperimentStore::openOrCreate(a.output);
-        int n = importFiles(*store, a.files, a.series, SourceMachine{a.cores, a.pus});
+        int n = importIntoFile(a.output, a.files, a.series, SourceMachine{a.cores, a.pus}, a.append, a.again);
         std::fprintf(stderr, "scalelab: imported %d run%s into %s\n", n, n == 1 ? "" : "s", a.output.c_str());
         return 0;
     } catch (const std::exception& e) {

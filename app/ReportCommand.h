@@ -23,6 +23,8 @@ struct ImportArgs {
     std::string series;
     std::string output;
     int cores = 0, pus = 0;  // the machine the runs were measured on, when known
+    bool append = false;     // into an existing experiment file
+    bool again = false;      // a file whose content is already in the experiment
 };
 
 struct ExportArgs {

@@ -1,8 +1,7 @@
 #include "Target.h"
 
+#include "server/Conninfo.h"
 #include "util/Error.h"
-
-#include <libpq-fe.h>
 
 #include <iostream>
 
@@ -11,20 +10,7 @@ namespace scalelab::app {
 Target openTarget(const TargetArgs& args) {
     Target t;
     if (!args.conninfo.empty()) {
-        char* err = nullptr;
-        PQconninfoOption* opts = PQconninfoParse(args.conninfo.c_str(), &err);
-        if (!opts) {
-            std::string msg = err ? err : "invalid connection string";
-            PQfreemem(err);
-            throw Error("--conninfo: " + msg);
-        }
-        bool hasPassword = false;
-        for (PQconninfoOption* o = opts; o->keyword; ++o)
-            if (std::string(o->keyword) == "password" && o->val && *o->val) hasPassword = true;
-        PQconninfoFree(opts);
-        if (hasPassword)
-            throw Error("--conninfo holds a password; ScaleLab never stores or logs passwords: "
-                        "put it in ~/.pgpass (or PGPASSFILE) or the PGPASSWORD environment variable");
+        refusePassword(args.conninfo, "--conninfo");
         t.conninfo = args.conninfo;
         return t;
     }

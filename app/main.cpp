@@ -141,7 +141,9 @@ int main(int argc, char** argv) {
     auto* importCmd = app.add_subcommand("import", "Import pgbench outputs or a runs CSV into an experiment file");
     importCmd->add_option("files", import.files, "pgbench output files, or runs .csv files")->required()->check(CLI::ExistingFile);
     importCmd->add_option("--series", import.series, "Series the pgbench outputs belong to");
-    importCmd->add_option("-o,--output", import.output, "Experiment file (created when missing)")->required();
+    importCmd->add_option("-o,--output", import.output, "Experiment file (a new one, or an existing one with --append)")->required();
+    importCmd->add_flag("--append", import.append, "Import into the existing experiment file");
+    importCmd->add_flag("--again", import.again, "Import a file whose content is already in the experiment once more");
     auto* importCores = importCmd->add_option("--cores", import.cores, "Cores of the machine the runs were measured on (chart markers)")
                             ->check(CLI::PositiveNumber);
     importCmd->add_option("--pus", import.pus, "PUs (hardware threads) of that machine; default: as many as cores")

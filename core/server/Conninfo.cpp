@@ -1,5 +1,11 @@
 #include "server/Conninfo.h"
 
+#include "util/Error.h"
+
+#include <libpq-fe.h>
+
+#include <memory>
+
 namespace scalelab {
 
 std::string conninfoQuote(const std::string& value) {
@@ -20,6 +26,50 @@ std::string makeConninfo(const std::vector<std::pair<std::string, std::string>>&
         out += key + "=" + conninfoQuote(value);
     }
     return out;
+}
+
+namespace {
+using Options = std::unique_ptr<PQconninfoOption, decltype(&PQconninfoFree)>;
+
+Options parse(const std::string& conninfo, std::string* error) {
+    char* err = nullptr;
+    Options opts(PQconninfoParse(conninfo.c_str(), &err), PQconninfoFree);
+    if (!opts && error) *error = err ? err : "invalid connection string";
+    if (err) PQfreemem(err);
+    if (error)
+        while (!error->empty() && error->back() == '\n') error->pop_back();
+    return opts;
+}
+} // namespace
+
+bool conninfoHasPassword(const std::string& conninfo) {
+    std::string error;
+    Options opts = parse(conninfo, &error);
+    if (!opts) throw Error(error);
+    for (PQconninfoOption* o = opts.get(); o->keyword; ++o)
+        if (std::string(o->keyword) == "password" && o->val && *o->val) return true;
+    return false;
+}
+
+void refusePassword(const std::string& conninfo, const std::string& where) {
+    bool has = false;
+    try {
+        has = conninfoHasPassword(conninfo);
+    } catch (const Error& e) {
+        throw Error(where + ": " + e.what());
+    }
+    if (has)
+        throw Error(where + " holds a password; ScaleLab never stores or logs passwords: put it in ~/.pgpass "
+                            "(or PGPASSFILE) or the PGPASSWORD environment variable");
+}
+
+std::string conninfoWithoutPassword(const std::string& conninfo) {
+    Options opts = parse(conninfo, nullptr);
+    if (!opts) return "";
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (PQconninfoOption* o = opts.get(); o->keyword; ++o)
+        if (o->val && *o->val && std::string(o->keyword) != "password") pairs.emplace_back(o->keyword, o->val);
+    return makeConninfo(pairs);
 }
 
 } // namespace scalelab

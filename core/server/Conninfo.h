@@ -9,4 +9,15 @@ namespace scalelab {
 std::string conninfoQuote(const std::string& value);
 std::string makeConninfo(const std::vector<std::pair<std::string, std::string>>& pairs);
 
+// The one password rule. libpq's own parser (PQconninfoParse: key=value and
+// postgresql:// URIs alike) says whether a connection string carries a password; ScaleLab
+// never stores or logs one (~/.pgpass, PGPASSFILE or PGPASSWORD carry secrets).
+// Throws Error, in libpq's words, for a string libpq cannot parse.
+bool conninfoHasPassword(const std::string& conninfo);
+// Throws Error("<where> holds a password; ...") when it has one.
+void refusePassword(const std::string& conninfo, const std::string& where);
+// The same connection in key=value form without the password, for anything that is written
+// (settings, files, logs). A string libpq cannot parse comes back empty.
+std::string conninfoWithoutPassword(const std::string& conninfo);
+
 } // namespace scalelab

@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <regex>
 #include <sstream>
 
@@ -261,8 +264,19 @@ std::vector<ImportedRun> parseRunsCsv(const std::string& text, const std::string
     return runs;
 }
 
-int importFiles(ExperimentStore& store, const std::vector<std::string>& files, const std::string& series,
-                const SourceMachine& machine) {
+namespace {
+// FNV-1a, 64 bits: a stable name for a file's content, to tell a second import of it.
+std::string contentHash(const std::string& text) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+} // namespace
+
+std::vector<ImportedRun> parseImportFiles(const std::vector<std::string>& files, const std::string& series,
+                                          const SourceMachine& machine) {
     if (machine.cores < 0 || machine.pus < 0 || (machine.pus > 0 && machine.pus < machine.cores))
         throw Error("the source machine needs cores >= 1 and PUs >= cores (got " + std::to_string(machine.cores) + " cores, " +
                     std::to_string(machine.pus) + " PUs)");
@@ -270,26 +284,68 @@ int importFiles(ExperimentStore& store, const std::vector<std::string>& files, c
     for (const auto& f : files) {
         bool csv = f.size() > 4 && f.compare(f.size() - 4, 4, ".csv") == 0;
         if (!csv && series.empty()) throw Error(f + ": a pgbench output needs --series NAME to say which series it belongs to");
-        auto runs = csv ? parseRunsCsv(readFile(f), f) : parsePgbenchOutput(readFile(f), f, series);
-        for (auto& r : runs) all.push_back(std::move(r));
+        std::string text = readFile(f);
+        auto runs = csv ? parseRunsCsv(text, f) : parsePgbenchOutput(text, f, series);
+        std::string hash = contentHash(text);
+        for (auto& r : runs) {
+            r.run.detail["source_hash"] = hash;
+            if (machine.cores > 0)
+                r.run.detail["machine"] = {{"cores", machine.cores}, {"pus", machine.pus > 0 ? machine.pus : machine.cores}};
+            all.push_back(std::move(r));
+        }
+    }
+    return all;
+}
+
+int storeImportedRuns(ExperimentStore& store, std::vector<ImportedRun> runs, bool again) {
+    std::vector<RunRecord> existing = store.runs();
+    if (!again) {
+        // The same file twice would double n and narrow every interval: refused unless asked.
+        std::set<std::string> imported;
+        for (const auto& r : existing)
+            if (r.detail.contains("source_hash")) imported.insert(r.detail["source_hash"].get<std::string>());
+        for (const auto& r : runs)
+            if (imported.count(r.run.detail["source_hash"].get<std::string>()))
+                throw Error(r.run.source.substr(std::string("import: ").size()) + " was imported into " + store.path() +
+                            " already (the same content); import it again on purpose with --again");
     }
     // Repetitions continue after what the experiment holds for the same series and clients.
     std::map<std::pair<std::string, int>, int> last;
-    for (const auto& r : store.runs()) {
+    for (const auto& r : existing) {
         int& l = last[{r.series, r.clients}];
         l = std::max(l, r.repetition);
     }
     std::vector<std::pair<RunRecord, std::vector<StoredSample>>> rows;
     std::string now = utcTimestamp();
-    for (auto& r : all) {
+    for (auto& r : runs) {
         if (r.run.repetition == 0) r.run.repetition = ++last[{r.run.series, r.run.clients}];
         r.run.startedAt = r.run.endedAt = now;
-        if (machine.cores > 0)
-            r.run.detail["machine"] = {{"cores", machine.cores}, {"pus", machine.pus > 0 ? machine.pus : machine.cores}};
         rows.emplace_back(std::move(r.run), std::move(r.samples));
     }
     store.saveRuns(rows);
     return static_cast<int>(rows.size());
+}
+
+int importIntoFile(const std::string& path, const std::vector<std::string>& files, const std::string& series,
+                   const SourceMachine& machine, bool append, bool again) {
+    auto runs = parseImportFiles(files, series, machine);
+    bool exists = std::filesystem::exists(path);
+    if (exists && !append) throw Error(path + " exists: add --append to import into it, or name a new file");
+    std::unique_ptr<ExperimentStore> store = exists ? ExperimentStore::open(path) : ExperimentStore::create(path);
+    try {
+        return storeImportedRuns(*store, std::move(runs), again);
+    } catch (...) {
+        if (!exists) {
+            store.reset();
+            for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+        }
+        throw;
+    }
+}
+
+int importFiles(ExperimentStore& store, const std::vector<std::string>& files, const std::string& series,
+                const SourceMachine& machine, bool again) {
+    return storeImportedRuns(store, parseImportFiles(files, series, machine), again);
 }
 
 } // namespace scalelab

@@ -28,9 +28,21 @@ struct SourceMachine {
     int cores = 0, pus = 0;
 };
 
-// Reads each file (CSV when it ends in .csv, else pgbench output) and stores all runs in one
-// transaction, numbering repetitions after those already in the experiment. Returns the count.
+// Reads and parses every file (CSV when it ends in .csv, else pgbench output), before anything
+// is stored or created. Each run carries its file's content hash (detail.source_hash) and the
+// source machine when told.
+std::vector<ImportedRun> parseImportFiles(const std::vector<std::string>& files, const std::string& series,
+                                          const SourceMachine& machine = {});
+// Stores the runs in one transaction, numbering repetitions after those already in the
+// experiment. A file whose content is already imported there is refused unless `again`.
+int storeImportedRuns(ExperimentStore& store, std::vector<ImportedRun> runs, bool again = false);
+// Into the experiment file `path`: a new file, created only once every source has been read
+// and removed again if storing fails (a failed import leaves nothing behind); an existing one
+// only with `append` (else Error naming --append). Returns the count.
+int importIntoFile(const std::string& path, const std::vector<std::string>& files, const std::string& series,
+                   const SourceMachine& machine, bool append, bool again);
+// Both steps into an open store. Returns the count.
 int importFiles(ExperimentStore& store, const std::vector<std::string>& files, const std::string& series,
-                const SourceMachine& machine = {});
+                const SourceMachine& machine = {}, bool again = false);
 
 } // namespace scalelab

@@ -1,6 +1,7 @@
 #include "sweep/SweepPlan.h"
 
 #include "load/Random.h"
+#include "server/Conninfo.h"
 #include "topo/Placement.h"
 #include "util/Error.h"
 
@@ -184,8 +185,16 @@ SweepPlan parsePlan(const json& j) {
     if (const json* t = root.get("target")) {
         Reader target(*t, "$.target");
         p.conninfo = target.string("conninfo", "");
-        if (!p.conninfo.empty() && p.conninfo.find("password") != std::string::npos)
-            fail("$.target.conninfo", "holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
+        if (!p.conninfo.empty()) {
+            bool password = false;
+            try {
+                password = conninfoHasPassword(p.conninfo);  // libpq's parser: key=value and URIs
+            } catch (const Error& e) {
+                fail("$.target.conninfo", std::string("not a connection string libpq reads: ") + e.what());
+            }
+            if (password)
+                fail("$.target.conninfo", "holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
+        }
         std::string data = target.string("data_dir", ""), bindir = target.string("pg_bindir", "");
         if (!data.empty()) p.dataDir = data;
         if (!bindir.empty()) p.pgBindir = bindir;
@@ -324,6 +333,13 @@ SweepPlan parsePlan(const json& j) {
     }
     root.finish();
     return p;
+}
+
+nlohmann::json planWithoutSecrets(nlohmann::json plan) {
+    if (plan.is_object() && plan.contains("target") && plan["target"].is_object() && plan["target"].contains("conninfo") &&
+        plan["target"]["conninfo"].is_string())
+        plan["target"]["conninfo"] = conninfoWithoutPassword(plan["target"]["conninfo"].get<std::string>());
+    return plan;
 }
 
 SweepPlan loadPlanFile(const std::string& path) {

@@ -75,6 +75,9 @@ struct SweepPlan {
 
 // Throws Error "$.path: problem" for anything not per docs/sweeps.md.
 SweepPlan parsePlan(const nlohmann::json& json);
+// The plan as it may be written anywhere (the window's settings): target.conninfo without a
+// password (libpq's parser; a URI becomes key=value). Anything else is left as it is.
+nlohmann::json planWithoutSecrets(nlohmann::json plan);
 // Reads and parses a plan file; JSON syntax errors name file, line and column.
 SweepPlan loadPlanFile(const std::string& path);
 

@@ -108,5 +108,8 @@ grep -qF "$work/bad.sql:2:20: random takes 2 arguments: ')' expected" "$work/out
 # A conninfo with a password is refused before anything connects.
 expect_rc 1 "password in conninfo" "$scalelab" run --conninfo "host=/tmp password=secret" -t 1
 grep -q 'never stores or logs passwords' "$work/out" || fail "password message: $(cat "$work/out")"
+expect_rc 1 "password in a conninfo URI" "$scalelab" run --conninfo "postgresql://bench:secret@127.0.0.1/bench" -t 1
+grep -q 'never stores or logs passwords' "$work/out" || fail "URI password message: $(cat "$work/out")"
+grep -q 'secret' "$work/out" && fail "the refusal repeated the password: $(cat "$work/out")"
 
 finish "load CLI"

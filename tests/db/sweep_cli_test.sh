@@ -71,7 +71,11 @@ grep -q '>A<\|>A ' "$work/chart.svg" && grep -q '>B<\|>B ' "$work/chart.svg" || 
 conninfo=$("$scalelab" server status --data "$data" --conninfo)
 pgbench=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)
 "$pgbench" "$conninfo" -S -c 2 -j 1 -T 2 -P 1 >"$work/pgbench.txt" 2>&1 || fail "pgbench did not run: $(cat "$work/pgbench.txt")"
-expect_rc 0 "import pgbench" "$scalelab" import "$work/pgbench.txt" --series pgbench -o "$work/e.slab"
+expect_rc 1 "import into an existing file without --append" "$scalelab" import "$work/pgbench.txt" --series pgbench -o "$work/e.slab"
+grep -qF -- "e.slab exists: add --append" "$work/out" || fail "append message: $(cat "$work/out")"
+expect_rc 0 "import pgbench" "$scalelab" import "$work/pgbench.txt" --series pgbench --append -o "$work/e.slab"
+expect_rc 1 "the same file twice" "$scalelab" import "$work/pgbench.txt" --series pgbench --append -o "$work/e.slab"
+grep -qF -- "already (the same content); import it again on purpose with --again" "$work/out" || fail "twice: $(cat "$work/out")"
 "$scalelab" runs "$work/e.slab" | grep -q ' pgbench .* completed' || fail "imported run missing: $("$scalelab" runs "$work/e.slab")"
 # The source machine's cores travel with imported runs and become chart markers.
 expect_rc 0 "import with --cores" "$scalelab" import "$work/pgbench.txt" --series other-box --cores 2 --pus 4 -o "$work/m.slab"
@@ -79,7 +83,8 @@ expect_rc 0 "export svg of the import" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_Q
 grep -q "imported: 2 cores" "$work/m.svg" || fail "no marker for the import's machine in the SVG"
 grep -q 'this machine' "$work/m.svg" && fail "an import from another machine got this machine's markers"
 printf 'transaction type: x\nnumber of clients: two\n' >"$work/broken.txt"
-expect_rc 1 "malformed import" "$scalelab" import "$work/broken.txt" --series x -o "$work/e.slab"
+expect_rc 1 "malformed import" "$scalelab" import "$work/broken.txt" --series x -o "$work/new.slab"
+[[ ! -e "$work/new.slab" ]] || fail "a failed import left $work/new.slab behind"
 grep -q "broken.txt:2: 'number of clients' is not a number" "$work/out" || fail "import error: $(cat "$work/out")"
 
 finish "sweep CLI"

@@ -248,7 +248,12 @@ TEST_F(StoreTest, AMalformedFileFailsWithFileAndLineAndImportsNothing) {
               data("malformed-no-tps.txt") + ":4: the report that starts at line 1 has no 'tps = ' line");
     EXPECT_TRUE(store->runs().empty());
     EXPECT_EQ(importFiles(*store, {data("pgbench-9.6-loop.txt"), data("pgbench-16.txt")}, "HEAD"), 3);
-    EXPECT_EQ(importFiles(*store, {data("pgbench-16.txt")}, "HEAD"), 1);
+    // The same content again doubles n: refused unless asked for.
+    EXPECT_EQ(errorOf([&] { importFiles(*store, {data("pgbench-16.txt")}, "HEAD"); }),
+              data("pgbench-16.txt") + " was imported into " + path +
+                  " already (the same content); import it again on purpose with --again");
+    EXPECT_EQ(store->runs().size(), 3u);
+    EXPECT_EQ(importFiles(*store, {data("pgbench-16.txt")}, "HEAD", {}, true), 1);
     auto runs = store->runs();
     // 8 clients: the loop's first report (1), pgbench-16.txt (2), pgbench-16.txt again (3).
     EXPECT_EQ(runs.back().clients, 8);

@@ -79,6 +79,8 @@ TEST(SweepPlan, NamesTheJsonPathOfEachProblem) {
     j = base();
     j["target"] = {{"conninfo", "host=db password=hunter2"}};
     EXPECT_EQ(problem(j), "$.target.conninfo: holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
+    j["target"] = {{"conninfo", "postgresql://bench:secret@db1/bench"}};  // a URI's password too
+    EXPECT_EQ(problem(j), "$.target.conninfo: holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
     j = base();
     j["workload"] = {{"builtin", "tpcc"}};
     EXPECT_EQ(problem(j), "$.workload.builtin[0]: no built-in script 'tpcc' (built-in scripts: tpcb-like, simple-update, select-only)");

@@ -10,6 +10,7 @@
 #include "server/PgBinaries.h"
 #include "store/Export.h"
 #include "store/Import.h"
+#include "sweep/SweepPlan.h"
 #include "topo/Placement.h"
 
 #include <QApplication>
@@ -85,7 +86,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
 MainWindow::~MainWindow() {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("setup/lastPlan"), QString::fromStdString(setup_->planJson().dump()));
+    // No password is ever written: the saved plan keeps the connection without it.
+    settings.setValue(QStringLiteral("setup/lastPlan"), QString::fromStdString(planWithoutSecrets(setup_->planJson()).dump()));
 }
 
 void MainWindow::buildMenus() {
@@ -195,22 +197,37 @@ void MainWindow::exportChart(const QString& path, int scale) {
 
 void MainWindow::importFiles(const QStringList& files) {
     if (files.isEmpty()) return;
-    if (path_.isEmpty()) {
-        path_ = QFileDialog::getSaveFileName(this, tr("Experiment file for the imported runs"), QStringLiteral("imported.slab"),
-                                             tr("ScaleLab experiments (*.slab)"));
-        if (path_.isEmpty()) return;
+    // A new experiment file by default; adding to the open one is a choice, never implied.
+    bool append = false;
+    if (!path_.isEmpty()) {
+        QMessageBox ask(QMessageBox::Question, tr("Import"),
+                        tr("Import %n file(s) into a new experiment file, or add the runs to %1?", nullptr,
+                           static_cast<int>(files.size()))
+                            .arg(QFileInfo(path_).fileName()),
+                        QMessageBox::Cancel, this);
+        QPushButton* newFile = ask.addButton(tr("New experiment file..."), QMessageBox::AcceptRole);
+        QPushButton* addTo = ask.addButton(tr("Add to %1").arg(QFileInfo(path_).fileName()), QMessageBox::AcceptRole);
+        ask.setDefaultButton(newFile);
+        ask.exec();
+        if (ask.clickedButton() == addTo) append = true;
+        else if (ask.clickedButton() != newFile) return;
+    }
+    QString target = path_;
+    if (!append) {
+        target = QFileDialog::getSaveFileName(this, tr("New experiment file for the imported runs"),
+                                              QStringLiteral("imported.slab"), tr("ScaleLab experiments (*.slab)"));
+        if (target.isEmpty()) return;
     }
     QString series;
     bool needsSeries = false;
     for (const auto& f : files) needsSeries = needsSeries || !f.endsWith(QLatin1String(".csv"));
     if (needsSeries) series = QFileInfo(files.first()).completeBaseName();
     try {
-        auto store = ExperimentStore::openOrCreate(path_.toStdString());
         std::vector<std::string> paths;
         for (const auto& f : files) paths.push_back(f.toStdString());
-        int n = scalelab::importFiles(*store, paths, series.toStdString());
+        int n = importIntoFile(target.toStdString(), paths, series.toStdString(), {}, append, false);
         statusLabel_->setText(tr("Imported %1 runs%2").arg(n).arg(series.isEmpty() ? QString() : tr(" as series %1").arg(series)));
-        openExperiment(path_);
+        openExperiment(target);
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Import"), QString::fromStdString(e.what()));
     }
