@@ -5,6 +5,9 @@
 set -uo pipefail
 scalelab=$1
 source "$(dirname "$0")/../support/cli_helpers.sh"
+# A known secret in the environment, as a user with PGPASSWORD set has it: no file that the
+# sweep, the export or the report write may hold it (checked at the end).
+export PGPASSWORD=Kn0wn-S3cret-4711
 cleanup_extra() { [[ -n "${sweep_pid:-}" ]] && kill -9 "$sweep_pid" 2>/dev/null; }
 require_server
 count_runs() { "$scalelab" runs "$1" 2>/dev/null | awk 'NR > 1 && $6 == "completed"' | wc -l; }
@@ -87,4 +90,7 @@ expect_rc 1 "malformed import" "$scalelab" import "$work/broken.txt" --series x 
 [[ ! -e "$work/new.slab" ]] || fail "a failed import left $work/new.slab behind"
 grep -q "broken.txt:2: 'number of clients' is not a number" "$work/out" || fail "import error: $(cat "$work/out")"
 
+if grep -rl --binary-files=text "$PGPASSWORD" "$work" >"$work/leaks" 2>/dev/null; then
+  fail "files hold PGPASSWORD: $(cat "$work/leaks")"
+fi
 finish "sweep CLI"

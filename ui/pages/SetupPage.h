@@ -44,6 +44,8 @@ public:
     QComboBox* lengthCombo() const { return length_; }          // 0: duration, 1: transactions per client
     QSpinBox* transactionsSpin() const { return transactions_; }
     QLineEdit* scriptFileEdit() const { return scriptFile_; }
+    QLineEdit* conninfoEdit() const { return conninfo_; }
+    QRadioButton* remoteRadio() const { return remote_; }
     QLabel* problemsLabel() const { return problemsLabel_; }
     void addSeries(const QString& label, const QString& placement, const QString& settings = {});
 
