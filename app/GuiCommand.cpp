@@ -7,6 +7,8 @@
 #include "pages/MainWindow.h"
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
+#include "SafeApplication.h"
+#include "store/ExperimentStore.h"
 #include "sweep/SweepPlan.h"
 #include "topo/Topology.h"
 #include "util/Error.h"
@@ -18,6 +20,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 namespace scalelab::app {
 namespace {
@@ -42,7 +45,17 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
                      "Headless screenshots: xvfb-run scalelab gui --open EXP.slab --screenshots DIR\n");
         return 1;
     }
-    QApplication app(argc, argv);
+    // What the command line names is checked before the window opens: a refused plan or an
+    // unreadable experiment ends with the message on stderr and exit status 1.
+    std::optional<SweepPlan> plan;
+    try {
+        if (!a.sweepPlan.empty()) plan = loadPlanFile(a.sweepPlan);
+        if (!a.open.empty()) ExperimentStore::open(a.open, true);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "scalelab: error: %s\n", e.what());
+        return 1;
+    }
+    ui::SafeApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("ScaleLab"));
     QApplication::setOrganizationName(QStringLiteral("ScaleLab"));
     ui::MainWindow window;
@@ -61,8 +74,12 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
         }
         QApplication::quit();
     };
-    if (!a.sweepPlan.empty()) {
-        window.setupPage()->setPlanJson(loadPlanFile(a.sweepPlan).json);
+    if (plan) {
+        if (!window.setupPage()->setPlanJson(plan->json)) {
+            std::fprintf(stderr, "scalelab: error: %s: the window cannot show this plan: %s\n", a.sweepPlan.c_str(),
+                         window.setupPage()->problems().join(QStringLiteral("; ")).toLocal8Bit().constData());
+            return 1;
+        }
         QObject::connect(window.controller(), &ui::SweepController::finished, &window, [&](const QString& error) {
             if (!error.isEmpty()) std::fprintf(stderr, "scalelab: error: %s\n", error.toLocal8Bit().constData());
             window.tabs()->setCurrentWidget(window.resultsPage());

@@ -90,6 +90,15 @@ expect_rc 1 "malformed import" "$scalelab" import "$work/broken.txt" --series x 
 [[ ! -e "$work/new.slab" ]] || fail "a failed import left $work/new.slab behind"
 grep -q "broken.txt:2: 'number of clients' is not a number" "$work/out" || fail "import error: $(cat "$work/out")"
 
+# The window with a plan it refuses, or a file that is not an experiment: a message and exit 1,
+# never an abort from an exception.
+printf '{"version": 1, "series": [{"label": "A", "placement": "smt-halfway"}], "clients": [1], "duration": 1}' >"$work/bad-plan.json"
+expect_rc 1 "gui with a refused plan" env QT_QPA_PLATFORM=offscreen "$scalelab" gui --sweep "$work/bad-plan.json" --output "$work/g.slab"
+grep -qF "unknown placement 'smt-halfway'" "$work/out" || fail "gui plan message: $(cat "$work/out")"
+grep -q 'terminate called' "$work/out" && fail "gui aborted: $(cat "$work/out")"
+expect_rc 1 "gui with a file that is no experiment" env QT_QPA_PLATFORM=offscreen "$scalelab" gui --open "$work/bad-plan.json"
+grep -q 'not a ScaleLab experiment file' "$work/out" || fail "gui --open message: $(cat "$work/out")"
+
 if grep -rl --binary-files=text "$PGPASSWORD" "$work" >"$work/leaks" 2>/dev/null; then
   fail "files hold PGPASSWORD: $(cat "$work/leaks")"
 fi

@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QChartView>
 #include <QComboBox>
+#include <QMessageBox>
 #include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -128,7 +129,16 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(chart_, &ScalingChart::pointHovered, this, [this](const QString& text, bool on) { tooltip_->setText(on ? text : QString()); });
     connect(runs_, &RunsTableModel::exclusionChanged, this, [this](qint64 id, bool excluded) {
-        if (!path_.isEmpty()) ExperimentStore::open(path_.toStdString())->setExcluded(id, excluded);
+        try {
+            if (!path_.isEmpty()) ExperimentStore::open(path_.toStdString())->setExcluded(id, excluded);
+        } catch (const std::exception& e) {
+            // The file went away or cannot be written: say so, and show what the file holds.
+            QMessageBox::warning(this, tr("Exclude run"), QString::fromStdString(e.what()));
+            try {
+                runs_->setRuns(ExperimentStore::open(path_.toStdString(), true)->runs());
+            } catch (const std::exception&) {
+            }
+        }
         refresh();
     });
     connect(runsView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
