@@ -45,6 +45,12 @@ const char* const kMigrations[] = {
         system TEXT,
         PRIMARY KEY (run_id, seq));
     )sql",
+    // 2: a failed run is history too, so that a retry (at the end of a sweep, or on resume) can
+    // complete the point; only a completed run finishes a planned one.
+    R"sql(
+    DROP INDEX runs_finished_once;
+    CREATE UNIQUE INDEX runs_completed_once ON runs (run_index) WHERE status = 'completed';
+    )sql",
 };
 constexpr int kMigrationCount = sizeof kMigrations / sizeof kMigrations[0];
 static_assert(kMigrationCount == ExperimentStore::kSchemaVersion, "one migration per schema version");
@@ -223,7 +229,7 @@ int64_t ExperimentStore::insertRun(const RunRecord& r, const std::vector<StoredS
         st.run();
     } catch (const Error& e) {
         if (std::string(e.what()).find("UNIQUE") != std::string::npos && r.runIndex)
-            throw Error(path() + " already holds a finished run number " + std::to_string(*r.runIndex) +
+            throw Error(path() + " already holds a completed run number " + std::to_string(*r.runIndex) +
                         " of this plan; not writing it twice");
         throw;
     }
@@ -326,7 +332,7 @@ std::vector<StoredSample> ExperimentStore::samples(int64_t runId) {
 
 std::set<int64_t> ExperimentStore::finishedRunIndexes() {
     std::set<int64_t> out;
-    auto st = db_->prepare("SELECT run_index FROM runs WHERE run_index IS NOT NULL AND status IN ('completed', 'failed')");
+    auto st = db_->prepare("SELECT run_index FROM runs WHERE run_index IS NOT NULL AND status = 'completed'");
     while (st.step()) out.insert(st.integer(0));
     return out;
 }

@@ -52,7 +52,7 @@ struct StoredSeries {
 
 class ExperimentStore {
 public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     // A new experiment file. Throws Error when `path` exists and is not empty.
     static std::unique_ptr<ExperimentStore> create(const std::string& path);
@@ -78,7 +78,7 @@ public:
     void saveRuns(const std::vector<std::pair<RunRecord, std::vector<StoredSample>>>& runs);
     std::vector<RunRecord> runs();
     std::vector<StoredSample> samples(int64_t runId);
-    std::set<int64_t> finishedRunIndexes();  // completed or failed
+    std::set<int64_t> finishedRunIndexes();  // completed; failed and stopped attempts are history
     // excluded = false on a run that did not complete includes it on purpose (flag "included").
     void setExcluded(int64_t runId, bool excluded);
 

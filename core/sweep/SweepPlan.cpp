@@ -316,6 +316,7 @@ SweepPlan parsePlan(const json& j) {
     }
     p.sampleIntervalS = root.number("sample_interval", 1, 0.05, "at least 0.05 seconds");
 
+    p.retries = static_cast<int>(root.integer("retries", 1, 0));
     if (const json* settle = root.get("settle")) {
         Reader st(*settle, "$.settle");
         p.checkpoint = st.boolean("checkpoint", false);

@@ -63,6 +63,7 @@ struct SweepPlan {
     // between runs
     bool checkpoint = false;
     double pauseS = 0;
+    int retries = 1;                         // a failed run runs again at the end of the sweep, this many times
     // data
     int64_t scale = 10;
     bool reinit = false;                     // re-create ScaleLab's pgbench tables at the start

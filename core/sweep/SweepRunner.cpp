@@ -17,8 +17,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <limits>
 #include <map>
+#include <set>
 #include <pqxx/pqxx>
 
 namespace scalelab {
@@ -204,6 +206,23 @@ SweepRunner::SweepRunner(SweepPlan plan, ExperimentStore& store, SweepObserver* 
 
 SweepRunner::~SweepRunner() = default;
 
+// At the end of a sweep: every point with fewer completed rounds than planned, said plainly
+// (a resume runs them again).
+void SweepRunner::reportShortPoints(const std::vector<PlannedRun>& runs, Servers& servers) {
+    std::set<int64_t> completed = store_.finishedRunIndexes();
+    std::map<std::pair<int, int>, std::pair<int, int>> rounds;  // (series, clients) -> (completed, planned)
+    for (const auto& r : runs) {
+        auto& c = rounds[{r.series, r.clients}];
+        ++c.second;
+        if (completed.count(r.index)) ++c.first;
+    }
+    for (const auto& [point, c] : rounds)
+        if (c.first < c.second)
+            servers.note(plan_.series[static_cast<size_t>(point.first)].label + " at " + std::to_string(point.second) +
+                         " clients: " + std::to_string(c.first) + " of " + std::to_string(c.second) +
+                         " rounds completed; `scalelab sweep --resume` runs the missing ones again");
+}
+
 void SweepRunner::report(SweepProgress p) {
     if (observer_) observer_->onProgress(p);
 }
@@ -281,7 +300,13 @@ void SweepRunner::run() {
     progress.done = done;
 
     try {
-        for (const PlannedRun& planned : runs) {
+        // Failed runs go to the back of the queue to run again (plan.retries times), so a
+        // point disturbed by a server that died still gets its rounds, interleaved order kept.
+        std::deque<PlannedRun> queue(runs.begin(), runs.end());
+        std::map<int, int> retriesLeft;
+        while (!queue.empty()) {
+            const PlannedRun planned = queue.front();
+            queue.pop_front();
             if (stopped_) break;
             if (finished.count(planned.index)) continue;
             waitWhilePaused();
@@ -372,8 +397,19 @@ void SweepRunner::run() {
                 ++doneThisSession;
             }
             progress.done = done;
-            if (record.status == "failed") servers.note("run " + std::to_string(planned.index + 1) + " failed: " + record.error);
+            if (record.status == "failed") {
+                int& left = retriesLeft.try_emplace(planned.index, plan_.retries).first->second;
+                std::string again;
+                if (left > 0 && !stopped_) {
+                    --left;
+                    queue.push_back(planned);
+                    progress.total = ++total_;
+                    again = "; it runs again at the end of the sweep";
+                }
+                servers.note("run " + std::to_string(planned.index + 1) + " failed: " + record.error + again);
+            }
         }
+        if (!stopped_) reportShortPoints(runs, servers);
     } catch (...) {
         servers.restore();
         throw;

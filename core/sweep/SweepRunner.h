@@ -59,6 +59,7 @@ private:
     void waitWhilePaused();
     void settle(const std::string& conninfo);
     void report(SweepProgress p);
+    void reportShortPoints(const std::vector<PlannedRun>& runs, Servers& servers);
 
     SweepPlan plan_;
     ExperimentStore& store_;

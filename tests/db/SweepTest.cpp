@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
+#include <pqxx/pqxx>
 
 using namespace scalelab;
 
@@ -19,6 +21,13 @@ struct Recorder : SweepObserver {
     void onProgress(const SweepProgress& p) override { states.push_back(p.state); }
     void onSample(const SweepProgress&, const LoadSample&) override { ++samples; }
     void onRunFinished(const RunRecord&) override { ++finished; }
+    void onNote(const std::string& s) override { notes.push_back(s); }
+    std::vector<std::string> notes;
+    bool noted(const std::string& part) const {
+        for (const auto& n : notes)
+            if (n.find(part) != std::string::npos) return true;
+        return false;
+    }
 };
 
 } // namespace
@@ -83,4 +92,57 @@ TEST(Sweep, TwoSeriesThreeClientCountsTwoRoundsLandInTheFileOnceEachInPlanOrder)
     nlohmann::json other = j;
     other["duration"] = 3;
     EXPECT_THROW(SweepRunner(parsePlan(other), *store, nullptr, true).run(), Error);
+}
+
+// A run that fails runs again at the end of the sweep; with no retries left the end of the
+// sweep names the short point, and --resume runs the failed run again.
+TEST(Sweep, AFailedRunRunsAgainAtTheEndAndResumeRedoesOne) {
+    SCALELAB_REQUIRE_SERVER();
+    test::ThrowawayServer s;
+    TempDir files("scalelab-sweep");
+    {
+        pqxx::connection c(s.server.connectionString());
+        pqxx::nontransaction tx(c);
+        tx.exec("CREATE SEQUENCE fail_once; CREATE SEQUENCE fail_twice");
+    }
+    // Sequences are not transactional: which calls fail is fixed, whatever rolls back.
+    std::string once = (files.path() / "once.sql").string(), twice = (files.path() / "twice.sql").string();
+    std::ofstream(once) << "SELECT 1 / (nextval('fail_once') - 1);\n";
+    // Calls 1 and 3 fail: the first run, then its retry (the second run, call 2, passes).
+    std::ofstream(twice) << "SELECT 1 / (nextval('fail_twice') NOT IN (1, 3))::int;\n";
+    auto planWith = [&](const std::string& script, int retries) {
+        return parsePlan({{"version", 1},
+                          {"target", {{"data_dir", s.dir.path().string()}}},
+                          {"workload", {{"files", script}, {"vacuum", "none"}}},
+                          {"series", {{{"label", "A"}}}},
+                          {"clients", {1}},
+                          {"threads", 1},
+                          {"transactions", 1},
+                          {"repetitions", 2},
+                          {"retries", retries},
+                          {"seed", 3}});
+    };
+    {
+        auto store = ExperimentStore::create((files.path() / "retry.slab").string());
+        Recorder rec;
+        SweepRunner(planWith(once, 1), *store, &rec, false).run();
+        auto runs = store->runs();
+        ASSERT_EQ(runs.size(), 3u);  // the failure stays as history
+        EXPECT_EQ(runs[0].status, "failed");
+        EXPECT_EQ(runs[2].status, "completed");
+        EXPECT_EQ(runs[2].runIndex, runs[0].runIndex) << "the retry is the same planned run";
+        EXPECT_EQ(store->finishedRunIndexes(), (std::set<int64_t>{0, 1}));
+        EXPECT_TRUE(rec.noted("it runs again at the end of the sweep"));
+        EXPECT_FALSE(rec.noted("rounds completed"));
+    }
+    {
+        auto store = ExperimentStore::create((files.path() / "short.slab").string());
+        Recorder rec;
+        SweepPlan plan = planWith(twice, 1);  // fails on its first try and on its retry
+        SweepRunner(plan, *store, &rec, false).run();
+        EXPECT_EQ(store->finishedRunIndexes().size(), 1u);
+        EXPECT_TRUE(rec.noted("A at 1 clients: 1 of 2 rounds completed")) << ::testing::PrintToString(rec.notes);
+        SweepRunner(plan, *store, &rec, true).run();  // --resume: the failed run once more, now passing
+        EXPECT_EQ(store->finishedRunIndexes(), (std::set<int64_t>{0, 1}));
+    }
 }

@@ -92,8 +92,31 @@ TEST_F(StoreTest, APlannedRunIsFinishedOnlyOnceButAbortedAttemptsStay) {
     store->saveRun(run("A", 1, 1, 100, 3), {});
     EXPECT_EQ(store->finishedRunIndexes(), std::set<int64_t>{3});
     EXPECT_EQ(errorOf([&] { store->saveRun(run("A", 1, 1, 100, 3), {}); }),
-              path + " already holds a finished run number 3 of this plan; not writing it twice");
+              path + " already holds a completed run number 3 of this plan; not writing it twice");
     EXPECT_EQ(store->runs().size(), 2u);
+}
+
+// Schema 2: a failed run no longer finishes its planned run, so that a retry can complete it.
+// A schema-1 file (its old index) is migrated when opened for writing.
+TEST_F(StoreTest, ASchema1FileIsMigratedSoThatFailedRunsCanBeRetried) {
+    ExperimentStore::create(path).reset();
+    {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(db,
+                               "DROP INDEX runs_completed_once; CREATE UNIQUE INDEX runs_finished_once ON runs (run_index) "
+                               "WHERE status IN ('completed', 'failed'); PRAGMA user_version = 1;",
+                               nullptr, nullptr, nullptr),
+                  SQLITE_OK);
+        sqlite3_close(db);
+    }
+    auto store = ExperimentStore::open(path);
+    RunRecord failed = run("A", 1, 1, 10, 0);
+    failed.status = "failed";
+    store->saveRun(failed, {});
+    EXPECT_TRUE(store->finishedRunIndexes().empty());
+    store->saveRun(run("A", 1, 1, 100, 0), {});  // the retry: refused by the old index
+    EXPECT_EQ(store->finishedRunIndexes(), std::set<int64_t>{0});
 }
 
 TEST_F(StoreTest, RefusesANewerFileAndLeavesItUntouched) {
@@ -104,7 +127,8 @@ TEST_F(StoreTest, RefusesANewerFileAndLeavesItUntouched) {
     sqlite3_close(db);
     std::string before = slurp(path);
     EXPECT_EQ(errorOf([&] { ExperimentStore::open(path); }),
-              path + " was written by a newer ScaleLab (file schema 99, this ScaleLab reads up to 1); update ScaleLab to open it");
+              path + " was written by a newer ScaleLab (file schema 99, this ScaleLab reads up to " +
+                  std::to_string(ExperimentStore::kSchemaVersion) + "); update ScaleLab to open it");
     EXPECT_EQ(slurp(path), before);
 }
 
