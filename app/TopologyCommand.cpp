@@ -4,8 +4,10 @@
 #include "topo/SmtControl.h"
 #include "topo/Topology.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 namespace scalelab::app {
 namespace {
@@ -57,7 +59,10 @@ int runTopologyCommand(const TopologyArgs& args) {
             for (int pu : t.cores[i].pus) pus.add(pu);
             std::cout << "  core " << i << " (package " << t.cores[i].package << "): PU " << pus.toList() << "\n";
         }
-        std::printf("%-25s%-23s%-23s%s\n", "scenarios:", "server PUs", "load generator PUs", "separate load generator PUs");
+        struct Row {
+            std::string name, server, client, separate;
+        };
+        std::vector<Row> rows;
         for (const auto& name : scenarios(t)) {
             Placement shared = place(t, parsePlacement(name, false));
             std::string separate;
@@ -66,9 +71,21 @@ int runTopologyCommand(const TopologyArgs& args) {
             } catch (const std::exception&) {
                 separate = "(none left)";
             }
-            std::printf("  %-23s%-23s%-23s%s\n", name.c_str(), shared.server.toList().c_str(),
-                        shared.client.toList().c_str(), separate.c_str());
+            rows.push_back({name, shared.server.toList(), shared.client.toList(), separate});
         }
+        // Columns as wide as their longest entry plus two spaces (at least 23): long PU lists
+        // of big machines never run into the next column.
+        size_t wName = 23, wServer = 23, wClient = 23;
+        for (const auto& r : rows) {
+            wName = std::max(wName, r.name.size() + 2);
+            wServer = std::max(wServer, r.server.size() + 2);
+            wClient = std::max(wClient, r.client.size() + 2);
+        }
+        std::printf("%-*s%-*s%-*s%s\n", static_cast<int>(wName + 2), "scenarios:", static_cast<int>(wServer), "server PUs",
+                    static_cast<int>(wClient), "load generator PUs", "separate load generator PUs");
+        for (const auto& r : rows)
+            std::printf("  %-*s%-*s%-*s%s\n", static_cast<int>(wName), r.name.c_str(), static_cast<int>(wServer),
+                        r.server.c_str(), static_cast<int>(wClient), r.client.c_str(), r.separate.c_str());
         std::string warning = smtComparisonWarning(t);
         if (!warning.empty()) std::cout << "note: " << warning << "\n";
         return 0;
