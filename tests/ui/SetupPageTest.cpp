@@ -54,6 +54,18 @@ private slots:
         QVERIFY(page.clientsEdit()->styleSheet().isEmpty());
     }
 
+    void aShortSweepsEstimateIsInSecondsNotZeroHours() {
+        SetupPage page(machine_);
+        page.clientsEdit()->setText(QStringLiteral("1,2"));
+        page.repetitionsSpin()->setValue(3);
+        page.durationSpin()->setValue(2);
+        page.warmupSpin()->setValue(0);
+        // 2 series x 2 client counts x 3 rounds of 2 s, plus 0.5 s each: 30 s.
+        QCOMPARE(page.estimateLabel()->text(), QStringLiteral("12 runs, about 30 s"));
+        page.durationSpin()->setValue(600);
+        QCOMPARE(page.estimateLabel()->text(), QStringLiteral("12 runs, about 2 h 00 min"));
+    }
+
     void aZeroDurationDisablesStart() {
         SetupPage page(machine_);
         page.durationSpin()->setValue(0);

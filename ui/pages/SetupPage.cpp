@@ -373,7 +373,11 @@ void SetupPage::revalidate() {
         double perRun = plan_->durationS + plan_->pauseS + 0.5;
         if (plan_->durationS == 0) perRun = 0;
         int secs = static_cast<int>(static_cast<double>(runs) * perRun);
-        estimate_->setText(plan_->durationS > 0 ? tr("%1 runs, about %2 h %3 min").arg(runs).arg(secs / 3600).arg(secs / 60 % 60)
+        // Seconds for short sweeps (12 short runs are not "about 0 h 0 min"), minutes, hours.
+        QString length = secs < 60     ? tr("%1 s").arg(secs)
+                         : secs < 3600 ? tr("%1 min %2 s").arg(secs / 60).arg(secs % 60, 2, 10, QLatin1Char('0'))
+                                       : tr("%1 h %2 min").arg(secs / 3600).arg(secs / 60 % 60, 2, 10, QLatin1Char('0'));
+        estimate_->setText(plan_->durationS > 0 ? tr("%1 runs, about %2").arg(runs).arg(length)
                                                 : tr("%1 runs of %2 transactions per client (time depends on the server)")
                                                       .arg(runs)
                                                       .arg(plan_->transactionsPerClient));

@@ -47,6 +47,7 @@ public:
     QLineEdit* conninfoEdit() const { return conninfo_; }
     QRadioButton* remoteRadio() const { return remote_; }
     QLabel* problemsLabel() const { return problemsLabel_; }
+    QLabel* estimateLabel() const { return estimate_; }
     void addSeries(const QString& label, const QString& placement, const QString& settings = {});
 
 signals:
