@@ -39,6 +39,12 @@ struct Totals {
     }
 };
 
+// Failed transactions as a share of all that ended (committed or failed); 0 when none ended.
+double failedPercent(const LoadResult& r) {
+    uint64_t ended = r.transactions + r.failures.total();
+    return ended ? 100.0 * static_cast<double>(r.failures.total()) / static_cast<double>(ended) : 0;
+}
+
 Totals everything(const std::vector<std::unique_ptr<Worker>>& workers) {
     Totals t;
     for (const auto& w : workers) {
@@ -302,13 +308,9 @@ LoadResult LoadRun::run() {
         result.status = RunStatus::Failed;
         result.error = std::to_string(result.abortedClients) + " of " + std::to_string(result.clients) +
                        " clients aborted; the results are incomplete. First: " + result.firstAbort;
-    } else if (spec_.maxFailedPct >= 0 && result.failures.total() > 0 &&
-               100.0 * static_cast<double>(result.failures.total()) /
-                       static_cast<double>(result.transactions + result.failures.total()) > spec_.maxFailedPct) {
+    } else if (double failedPct = failedPercent(result); spec_.maxFailedPct >= 0 && failedPct > spec_.maxFailedPct) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "%.3f%% of the transactions failed (%llu), above the %.3g%% allowed",
-                      100.0 * static_cast<double>(result.failures.total()) /
-                          static_cast<double>(result.transactions + result.failures.total()),
+        std::snprintf(buf, sizeof buf, "%.3f%% of the transactions failed (%llu), above the %.3g%% allowed", failedPct,
                       static_cast<unsigned long long>(result.failures.total()), spec_.maxFailedPct);
         result.status = RunStatus::Failed;
         result.error = std::string(buf) + "; first: " + result.firstErrorMessage;

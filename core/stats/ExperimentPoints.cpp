@@ -71,19 +71,15 @@ std::vector<RunMetric> allRunMetrics() {
 }
 
 std::vector<RunMetric> metricsPresent(const std::vector<RunRecord>& runs) {
+    std::vector<const RunRecord*> counted;
+    for (const auto& r : runs)
+        if (countsInStatistics(r)) counted.push_back(&r);
+    if (counted.empty()) return allRunMetrics();
     std::vector<RunMetric> present;
-    bool anyRun = false;
-    for (RunMetric m : allRunMetrics()) {
-        for (const auto& r : runs) {
-            if (!countsInStatistics(r)) continue;
-            anyRun = true;
-            if (metricOf(r, m)) {
-                present.push_back(m);
-                break;
-            }
-        }
-    }
-    return anyRun ? present : allRunMetrics();
+    for (RunMetric m : allRunMetrics())
+        if (std::any_of(counted.begin(), counted.end(), [m](const RunRecord* r) { return metricOf(*r, m).has_value(); }))
+            present.push_back(m);
+    return present;
 }
 
 std::vector<PointRuns> pointRuns(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
