@@ -5,6 +5,7 @@
 #include "load/LoadResultJson.h"
 #include "load/LoadRun.h"
 #include "load/PgbenchData.h"
+#include "load/Random.h"
 #include "server/ConnectionCapacity.h"
 #include "topo/PlacementScope.h"
 #include "util/Error.h"
@@ -37,6 +38,7 @@ Workload buildWorkload(const RunArgs& a) {
     for (const auto& b : a.builtins) w.addBuiltin(b);
     for (const auto& f : a.files) w.addScriptFile(f);
     if (w.scripts.empty()) w.addBuiltin("tpcb-like");
+    for (const auto& d : a.defines) w.define(d);
     return w;
 }
 
@@ -72,6 +74,30 @@ void printSystemSummary(const SystemSample& m) {
                     "this point measures the client, not the server\n", m.loadGeneratorCpuPct.value_or(0));
 }
 
+// -r, in pgbench's layout: mean latency in ms, failures (and retries with --max-tries), the
+// command's first line; a section per script when there are several.
+void printPerCommand(const LoadSpec& spec, const LoadResult& r) {
+    const char* what = spec.maxTries == 1 ? "statement latencies in milliseconds and failures:"
+                                          : "statement latencies in milliseconds, failures and retries:";
+    size_t scripts = spec.workload.scripts.size();
+    int shown = -1;
+    for (const auto& c : r.commands) {
+        if (c.script != shown) {
+            shown = c.script;
+            if (scripts > 1)
+                std::cout << "SQL script " << c.script + 1 << ": " << spec.workload.scripts[static_cast<size_t>(c.script)].name
+                          << "\n - weight: " << spec.workload.scripts[static_cast<size_t>(c.script)].weight << "\n - ";
+            std::cout << what << "\n";
+        }
+        if (spec.maxTries == 1)
+            std::printf("   %11.3f  %10llu  %s\n", c.meanMs, static_cast<unsigned long long>(c.failures), c.text.c_str());
+        else
+            std::printf("   %11.3f  %10llu  %10llu  %s\n", c.meanMs, static_cast<unsigned long long>(c.failures),
+                        static_cast<unsigned long long>(c.retries), c.text.c_str());
+        std::fflush(stdout);
+    }
+}
+
 void printReport(const LoadSpec& spec, const LoadResult& r, const PlacementRecord& placement) {
     std::cout << "transaction type: " << r.workload << "\n"
               << "scaling factor: " << r.scale << "\n"
@@ -91,6 +117,10 @@ void printReport(const LoadSpec& spec, const LoadResult& r, const PlacementRecor
     uint64_t all = r.transactions + r.skipped + failed;
     auto pctOf = [all](uint64_t n) { return all ? fmt("%.3f", 100.0 * static_cast<double>(n) / static_cast<double>(all)) : std::string("0.000"); };
     std::cout << "number of failed transactions: " << failed << " (" << pctOf(failed) << "%)\n";
+    if (spec.failuresDetailed)
+        std::cout << "number of serialization failures: " << r.failures.serialization << " (" << pctOf(r.failures.serialization)
+                  << "%)\n"
+                  << "number of deadlock failures: " << r.failures.deadlock << " (" << pctOf(r.failures.deadlock) << "%)\n";
     if (failed)
         std::cout << "  serialization failures: " << r.failures.serialization << ", deadlock failures: " << r.failures.deadlock
                   << ", other failures: " << r.failures.other << "\n"
@@ -115,9 +145,17 @@ void printReport(const LoadSpec& spec, const LoadResult& r, const PlacementRecor
     if (spec.rate > 0)
         std::cout << "rate limit schedule lag: avg " << fmt("%.3f", r.lagMeanMs) << " (max " << fmt("%.3f", r.lagMaxMs) << ") ms\n";
     if (r.system) printSystemSummary(*r.system);
-    std::cout << "initial connection time = " << fmt("%.3f", r.connectSeconds * 1000) << " ms\n"
-              << "tps = " << fmt("%f", r.tps) << " (without initial connection time)\n"
-              << "status: " << runStatusName(r.status) << "\n";
+    if (spec.connectPerTransaction) {
+        uint64_t ended = r.transactions + failed;
+        std::cout << "average connection time = "
+                  << (ended ? fmt("%.3f", r.connectionSecondsTotal * 1000 / static_cast<double>(ended)) : std::string("-")) << " ms\n"
+                  << "tps = " << fmt("%f", r.tps) << " (including reconnection times)\n";
+    } else {
+        std::cout << "initial connection time = " << fmt("%.3f", r.connectSeconds * 1000) << " ms\n"
+                  << "tps = " << fmt("%f", r.tps) << " (without initial connection time)\n";
+    }
+    if (spec.reportPerCommand) printPerCommand(spec, r);
+    std::cout << "status: " << runStatusName(r.status) << "\n";
     if (r.status == RunStatus::Failed) std::cout << "error: " << r.error << "\n";
     if (r.abortedClients > 0) std::cerr << "scalelab: Run was aborted; the above results are incomplete.\n";
 }
@@ -168,8 +206,26 @@ int runRunCommand(const RunArgs& a) {
         spec.rate = a.rate;
         spec.latencyLimitMs = a.latencyLimit;
         spec.maxTries = a.maxTries;
-        spec.seed = a.seed;
+        spec.seed = parseRandomSeed(a.seed);
+        if (spec.seed && a.seed != "time") note("setting random seed to " + std::to_string(*spec.seed));
         spec.vacuum = a.noVacuum ? RunVacuum::None : a.vacuumAll ? RunVacuum::All : RunVacuum::Pgbench;
+        spec.reportPerCommand = a.reportPerCommand;
+        spec.connectPerTransaction = a.connect;
+        spec.failuresDetailed = a.failuresDetailed;
+        spec.verboseErrors = a.verboseErrors;
+        // pgbench's rules for the log options, in its words.
+        if (!a.log && !a.logPrefix.empty()) throw Error("log file prefix (--log-prefix) is allowed only when logging transactions (-l)");
+        if (!a.log && a.samplingRate != 0) throw Error("log sampling (--sampling-rate) is allowed only when logging transactions (-l)");
+        if (!a.log && a.aggregateInterval != 0) throw Error("log aggregation is allowed only when actually logging transactions");
+        if (a.progressTimestamp && a.progress <= 0) throw Error("--progress-timestamp is allowed only under --progress");
+        if (a.samplingRate < 0 || a.samplingRate > 1) throw Error("invalid sampling rate: \"" + std::to_string(a.samplingRate) + "\"");
+        if (a.log) {
+            LoadSpec::TransactionLog l;
+            if (!a.logPrefix.empty()) l.prefix = a.logPrefix;
+            l.samplingRate = a.samplingRate;
+            l.aggregateIntervalS = a.aggregateInterval;
+            spec.log = l;
+        }
         if (a.progress > 0) spec.sampleIntervalS = a.progress;
         if (a.duration == 0 && a.transactions == 0) spec.transactionsPerClient = 10;  // pgbench's default
         validate(spec);  // before anything starts: a typo must not cost an initdb
@@ -197,8 +253,16 @@ int runRunCommand(const RunArgs& a) {
 
         std::function<void(const LoadSample&)> progress;
         if (a.progress > 0)
-            progress = [](const LoadSample& s) {
-                std::fprintf(stderr, "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, %llu failed%s\n", s.endS, s.tps,
+            progress = [stamp = a.progressTimestamp](const LoadSample& s) {
+                char when[48];
+                if (stamp) {  // pgbench's --progress-timestamp: the wall clock, to the millisecond
+                    timespec now{};
+                    clock_gettime(CLOCK_REALTIME, &now);
+                    std::snprintf(when, sizeof when, "%lld.%03ld", static_cast<long long>(now.tv_sec), now.tv_nsec / 1000000);
+                } else {
+                    std::snprintf(when, sizeof when, "%.1f", s.endS);
+                }
+                std::fprintf(stderr, "progress: %s s, %.1f tps, lat %.3f ms stddev %.3f, %llu failed%s\n", when, s.tps,
                              s.latency.meanMs, s.latency.stddevMs, static_cast<unsigned long long>(s.failures),
                              s.warmup ? " (warm-up)" : "");
             };

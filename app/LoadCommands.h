@@ -45,7 +45,17 @@ struct RunArgs {
     double warmup = 0;
     long long scale = 0;         // 0: detect from pgbench_branches (or 1 for custom scripts)
     long long initScale = 10;    // embedded server without data: initialize at this scale
-    unsigned long long seed = 0;
+    std::string seed = "time";  // --random-seed: time, rand or a number
+    std::vector<std::string> defines;  // -D NAME=VALUE
+    bool reportPerCommand = false;   // -r
+    bool connect = false;            // -C
+    bool failuresDetailed = false;
+    bool verboseErrors = false;
+    bool log = false;                // -l
+    std::string logPrefix;
+    double samplingRate = 0;
+    int aggregateInterval = 0;
+    bool progressTimestamp = false;
     bool json = false;
     std::string placement;       // empty: no binding
     bool separate = false;

@@ -105,7 +105,20 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     runCmd->add_option("--init-scale", run.initScale, "Embedded server without pgbench tables: initialize this scale")
         ->check(CLI::PositiveNumber);
-    runCmd->add_option("--seed", run.seed, "Random seed (default: from the clock; printed in --json)");
+    runCmd->add_option("--random-seed,--seed", run.seed,
+                       "Random seed: time (default), rand, or an unsigned integer; the same seed, clients and threads "
+                       "give the same random values as pgbench");
+    runCmd->add_option("-D,--define", run.defines, "Variable NAME=VALUE for the scripts (repeatable)");
+    runCmd->add_flag("-r,--report-per-command", run.reportPerCommand, "Report latency, failures and retries of each command");
+    runCmd->add_flag("-C,--connect", run.connect, "A new connection for each transaction");
+    runCmd->add_flag("--failures-detailed", run.failuresDetailed, "Report and log failures by kind (serialization, deadlock)");
+    runCmd->add_flag("--verbose-errors", run.verboseErrors, "Print each serialization/deadlock error and what follows it");
+    runCmd->add_flag("-l,--log", run.log, "Write each transaction to PREFIX.PID[.THREAD] in pgbench's log format");
+    runCmd->add_option("--log-prefix", run.logPrefix, "Prefix of the log files (default pgbench_log)");
+    runCmd->add_option("--sampling-rate", run.samplingRate, "Share of transactions to log, e.g. 0.01");
+    runCmd->add_option("--aggregate-interval", run.aggregateInterval, "Log one line per NUM seconds instead")
+        ->check(CLI::PositiveNumber);
+    runCmd->add_flag("--progress-timestamp", run.progressTimestamp, "Progress lines carry Unix-epoch times");
     auto* noVacuum = runCmd->add_flag("-n,--no-vacuum", run.noVacuum,
                       "Do not vacuum pgbench_branches/_tellers and truncate pgbench_history before the run");
     runCmd->add_flag("-v,--vacuum-all", run.vacuumAll, "Also VACUUM ANALYZE pgbench_accounts before the run")->excludes(noVacuum);

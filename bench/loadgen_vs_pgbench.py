@@ -7,6 +7,10 @@ PAIRS times each, and prints per side the median tps and the median client CPU t
 transaction (user + sys of the client process, from getrusage of the child), and the ratios.
 
     bench/loadgen_vs_pgbench.py [--scalelab build/release/app/scalelab] [--pairs 5] [--time 10]
+                                [--workloads select-only,tpcb-like,pipeline]
+
+`pipeline` is a custom script in extended mode: ten select-only statements (random keys) sent
+in one libpq pipeline (\startpipeline ... \endpipeline) per transaction.
 
 With --data: the data instead of the load generator. Two databases of one server, one made by
 `pgbench -i -s 10` and one by `scalelab init --scale 10`, run tpcb-like alternately with the
@@ -61,6 +65,7 @@ def main():
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--data", action="store_true", help="compare the data of pgbench -i and scalelab init instead")
+    ap.add_argument("--workloads", default="select-only,tpcb-like", help="comma-separated: select-only, tpcb-like, pipeline")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="scalelab-bench-")
     os.chmod(work, 0o755)
@@ -73,10 +78,20 @@ def main():
             compare_data(a, conninfo)
             return
         subprocess.run([a.scalelab, "init", "--data", data, "--scale", "10"], check=True, capture_output=True)
-        common = ["-c", str(a.clients), "-j", str(a.threads), "-T", str(a.time), "-M", "prepared"]
+        common = ["-c", str(a.clients), "-j", str(a.threads), "-T", str(a.time)]
+        pipeline = os.path.join(work, "pipeline.sql")
+        with open(pipeline, "w") as f:
+            f.write("\\startpipeline\n")
+            for k in range(10):
+                f.write(f"\\set aid{k} random(1, 1000000)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid{k};\n")
+            f.write("\\endpipeline\n")
+        os.chmod(pipeline, 0o644)
+        flags = {"select-only": ["-S", "-M", "prepared"], "tpcb-like": ["-M", "prepared"],
+                 "pipeline": ["-f", pipeline, "-M", "extended"]}
         print(f"pgbench: {subprocess.run([a.pgbench, '--version'], capture_output=True, text=True).stdout.strip()}")
-        print(f"scalelab: {a.scalelab}; c={a.clients} j={a.threads} T={a.time} prepared, scale 10, {a.pairs} pairs\n")
-        for name, flag in (("select-only", ["-S"]), ("tpcb-like", [])):
+        print(f"scalelab: {a.scalelab}; c={a.clients} j={a.threads} T={a.time}, scale 10, {a.pairs} pairs\n")
+        for name in a.workloads.split(","):
+            flag = flags[name]
             sides = {"pgbench": [], "scalelab": []}
             for i in range(a.pairs):
                 sides["pgbench"].append(run_child([a.pgbench, conninfo] + common + flag))

@@ -54,6 +54,17 @@ nlohmann::json toJson(const LoadResult& r) {
         housekeeping.push_back(step);
     }
     j["housekeeping"] = housekeeping;
+    if (!r.commands.empty()) {  // -r
+        nlohmann::json commands = nlohmann::json::array();
+        for (const auto& c : r.commands) {
+            nlohmann::json one = {{"script", c.script}, {"command", c.command}, {"text", c.text}, {"count", c.count},
+                                  {"failures", c.failures}, {"retries", c.retries}};
+            one["mean_ms"] = c.count ? nlohmann::json(c.meanMs) : nlohmann::json(nullptr);  // none ran: missing, not 0
+            commands.push_back(one);
+        }
+        j["commands"] = commands;
+    }
+    if (r.connectionSecondsTotal > 0) j["connection_seconds_total"] = r.connectionSecondsTotal;
     if (r.system) j["system"] = toJson(*r.system, false);
     return j;
 }

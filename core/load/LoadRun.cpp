@@ -129,6 +129,21 @@ void validate(const LoadSpec& s) {
     if (s.scale < 1) bad("scale must be at least 1");
     if (s.workload.replay && s.mode == QueryMode::Prepared)
         bad("a replay file runs in simple or extended query mode: its statements carry their own values");
+    if (s.log) {  // pgbench's words
+        const auto& l = *s.log;
+        if (l.samplingRate < 0 || l.samplingRate > 1) bad("invalid sampling rate: " + std::to_string(l.samplingRate));
+        if (l.aggregateIntervalS < 0) bad("invalid number of seconds for aggregation: " + std::to_string(l.aggregateIntervalS));
+        if (l.samplingRate > 0 && l.aggregateIntervalS > 0)
+            bad("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time");
+        int duration = static_cast<int>(s.durationS);
+        if (duration > 0 && l.aggregateIntervalS > duration)
+            bad("number of seconds for aggregation (" + std::to_string(l.aggregateIntervalS) +
+                ") must not be higher than test duration (" + std::to_string(duration) + ")");
+        if (duration > 0 && l.aggregateIntervalS > 0 && duration % l.aggregateIntervalS != 0)
+            bad("duration (" + std::to_string(duration) + ") must be a multiple of aggregation interval (" +
+                std::to_string(l.aggregateIntervalS) + ")");
+        if (l.prefix.empty()) bad("the log file prefix must not be empty");
+    }
 }
 
 void ensureFileDescriptors(int clients) {
@@ -164,7 +179,12 @@ LoadResult LoadRun::run() {
     validate(spec_);
     if (spec_.conninfo.empty()) throw Error("no connection string for the target server");
     ensureFileDescriptors(spec_.clients);
-    if (spec_.seed == 0) spec_.seed = static_cast<uint64_t>(monotonicNs()) | 1;
+    if (!spec_.seed) spec_.seed = static_cast<uint64_t>(monotonicNs() / 1000);  // pgbench's "time"
+    for (const auto& s : spec_.workload.scripts)
+        for (const auto& c : s.commands)
+            if (spec_.mode != QueryMode::Simple && c.sql.vars.size() > 255)
+                throw ScriptError(s.name + ":" + std::to_string(c.line) + ":1: statement has too many arguments (maximum is 255): " +
+                                  c.sql.text);
     RunShared& sh = *shared_;
     int threads = std::min(spec_.threads, spec_.clients);
     for (int t = 0; t < threads; ++t) {
@@ -185,13 +205,14 @@ LoadResult LoadRun::run() {
     result.mode = spec_.mode;
     result.workload = spec_.workload.describe();
     result.scale = spec_.scale;
-    result.seed = spec_.seed;
+    result.seed = *spec_.seed;
 
-    // Contiguous blocks of clients whose sizes differ by at most one.
+    // Contiguous blocks of clients whose sizes differ by at most one, the larger first (pgbench).
     std::vector<std::unique_ptr<Worker>> workers;
-    for (int t = 0; t < threads; ++t) {
-        int first = spec_.clients * t / threads, next = spec_.clients * (t + 1) / threads;
-        workers.push_back(std::make_unique<Worker>(t, spec_, first, next - first, sh));
+    for (int t = 0, first = 0; t < threads; ++t) {
+        int count = (spec_.clients - first + threads - t - 1) / (threads - t);
+        workers.push_back(std::make_unique<Worker>(t, spec_, first, count, sh));
+        first += count;
     }
     int64_t connectStart = monotonicNs();
     std::vector<std::thread> running;
@@ -273,6 +294,29 @@ LoadResult LoadRun::run() {
         measured.add(w->measured());
         lastFinish = std::max(lastFinish, w->finishedNs());
         if (result.firstErrorMessage.empty()) result.firstErrorMessage = w->firstFailureMessage();
+        result.connectionSecondsTotal += seconds(w->connectionNs());
+    }
+    if (spec_.reportPerCommand) {
+        // Per command, summed over the workers (each kept its own, single-writer).
+        for (size_t si = 0; si < spec_.workload.scripts.size(); ++si) {
+            const Script& script = spec_.workload.scripts[si];
+            for (size_t ci = 0; ci < script.commands.size(); ++ci) {
+                CommandReport c;
+                c.script = static_cast<int>(si);
+                c.command = static_cast<int>(ci);
+                c.text = script.commands[ci].firstLine;
+                int64_t sumNs = 0;
+                for (const auto& w : workers) {
+                    const auto& st = w->commandStats()[si][ci];
+                    c.count += st.count;
+                    sumNs += st.sumNs;
+                    c.failures += st.failures;
+                    c.retries += st.retries;
+                }
+                c.meanMs = c.count ? static_cast<double>(sumNs) / static_cast<double>(c.count) / 1e6 : 0;
+                result.commands.push_back(std::move(c));
+            }
+        }
     }
     if (sh.go) {
         // A timed run's window is its duration, also when every client was done before the end

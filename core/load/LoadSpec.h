@@ -32,8 +32,22 @@ struct LoadSpec {
     int maxTries = 1;                  // tries of a transaction that fails by serialization or deadlock
     double sampleIntervalS = 1.0;
     int64_t scale = 1;                 // the :scale variable
-    uint64_t seed = 0;                 // 0: from the clock; recorded in the result
+    // pgbench's --random-seed: every random number of the run follows from it (empty: from the
+    // clock); recorded in the result.
+    std::optional<uint64_t> seed;
     RunVacuum vacuum = RunVacuum::Pgbench;  // before the run, as pgbench (-n: None, -v: All)
+    bool reportPerCommand = false;     // -r: latency, failures and retries of each command
+    bool connectPerTransaction = false;  // -C: a new connection for each transaction
+    bool failuresDetailed = false;     // --failures-detailed: failures by kind in the log
+    bool verboseErrors = false;        // --verbose-errors: each error and retry on stderr
+    // -l: pgbench's transaction log, one file per thread (PREFIX.PID, PREFIX.PID.THREAD).
+    struct TransactionLog {
+        std::string prefix = "pgbench_log";
+        double samplingRate = 0;       // --sampling-rate: the share of transactions logged (0: all)
+        int aggregateIntervalS = 0;    // --aggregate-interval: one line per interval instead
+        int pid = 0;                   // in the file names (0: this process's)
+    };
+    std::optional<TransactionLog> log;
     // Called on each worker thread before it connects (CPU binding). An exception fails the run.
     std::function<void(int threadIndex)> onWorkerStart;
 };
@@ -41,6 +55,15 @@ struct LoadSpec {
 // Throws Error naming the field and the rule for anything out of range. The conninfo is not
 // checked here (a command line validates its options before it knows the target).
 void validate(const LoadSpec& spec);
+
+// -r: one command of one script, over the counted window.
+struct CommandReport {
+    int script = 0, command = 0;
+    std::string text;                  // pgbench's first line of the command
+    uint64_t count = 0;                // executions that completed
+    double meanMs = 0;                 // their mean latency (0 when none)
+    uint64_t failures = 0, retries = 0;  // transactions that failed / were retried at this command
+};
 
 struct FailureCounts {
     uint64_t serialization = 0;  // SQLSTATE 40001, after the last try
@@ -91,6 +114,8 @@ struct LoadResult {
     int abortedClients = 0;
     std::string firstAbort;
     std::vector<HousekeepingStep> housekeeping;  // what was done to the tables before the run
+    std::vector<CommandReport> commands;         // -r
+    double connectionSecondsTotal = 0;           // -C: time spent connecting and disconnecting, all threads
     std::vector<LoadSample> samples;
     // From the end of the warm-up until every client had disconnected (so the server had
     // counted their last commits); when the run has a SystemSampler.

@@ -1,22 +1,26 @@
 #pragma once
-// The random numbers of pgbench's script functions: the same generator family
-// (xoroshiro128**, as pgbench uses since PostgreSQL 15) and the same transforms from a
-// uniform value to random(), random_exponential(), random_gaussian() and random_zipfian(),
-// so that a script picks keys with the distribution it would have under pgbench.
+// The random numbers of pgbench's script functions, bit for bit: the same generator
+// (PostgreSQL's pg_prng: xoroshiro128** seeded through splitmix64), the same transforms from
+// uniform bits to random(), random_exponential(), random_gaussian() and random_zipfian(), and
+// pgbench's hash and permute functions. With the same seed, a script picks the same keys
+// under ScaleLab as under pgbench.
 #include <cstdint>
+#include <optional>
+#include <string>
 
 namespace scalelab {
 
 class Random {
 public:
     explicit Random(uint64_t seed = 0) { reseed(seed); }
-    void reseed(uint64_t seed);
+    void reseed(uint64_t seed);  // pg_prng_seed
 
-    uint64_t next();            // 64 uniform bits
-    double uniform();           // [0, 1)
-    double normal();            // standard normal (Box-Muller)
+    uint64_t next();            // pg_prng_uint64: 64 uniform bits
+    double uniform();           // pg_prng_double: [0, 1), 52 bits
+    double normal();            // pg_prng_double_normal (Box-Muller)
+    uint64_t below(uint64_t lo, uint64_t hi);  // pg_prng_uint64_range: [lo, hi]
 
-    // Uniform integer in [lo, hi], without modulo bias. Requires lo <= hi.
+    // pgbench's getrand(): uniform integer in [lo, hi]. Requires lo <= hi and hi - lo to fit.
     int64_t between(int64_t lo, int64_t hi);
     // pgbench's random_exponential(lo, hi, parameter): parameter > 0.
     int64_t exponential(int64_t lo, int64_t hi, double parameter);
@@ -25,6 +29,8 @@ public:
     // pgbench's random_zipfian(lo, hi, s): 1.001 <= s <= 1000, by rejection sampling
     // (Devroye, "Non-Uniform Random Variate Generation", 1986, X.6).
     int64_t zipfian(int64_t lo, int64_t hi, double s);
+    // pgbench's inter-arrival delay for a rate: Poisson around `center`.
+    int64_t poisson(double center);
 
     struct State {
         uint64_t s0, s1;
@@ -35,5 +41,15 @@ public:
 private:
     uint64_t s0_ = 0, s1_ = 0;
 };
+
+// pgbench's --random-seed: "time" (empty: the clock at the start of the run), "rand" (from the
+// kernel's random source) or an unsigned integer. Throws Error in pgbench's words otherwise.
+std::optional<uint64_t> parseRandomSeed(const std::string& text);
+
+// pgbench's hash_murmur2(value, seed) and hash_fnv1a(value, seed).
+int64_t hashMurmur2(int64_t value, uint64_t seed);
+int64_t hashFnv1a(int64_t value, uint64_t seed);
+// pgbench's permute(value, size, seed): a pseudorandom permutation of [0, size). size >= 1.
+int64_t permute(int64_t value, int64_t size, int64_t seed);
 
 } // namespace scalelab

@@ -1,8 +1,13 @@
 #pragma once
-// Transaction scripts in a documented subset of pgbench's script language
-// (docs/load.md): SQL commands ending with ';', `\set var expr` with integer arithmetic
-// and random functions, `:var` substitution, `\sleep N [us|ms|s]`. Parsed once into a
-// compiled form that a client executes without allocating.
+// Transaction scripts in pgbench's script language (docs/load.md): SQL commands split as psql
+// splits them, with :name variables; \set, \if/\elif/\else/\endif with pgbench's expressions;
+// \sleep; \setshell and \shell; \gset and \aset; \startpipeline, \syncpipeline and
+// \endpipeline. Parsed once into a compiled form that a client executes without allocating.
+// The pieces: ScriptScanner (splitting), Expr (expressions), ScriptValue (variables),
+// BuiltinScripts (pgbench's built-in scripts as data).
+#include "load/Expr.h"
+#include "load/ScriptValue.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,61 +16,52 @@
 
 namespace scalelab {
 
-// "file:line:column: message".
+// "file:line:column: message", in pgbench's words where pgbench has them.
 class ScriptError : public Error {
 public:
     using Error::Error;
 };
 
-// Variable names to slots, shared by all scripts of a workload (pgbench keeps one set of
-// variables per client, whatever script it runs).
-class VariableTable {
-public:
-    VariableTable();  // predefines scale, client_id, random_seed
-    int slot(const std::string& name);        // adds the name when new
-    int find(const std::string& name) const;  // -1 when absent
-    size_t size() const { return names_.size(); }
-    const std::string& name(int slot) const { return names_[static_cast<size_t>(slot)]; }
-    static constexpr int kScale = 0, kClientId = 1, kRandomSeed = 2;
-
-private:
-    std::vector<std::string> names_;
-};
-
-struct ExprNode {
-    enum class Kind { Int, Double, Var, Neg, Add, Sub, Mul, Div, Mod, Random, RandomExponential, RandomGaussian, RandomZipfian };
-    Kind kind = Kind::Int;
-    int64_t intValue = 0;
-    double doubleValue = 0;
-    int var = -1;
-    int args[3] = {-1, -1, -1};  // node indexes
-};
-
-struct Expression {
-    std::vector<ExprNode> nodes;
-    int root = -1;
-};
-
 struct SqlCommand {
-    std::string text;                // as written, without the final ';'
+    std::string text;                // as pgbench sends it in simple mode (with :name, with its ';')
     std::vector<std::string> pieces; // text around the variables: pieces.size() == vars.size() + 1
-    std::vector<int> vars;           // slot of each :var, in order
-    std::string parameterized;       // :var replaced by $1, $2, ... (extended and prepared modes)
+    std::vector<int> vars;           // slot of each :name, in order
+    std::string parameterized;       // :name replaced by $1, $2, ... (extended and prepared modes)
+    enum class Store { None, Gset, Aset };
+    Store store = Store::None;       // \gset: the last result's one row; \aset: every result's last row
+    std::string prefix;              // of the variables \gset or \aset stores into
 };
 
 struct Command {
-    enum class Kind { Sql, Set, Sleep };
+    enum class Kind {
+        Sql, Set, Sleep, If, Elif, Else, Endif, SetShell, Shell, StartPipeline, SyncPipeline, EndPipeline
+    };
     Kind kind = Kind::Sql;
     int line = 0;
+    std::string firstLine;           // as pgbench shows it in -r's report
+    std::string name;                // the meta command's name as written ("set"), for messages
     SqlCommand sql;
-    int setVar = -1;                 // \set
-    Expression expr;                 // \set value, \sleep duration
-    int64_t sleepUnitUs = 1000000;   // \sleep: microseconds per unit
+    int setVar = -1;                 // \set, \setshell
+    std::string setName;             // as written: pgbench checks the name when it first assigns it
+    bool setNameValid = true;
+    Expression expr;                 // \set, \if, \elif
+    // \sleep N [us|ms|s] or \sleep :var [unit]
+    int64_t sleepAmount = 0;
+    int sleepVar = -1;
+    int64_t sleepUnitUs = 1000000;
+    // \setshell, \shell: the words of the command; ":name" words are variables (slot), "::x" is ":x"
+    std::vector<std::string> shellWords;
+    std::vector<int> shellVars;      // slot per word, -1 for literal words
+    // \if / \elif: where to go when false (the next \elif, \else or \endif);
+    // \elif / \else reached after a true branch: where its \endif is.
+    int next = -1;
+    int endif = -1;
 };
 
 struct Script {
-    std::string name;                // "builtin: TPC-B (sort of)", or the file name
+    std::string name;                // "<builtin: TPC-B (sort of)>", or the file name
     std::vector<Command> commands;
+    std::string text;                // the source, recorded with results so a run can be reproduced
     int weight = 1;
     bool usesScale = false;
 };
@@ -73,18 +69,11 @@ struct Script {
 // Parses `text`; `source` names it in error messages. Throws ScriptError.
 Script parseScript(const std::string& text, const std::string& source, VariableTable& vars);
 
-// Runtime failure of an expression (division by zero, empty random range): the message.
-struct EvalError {
-    const char* what = nullptr;
-};
-class Random;
-// Evaluates an integer expression. On error returns 0 and sets err.what.
-int64_t evaluate(const Expression& e, const int64_t* vars, Random& rng, EvalError& err);
-
 // pgbench's built-in scripts: "tpcb-like", "simple-update", "select-only"; a unique prefix
 // is enough ("simple"). Throws Error listing the names for anything else.
 Script builtinScript(const std::string& name, VariableTable& vars);
 std::vector<std::string> builtinScriptNames();
+const char* builtinScriptText(const std::string& name);  // nullptr when unknown
 
 // "name@weight" -> {name, weight}; weight 1 when absent. Throws Error for a bad weight.
 std::pair<std::string, int> splitWeight(const std::string& spec);

@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -54,6 +57,9 @@ struct Worker::Client {
     Phase phase = Phase::Start;
     int script = 0;
     size_t command = 0;
+    bool entering = false;      // jumped to this \elif/\else/\endif from a false condition
+    int64_t commandStartNs = 0; // -r
+    size_t sleepingCommand = 0; // -r: the \sleep being slept
     int64_t txStartNs = 0;
     int64_t wakeNs = 0;
     bool scheduled = false;
@@ -63,13 +69,18 @@ struct Worker::Client {
     int tries = 0;
     bool needFlush = false;
     bool rollingBack = false;
+    bool draining = false;      // \endpipeline: reading the pipeline's results up to its syncs
+    int syncs = 0;              // pipeline syncs sent and not yet read back
+    int query = 0;              // results read for the current command
+    int errorQuery = 0;         // which of them failed
+    PGresult* pending = nullptr;  // \gset: the latest result, stored when it proves the last
     char sqlstate[6] = {0};     // of the failed command, "" when none
     std::string errorMessage;   // the server's words for that failure (error path only)
-    Random rng;
+    std::string prepareError;   // prepared mode: why preparing a statement failed
+    Random rng;                 // pgbench's cs_func_rs: the script functions' random numbers
     Random::State rngAtStart{};
     uint64_t replayPos = 0, replayStride = 1, replayOffset = 0;
-    std::vector<int64_t> vars;
-    std::vector<std::array<char, 24>> params;
+    VariableValues vars;
     std::vector<const char*> paramPtrs;
     std::string sql;            // simple mode: the command with values substituted
     char lastNotice[512] = {0}; // the server's last notice: its words when it ends the session
@@ -91,15 +102,34 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
     for (const auto& s : spec.workload.scripts)
         for (const auto& c : s.commands) maxParams = std::max(maxParams, c.sql.vars.size());
     uint64_t nScripts = spec.workload.scripts.size();
+    const Workload& w = spec.workload;
+    // pgbench's seeding: one base sequence from the run's seed gives each client's generator
+    // in client order, then :default_seed, then each thread's three generators. The same seed,
+    // clients and threads give the same random values as pgbench.
+    Random base(spec.seed.value_or(0));
+    std::vector<uint64_t> clientSeeds(static_cast<size_t>(spec.clients));
+    for (auto& cs : clientSeeds) cs = base.next();
+    int64_t defaultSeed = w.isDefined(VariableTable::kDefaultSeed) ? 0 : static_cast<int64_t>(base.next());
+    for (int t = 0; t <= index; ++t) {
+        uint64_t choose = base.next(), throttle = base.next(), sample = base.next();
+        if (t == index) {
+            chooseRng_.reseed(choose);
+            scheduleRng_.reseed(throttle);
+            sampleRng_.reseed(sample);
+        }
+    }
     for (size_t i = 0; i < clients_.size(); ++i) {
         Client& c = clients_[i];
         c.id = firstClient + static_cast<int>(i);
-        c.rng.reseed(spec.seed ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(c.id + 1)));
-        c.vars.assign(spec.workload.vars.size(), 0);
-        c.vars[VariableTable::kScale] = spec.scale;
-        c.vars[VariableTable::kClientId] = c.id;
-        c.vars[VariableTable::kRandomSeed] = static_cast<int64_t>(spec.seed);
-        c.params.resize(maxParams);
+        c.rng.reseed(clientSeeds[static_cast<size_t>(c.id)]);
+        c.vars.resize(w.vars.size());
+        for (const auto& d : w.defines()) c.vars.setText(d.slot, d.value.c_str());
+        // Like pgbench: -D may set any of these itself.
+        if (!w.isDefined(VariableTable::kScale)) c.vars.setValue(VariableTable::kScale, ScriptValue::integer(spec.scale));
+        if (!w.isDefined(VariableTable::kClientId)) c.vars.setValue(VariableTable::kClientId, ScriptValue::integer(c.id));
+        if (!w.isDefined(VariableTable::kDefaultSeed)) c.vars.setValue(VariableTable::kDefaultSeed, ScriptValue::integer(defaultSeed));
+        if (!w.isDefined(VariableTable::kRandomSeed))
+            c.vars.setValue(VariableTable::kRandomSeed, ScriptValue::integer(static_cast<int64_t>(spec.seed.value_or(0))));
         c.paramPtrs.resize(maxParams);
         c.sql.reserve(1024);
         if (spec.workload.replay && spec.workload.shuffle && nScripts > 1) {
@@ -113,17 +143,21 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
     }
     int total = 0;
     for (const auto& s : spec.workload.scripts) cumulativeWeights_.push_back(total += s.weight);
-    scheduleRng_.reseed(spec.seed ^ (0x5851f42d4c957f2dull * static_cast<uint64_t>(index + 1)));
+    if (spec.reportPerCommand)
+        for (const auto& s : spec.workload.scripts) commandStats_.emplace_back(s.commands.size());
     if (spec.rate > 0) {
         int threads = static_cast<int>(shared.wakeFds.size());
-        meanScheduleGapNs_ = 1e9 * threads / spec.rate;
+        meanScheduleGapUs_ = 1e6 * threads / spec.rate;  // pgbench's throttle_delay, per thread
     }
     latencyLimitNs_ = static_cast<int64_t>(spec.latencyLimitMs * 1e6);
 }
 
 Worker::~Worker() {
-    for (auto& c : clients_)
+    if (log_) fclose(log_);
+    for (auto& c : clients_) {
+        if (c.pending) PQclear(c.pending);
         if (c.conn) PQfinish(c.conn);
+    }
 }
 
 namespace {
@@ -136,6 +170,7 @@ std::string chomp(std::string msg) {
 // All of this worker's clients connect at once: libpq's non-blocking connect, polled together,
 // so the server's session start-ups overlap instead of queueing behind one another.
 bool Worker::connectAll() {
+    if (spec_.connectPerTransaction) return true;  // -C: each transaction connects (connectOne)
     // expand_dbname: the conninfo (key=value or URI) fills in everything it names; the
     // application_name lets the metrics wait for these sessions to end.
     const char* keys[] = {"dbname", "fallback_application_name", nullptr};
@@ -193,8 +228,11 @@ bool Worker::connectAll() {
 }
 
 // Every statement of every script prepared on every connection, before the clock starts. Each
-// connection gets all its Parse messages in one pipeline (one round trip, not one per
-// statement), and all connections are sent before any answer is read, so they overlap.
+// connection gets its Parse messages in one pipeline (one round trip, not one per statement),
+// and all connections are sent before any answer is read, so they overlap. A statement the
+// server refuses stays unprepared, as under pgbench (which prepares each one on first use):
+// running it then fails the client with the server's words, and the statements after it in
+// the pipeline are sent again.
 bool Worker::prepareAll() {
     struct Prepared {
         size_t script, command;
@@ -205,45 +243,52 @@ bool Worker::prepareAll() {
         for (size_t k = 0; k < cmds.size(); ++k)
             if (cmds[k].kind == Command::Kind::Sql) statements.push_back({s, k});
     }
-    if (statements.empty()) return true;
-    for (auto& c : clients_) {
-        bool sent = PQenterPipelineMode(c.conn) == 1;
-        for (const auto& p : statements) {
-            const Command& cmd = spec_.workload.scripts[p.script].commands[p.command];
-            sent = sent && PQsendPrepare(c.conn, statementNames_[p.script][p.command].c_str(), cmd.sql.parameterized.c_str(),
-                                         static_cast<int>(cmd.sql.vars.size()), nullptr) == 1;
-        }
-        sent = sent && PQpipelineSync(c.conn) == 1 && PQflush(c.conn) == 0;
-        if (!sent) {
-            shared_.fail("client " + std::to_string(c.id) + ": cannot send the statements to prepare: " +
-                         chomp(PQerrorMessage(c.conn)));
-            return false;
-        }
-    }
-    for (auto& c : clients_) {
-        std::string firstError;
-        for (const auto& p : statements) {
-            PGresult* r = PQgetResult(c.conn);
-            ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
-            if (st != PGRES_COMMAND_OK && firstError.empty()) {
-                const Script& script = spec_.workload.scripts[p.script];
-                firstError = script.name + ":" + std::to_string(script.commands[p.command].line) +
-                             ": cannot prepare the command: " + chomp(r ? PQresultErrorMessage(r) : PQerrorMessage(c.conn));
+    std::vector<std::vector<Prepared>> todo(clients_.size(), statements);
+    for (bool more = !statements.empty(); more;) {
+        more = false;
+        for (size_t i = 0; i < clients_.size(); ++i) {
+            Client& c = clients_[i];
+            if (todo[i].empty()) continue;
+            bool sent = PQenterPipelineMode(c.conn) == 1;
+            for (const auto& p : todo[i]) {
+                const Command& cmd = spec_.workload.scripts[p.script].commands[p.command];
+                sent = sent && PQsendPrepare(c.conn, statementNames_[p.script][p.command].c_str(), cmd.sql.parameterized.c_str(),
+                                             static_cast<int>(cmd.sql.vars.size()), nullptr) == 1;
             }
-            if (r) PQclear(r);
-            if (r) PQclear(PQgetResult(c.conn));  // the NULL that ends each statement's results
+            sent = sent && PQpipelineSync(c.conn) == 1 && PQflush(c.conn) == 0;
+            if (!sent) {
+                shared_.fail("client " + std::to_string(c.id) + ": cannot send the statements to prepare: " +
+                             chomp(PQerrorMessage(c.conn)));
+                return false;
+            }
         }
-        PGresult* sync = PQgetResult(c.conn);
-        bool synced = sync && PQresultStatus(sync) == PGRES_PIPELINE_SYNC;
-        if (sync) PQclear(sync);
-        if (!firstError.empty()) {
-            shared_.fail(firstError);
-            return false;
-        }
-        if (!synced || PQexitPipelineMode(c.conn) != 1) {
-            shared_.fail("client " + std::to_string(c.id) + ": preparing the statements failed: " +
-                         chomp(PQerrorMessage(c.conn)));
-            return false;
+        for (size_t i = 0; i < clients_.size(); ++i) {
+            Client& c = clients_[i];
+            if (todo[i].empty()) continue;
+            std::vector<Prepared> again;
+            for (const auto& p : todo[i]) {
+                PGresult* r = PQgetResult(c.conn);
+                ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+                if (st == PGRES_PIPELINE_ABORTED) {
+                    again.push_back(p);
+                } else if (st != PGRES_COMMAND_OK && c.prepareError.empty()) {
+                    const Script& script = spec_.workload.scripts[p.script];
+                    c.prepareError = script.name + ":" + std::to_string(script.commands[p.command].line) + ": " +
+                                     chomp(r ? PQresultErrorMessage(r) : PQerrorMessage(c.conn));
+                }
+                if (r) PQclear(r);
+                if (r) PQclear(PQgetResult(c.conn));  // the NULL that ends each statement's results
+            }
+            PGresult* sync = PQgetResult(c.conn);
+            bool synced = sync && PQresultStatus(sync) == PGRES_PIPELINE_SYNC;
+            if (sync) PQclear(sync);
+            if (!synced || PQexitPipelineMode(c.conn) != 1) {
+                shared_.fail("client " + std::to_string(c.id) + ": preparing the statements failed: " +
+                             chomp(PQerrorMessage(c.conn)));
+                return false;
+            }
+            todo[i] = std::move(again);
+            more = more || !todo[i].empty();
         }
     }
     return true;
@@ -273,7 +318,9 @@ void Worker::run() {
     }
     if (connected && shared_.go && shared_.stop.load(std::memory_order_acquire) != RunShared::kAbandon) {
         nextScheduleNs_ = shared_.startNs;
+        if (spec_.log) openLog();
         loop();
+        if (log_ && spec_.log->aggregateIntervalS > 0) writeAggregates((monotonicNs() + epochShiftNs_) / 1000);
     }
     cancelAndClose();
     finishedNs_ = monotonicNs();
@@ -293,7 +340,7 @@ int Worker::chooseScript(Client& c) {
         return static_cast<int>((c.replayOffset + c.replayStride * (c.replayPos++ % n)) % n);
     }
     if (scripts.size() == 1) return 0;
-    int64_t w = c.rng.between(0, cumulativeWeights_.back() - 1);
+    int64_t w = chooseRng_.between(0, cumulativeWeights_.back() - 1);
     return static_cast<int>(std::upper_bound(cumulativeWeights_.begin(), cumulativeWeights_.end(), w) -
                             cumulativeWeights_.begin());
 }
@@ -310,8 +357,10 @@ void Worker::loop() {
         size_t n = 0;
         bool active = false;
         for (auto& c : clients_) {
-            if ((c.phase == Client::Phase::Sleeping || c.phase == Client::Phase::Throttled) && now >= c.wakeNs)
+            if ((c.phase == Client::Phase::Sleeping || c.phase == Client::Phase::Throttled) && now >= c.wakeNs) {
+                if (c.phase == Client::Phase::Sleeping && spec_.reportPerCommand) commandEnded(c, c.sleepingCommand, now);
                 c.phase = c.phase == Client::Phase::Sleeping ? Client::Phase::Exec : Client::Phase::Start;
+            }
             if (c.phase == Client::Phase::Start || c.phase == Client::Phase::Exec) advance(c);
             if (shared_.stop.load(std::memory_order_relaxed) == RunShared::kAbandon) return;
             switch (c.phase) {
@@ -358,7 +407,7 @@ void Worker::advance(Client& c) {
             }
             if (spec_.rate > 0 && !c.scheduled) {
                 // Poisson arrivals per thread, as pgbench's --rate.
-                nextScheduleNs_ += static_cast<int64_t>(-std::log(1.0 - scheduleRng_.uniform()) * meanScheduleGapNs_);
+                nextScheduleNs_ += scheduleRng_.poisson(meanScheduleGapUs_) * 1000;
                 c.scheduledNs = nextScheduleNs_;
                 c.scheduled = true;
                 if (latencyLimitNs_ > 0) {
@@ -368,7 +417,8 @@ void Worker::advance(Client& c) {
                            (spec_.transactionsPerClient <= 0 || c.transactionsDone < spec_.transactionsPerClient)) {
                         if (PhaseCounters* p = phaseAt(now)) PhaseCounters::bump(p->skipped);
                         ++c.transactionsDone;
-                        nextScheduleNs_ += static_cast<int64_t>(-std::log(1.0 - scheduleRng_.uniform()) * meanScheduleGapNs_);
+                        if (log_) logTransaction(c, now, 0, "skipped");
+                        nextScheduleNs_ += scheduleRng_.poisson(meanScheduleGapUs_) * 1000;
                         c.scheduledNs = nextScheduleNs_;
                     }
                     if (spec_.transactionsPerClient > 0 && c.transactionsDone >= spec_.transactionsPerClient) {
@@ -388,6 +438,10 @@ void Worker::advance(Client& c) {
                     return;
                 }
             }
+            if (spec_.connectPerTransaction && !c.conn) {
+                if (!connectOne(c)) return;
+                now = monotonicNs();  // latency and lag start after the connection, as pgbench's
+            }
             if (spec_.rate > 0) {
                 c.scheduled = false;
                 // Latency counts from the scheduled start: waiting behind schedule is the server's delay too.
@@ -405,6 +459,11 @@ void Worker::advance(Client& c) {
         if (c.phase != Client::Phase::Exec) return;
         const Script& script = scripts[static_cast<size_t>(c.script)];
         if (c.command == script.commands.size()) {
+            if (PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF) {
+                abortClient(c, "client " + std::to_string(c.id) + " aborted: end of script reached with pipeline open (" +
+                                   script.name + ")");
+                return;
+            }
             finishTransaction(c, monotonicNs());
             if (!spec_.workload.replay && PQtransactionStatus(c.conn) != PQTRANS_IDLE) {
                 abortClient(c, "client " + std::to_string(c.id) +
@@ -412,46 +471,233 @@ void Worker::advance(Client& c) {
                                    script.name + ")");
                 return;
             }
+            if (spec_.connectPerTransaction) disconnect(c);
             c.phase = Client::Phase::Start;
             continue;
         }
         const Command& cmd = script.commands[c.command];
+        bool entering = c.entering;
+        c.entering = false;
+        size_t executing = c.command;
+        if (spec_.reportPerCommand) c.commandStartNs = monotonicNs();
         if (cmd.kind == Command::Kind::Sql) {
-            if (send(c, cmd, c.script, static_cast<int>(c.command))) c.phase = Client::Phase::Waiting;
+            bool pipelined = PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF;
+            if (pipelined && cmd.sql.store != SqlCommand::Store::None) {
+                bool gset = cmd.sql.store == SqlCommand::Store::Gset;
+                abortInCommand(c, gset ? "gset" : "aset", gset ? "\\gset is not allowed in pipeline mode" : "\\aset is not allowed in pipeline mode");
+                return;
+            }
+            if (!send(c, cmd, c.script, static_cast<int>(c.command))) return;
+            if (pipelined) {
+                if (spec_.reportPerCommand) commandEnded(c, executing, monotonicNs());
+                ++c.command;  // the results are read at \endpipeline
+                continue;
+            }
+            c.phase = Client::Phase::Waiting;
             return;
         }
-        EvalError err;
-        int64_t value = evaluate(cmd.expr, c.vars.data(), c.rng, err);
-        if (err.what) {
-            abortClient(c, "client " + std::to_string(c.id) + " aborted in command " + std::to_string(c.command) + " of script " +
-                               std::to_string(c.script) + " (" + script.name + ":" + std::to_string(cmd.line) +
-                               "): evaluation of meta-command failed: " + err.what);
+        if (!runMeta(c, cmd, entering)) {
+            if (c.phase == Client::Phase::Sleeping) c.sleepingCommand = executing;
             return;
+        }
+        if (spec_.reportPerCommand) commandEnded(c, executing, monotonicNs());
+    }
+}
+
+// One meta command. False when the client must stop here for now (sleeping, waiting for the
+// pipeline's results, aborted).
+bool Worker::runMeta(Client& c, const Command& cmd, bool entering) {
+    EvalContext ctx{c.vars, spec_.workload.vars, c.rng, c.script, static_cast<int>(c.command), stderr, {}};
+    ScriptValue value;
+    switch (cmd.kind) {
+    case Command::Kind::Set:
+        if (!evaluate(cmd.expr, ctx, value)) {
+            abortInCommand(c, "set", "evaluation of meta-command failed: " + ctx.error);
+            return false;
+        }
+        if (!cmd.setNameValid && !c.vars.defined(cmd.setVar)) {
+            abortInCommand(c, "set", "assignment of meta-command failed: set: invalid variable name: \"" + cmd.setName + "\"");
+            return false;
+        }
+        c.vars.setValue(cmd.setVar, value);
+        ++c.command;
+        return true;
+    case Command::Kind::Sleep: {
+        int64_t amount = cmd.sleepAmount;
+        if (cmd.sleepVar >= 0) {
+            const char* text = c.vars.text(cmd.sleepVar);
+            if (!text) {
+                abortInCommand(c, "sleep", "execution of meta-command failed: sleep: undefined variable \"" +
+                                               spec_.workload.vars.name(cmd.sleepVar) + "\"");
+                return false;
+            }
+            amount = std::atoi(text);
+            if (amount == 0 && !std::isdigit(static_cast<unsigned char>(text[0]))) {
+                abortInCommand(c, "sleep", std::string("execution of meta-command failed: sleep: invalid sleep time \"") + text +
+                                               "\" for variable \"" + spec_.workload.vars.name(cmd.sleepVar) + "\"");
+                return false;
+            }
+        }
+        c.wakeNs = monotonicNs() + amount * cmd.sleepUnitUs * 1000;
+        c.phase = Client::Phase::Sleeping;
+        ++c.command;
+        return false;
+    }
+    case Command::Kind::If:
+    case Command::Kind::Elif: {
+        if (cmd.kind == Command::Kind::Elif && !entering) {
+            c.command = static_cast<size_t>(cmd.endif) + 1;  // a branch before it ran
+            return true;
+        }
+        if (!evaluate(cmd.expr, ctx, value)) {
+            abortInCommand(c, cmd.kind == Command::Kind::If ? "if" : "elif", "evaluation of meta-command failed: " + ctx.error);
+            return false;
+        }
+        if (valueTruth(value)) {
+            ++c.command;
+        } else {
+            c.command = static_cast<size_t>(cmd.next);
+            c.entering = true;
+        }
+        return true;
+    }
+    case Command::Kind::Else:
+        c.command = entering ? c.command + 1 : static_cast<size_t>(cmd.endif) + 1;
+        return true;
+    case Command::Kind::Endif:
+        ++c.command;
+        return true;
+    case Command::Kind::SetShell:
+    case Command::Kind::Shell:
+        if (!runShell(c, cmd)) return false;
+        ++c.command;
+        return true;
+    case Command::Kind::StartPipeline:
+        if (spec_.mode == QueryMode::Simple) {
+            abortInCommand(c, "startpipeline", "cannot use pipeline mode with the simple query protocol");
+            return false;
+        }
+        if (PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF) {
+            abortInCommand(c, "startpipeline", "already in pipeline mode");
+            return false;
+        }
+        if (PQenterPipelineMode(c.conn) != 1) {
+            abortInCommand(c, "startpipeline", "failed to enter pipeline mode");
+            return false;
         }
         ++c.command;
-        if (cmd.kind == Command::Kind::Set) {
-            c.vars[static_cast<size_t>(cmd.setVar)] = value;
-        } else {
-            c.wakeNs = monotonicNs() + std::max<int64_t>(0, value) * cmd.sleepUnitUs * 1000;
-            c.phase = Client::Phase::Sleeping;
-            return;
+        return true;
+    case Command::Kind::SyncPipeline:
+    case Command::Kind::EndPipeline: {
+        const char* name = cmd.kind == Command::Kind::SyncPipeline ? "syncpipeline" : "endpipeline";
+        if (PQpipelineStatus(c.conn) != PQ_PIPELINE_ON) {
+            abortInCommand(c, name, "not in pipeline mode");
+            return false;
         }
+        if (PQpipelineSync(c.conn) != 1) {
+            abortInCommand(c, name, "failed to send a pipeline sync");
+            return false;
+        }
+        ++c.syncs;
+        int flushed = PQflush(c.conn);
+        if (flushed < 0) {
+            lose(c, PQerrorMessage(c.conn));
+            return false;
+        }
+        c.needFlush = flushed == 1;
+        if (cmd.kind == Command::Kind::SyncPipeline) {
+            ++c.command;
+            return true;
+        }
+        c.draining = true;  // read every result up to the last sync
+        c.sqlstate[0] = '\0';
+        c.query = 0;
+        c.phase = Client::Phase::Waiting;
+        return false;
     }
+    case Command::Kind::Sql: break;
+    }
+    return true;
+}
+
+// pgbench's runShellCommand(): the words joined by spaces, ":name" replaced by the variable;
+// \setshell reads one integer from the command's output.
+bool Worker::runShell(Client& c, const Command& cmd) {
+    const char* name = cmd.kind == Command::Kind::SetShell ? "setshell" : "shell";
+    const char* program = cmd.shellWords[0].c_str();  // pgbench's messages name the command run
+    std::string command;
+    for (size_t k = 0; k < cmd.shellWords.size(); ++k) {
+        const char* word = cmd.shellWords[k].c_str();
+        if (cmd.shellVars[k] >= 0) {
+            word = c.vars.text(cmd.shellVars[k]);
+            if (!word) {
+                abortInCommand(c, name, std::string("execution of meta-command failed: ") + program + ": undefined variable \"" +
+                                            cmd.shellWords[k] + "\"");
+                return false;
+            }
+        }
+        if (k > 0) command += ' ';
+        command += word;
+    }
+    if (command.size() >= 1023) {  // pgbench's SHELL_COMMAND_SIZE
+        abortInCommand(c, name, std::string("execution of meta-command failed: ") + program + ": shell command is too long");
+        return false;
+    }
+    fflush(nullptr);
+    if (cmd.kind == Command::Kind::Shell) {
+        if (std::system(command.c_str()) != 0) {
+            abortInCommand(c, name, std::string("execution of meta-command failed: ") + program + ": could not launch shell command");
+            return false;
+        }
+        return true;
+    }
+    FILE* fp = popen(command.c_str(), "r");
+    if (!fp) {
+        abortInCommand(c, name, std::string("execution of meta-command failed: ") + program + ": could not launch shell command");
+        return false;
+    }
+    char res[64];
+    bool read = std::fgets(res, sizeof res, fp) != nullptr;
+    int closed = pclose(fp);
+    if (!read) {
+        abortInCommand(c, name, std::string("execution of meta-command failed: ") + program + ": could not read result of shell command");
+        return false;
+    }
+    if (closed < 0) {
+        abortInCommand(c, name, std::string("execution of meta-command failed: ") + program + ": could not run shell command");
+        return false;
+    }
+    char* end = nullptr;
+    long v = std::strtol(res, &end, 10);
+    while (*end && std::isspace(static_cast<unsigned char>(*end))) ++end;
+    if (res[0] == '\0' || *end != '\0') {
+        std::string out = res;
+        abortInCommand(c, name, std::string("execution of meta-command failed: ") + name +
+                                    ": shell command must return an integer (not \"" + out + "\")");
+        return false;
+    }
+    if (!cmd.setNameValid && !c.vars.defined(cmd.setVar)) {
+        abortInCommand(c, name, "execution of meta-command failed: setshell: invalid variable name: \"" + cmd.setName + "\"");
+        return false;
+    }
+    c.vars.setValue(cmd.setVar, ScriptValue::integer(static_cast<int>(v)));  // pgbench keeps an int
+    return true;
 }
 
 bool Worker::send(Client& c, const Command& cmd, int scriptIndex, int commandIndex) {
     const SqlCommand& sql = cmd.sql;
     size_t n = sql.vars.size();
-    for (size_t k = 0; k < n; ++k) {
-        snprintf(c.params[k].data(), c.params[k].size(), "%lld",
-                 static_cast<long long>(c.vars[static_cast<size_t>(sql.vars[k])]));
-        c.paramPtrs[k] = c.params[k].data();
-    }
+    for (size_t k = 0; k < n; ++k) c.paramPtrs[k] = c.vars.text(sql.vars[k]);  // nullptr (SQL NULL) when undefined
     int ok = 0;
     switch (spec_.mode) {
     case QueryMode::Simple:
+        // A variable that is not defined stays as written, as pgbench's assignVariables().
         c.sql.clear();
-        for (size_t k = 0; k < n; ++k) c.sql.append(sql.pieces[k]).append(c.params[k].data());
+        for (size_t k = 0; k < n; ++k) {
+            c.sql.append(sql.pieces[k]);
+            if (c.paramPtrs[k]) c.sql.append(c.paramPtrs[k]);
+            else c.sql.append(":").append(spec_.workload.vars.name(sql.vars[k]));
+        }
         c.sql.append(sql.pieces[n]);
         ok = PQsendQuery(c.conn, c.sql.c_str());
         break;
@@ -471,6 +717,7 @@ bool Worker::send(Client& c, const Command& cmd, int scriptIndex, int commandInd
     }
     c.needFlush = flushed == 1;
     c.sqlstate[0] = '\0';
+    c.query = 0;
     return true;
 }
 
@@ -487,22 +734,92 @@ void Worker::onReadable(Client& c) {
         }
         c.needFlush = flushed == 1;
     }
+    const Command* cmd = c.rollingBack || c.draining ? nullptr
+                         : &spec_.workload.scripts[static_cast<size_t>(c.script)].commands[c.command];
+    SqlCommand::Store store = cmd ? cmd->sql.store : SqlCommand::Store::None;
     while (!PQisBusy(c.conn)) {
         PGresult* r = PQgetResult(c.conn);
         if (!r) {
+            if (c.draining) continue;  // between two of the pipeline's queries
+            if (c.pending) {
+                PGresult* last = c.pending;
+                c.pending = nullptr;
+                bool stored = c.sqlstate[0] || storeResult(c, last, c.query - 1, true);
+                PQclear(last);
+                if (!stored) return;
+            }
             commandDone(c);
             return;
         }
-        if (PQresultStatus(r) == PGRES_FATAL_ERROR && !c.sqlstate[0]) {
-            const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-            std::strncpy(c.sqlstate, state ? state : "XX000", 5);
-            c.sqlstate[5] = '\0';
-            c.errorMessage = PQresultErrorMessage(r);  // the error path may allocate
-            while (!c.errorMessage.empty() && c.errorMessage.back() == '\n') c.errorMessage.pop_back();
-            if (firstFailureMessage_.empty() && !c.rollingBack) firstFailureMessage_ = c.errorMessage;
+        ExecStatusType st = PQresultStatus(r);
+        if (c.draining && st == PGRES_PIPELINE_SYNC) {
+            PQclear(r);
+            if (--c.syncs == 0) {
+                c.draining = false;
+                if (PQexitPipelineMode(c.conn) != 1) {
+                    abortInCommand(c, "endpipeline", "failed to exit pipeline mode: " + chomp(PQerrorMessage(c.conn)));
+                    return;
+                }
+                commandDone(c);
+                return;
+            }
+            continue;
         }
-        PQclear(r);
+        if (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR) {
+            if (!c.sqlstate[0]) {
+                const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+                std::strncpy(c.sqlstate, state ? state : "XX000", 5);
+                c.sqlstate[5] = '\0';
+                c.errorQuery = c.draining ? 0 : c.query;  // pgbench counts a pipeline's queries one by one
+                c.errorMessage = PQresultErrorMessage(r);  // the error path may allocate
+                while (!c.errorMessage.empty() && c.errorMessage.back() == '\n') c.errorMessage.pop_back();
+                if (firstFailureMessage_.empty() && !c.rollingBack) firstFailureMessage_ = c.errorMessage;
+            }
+            if (c.pending) PQclear(c.pending);
+            c.pending = nullptr;
+            PQclear(r);
+        } else if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH) {
+            PQclear(r);
+            abortClient(c, "client " + std::to_string(c.id) + " script " + std::to_string(c.script) + " aborted in command " +
+                               std::to_string(c.command) + ": COPY is not supported in pgbench, aborting");
+            return;
+        } else if (store == SqlCommand::Store::Gset && !c.sqlstate[0]) {
+            if (c.pending) PQclear(c.pending);
+            c.pending = r;  // stored if it proves to be the last
+        } else {
+            bool ok = store != SqlCommand::Store::Aset || c.sqlstate[0] || st != PGRES_TUPLES_OK || PQntuples(r) == 0 ||
+                      storeResult(c, r, c.query, false);
+            PQclear(r);
+            if (!ok) return;
+        }
+        ++c.query;
     }
+}
+
+// \gset (the last result: exactly one row) or \aset (any result with rows): each column into
+// the variable named by the prefix and the column name, as text. False when the client aborted.
+bool Worker::storeResult(Client& c, const PGresult* r, int query, bool gset) {
+    const SqlCommand& sql = spec_.workload.scripts[static_cast<size_t>(c.script)].commands[c.command].sql;
+    auto metaError = [&](const std::string& what) {
+        abortClient(c, "client " + std::to_string(c.id) + " script " + std::to_string(c.script) + " command " +
+                           std::to_string(c.command) + " query " + std::to_string(query) + ": " + what);
+        return false;
+    };
+    int rows = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) : 0;
+    if (gset && rows != 1) return metaError("expected one row, got " + std::to_string(rows));
+    for (int f = 0; f < PQnfields(r); ++f) {
+        const char* column = PQfname(r, f);
+        int slot = spec_.workload.vars.find(sql.prefix, column);
+        if (slot < 0 || !c.vars.defined(slot)) {
+            std::string name = sql.prefix + column;  // a new variable: pgbench checks its name
+            if (!isValidVariableName(name))
+                return metaError(std::string(gset ? "gset" : "aset") + ": invalid variable name: \"" + name +
+                                 "\"; error storing into variable " + name);
+            if (slot < 0) continue;  // no script reads it
+        }
+        c.vars.setText(slot, PQgetvalue(r, rows - 1, f));
+    }
+    return true;
 }
 
 void Worker::commandDone(Client& c) {
@@ -522,12 +839,17 @@ void Worker::commandDone(Client& c) {
         if (!retryable) {
             // pgbench: any other SQL error aborts the client (its open transaction ends with
             // the connection); the other clients go on.
-            abortClient(c, "client " + std::to_string(c.id) + " script " + std::to_string(c.script) + " aborted in command " +
-                               std::to_string(c.command) + " query 0: " + c.errorMessage + " (" +
-                               spec_.workload.scripts[static_cast<size_t>(c.script)].name + ":" +
-                               std::to_string(spec_.workload.scripts[static_cast<size_t>(c.script)].commands[c.command].line) + ")");
+            const Script& script = spec_.workload.scripts[static_cast<size_t>(c.script)];
+            std::string why = "client " + std::to_string(c.id) + " script " + std::to_string(c.script) + " aborted in command " +
+                              std::to_string(c.command) + " query " + std::to_string(c.errorQuery) + ": " +
+                              c.errorMessage + " (" + script.name + ":" + std::to_string(script.commands[c.command].line) + ")";
+            if (!c.prepareError.empty()) why += "; preparing the script's statements failed: " + c.prepareError;
+            abortClient(c, why);
             return;
         }
+        if (spec_.verboseErrors)
+            std::fprintf(stderr, "client %d got an error in command %zu (SQL) of script %d; %s\n", c.id, c.command, c.script,
+                         c.errorMessage.c_str());
         PGTransactionStatusType tx = PQtransactionStatus(c.conn);
         if (tx == PQTRANS_INERROR || tx == PQTRANS_INTRANS) {
             c.rollingBack = true;
@@ -543,6 +865,7 @@ void Worker::commandDone(Client& c) {
         afterError(c);
         return;
     }
+    if (spec_.reportPerCommand) commandEnded(c, c.command, monotonicNs());
     ++c.command;
     c.phase = Client::Phase::Exec;
     advance(c);
@@ -556,6 +879,15 @@ void Worker::afterError(Client& c) {
     bool canRetry = (serialization || deadlock) && c.tries < spec_.maxTries &&
                     shared_.stop.load(std::memory_order_relaxed) == RunShared::kRunning && now < shared_.deadlineNs;
     PhaseCounters* p = phaseAt(now);
+    if (spec_.verboseErrors) {
+        std::string tries = std::to_string(c.tries) + (spec_.maxTries ? "/" + std::to_string(spec_.maxTries) : "");
+        std::fprintf(stderr, "client %d %s (try %s)\n", c.id,
+                     canRetry ? "repeats the transaction after the error" : "ends the failed transaction", tries.c_str());
+    }
+    if (spec_.reportPerCommand && p == &phases_[1]) {
+        auto& st = commandStats_[static_cast<size_t>(c.script)][c.command];
+        ++(canRetry ? st.retries : st.failures);
+    }
     if (canRetry) {
         // Same script, same random values: pgbench's retry replays the transaction exactly.
         ++c.tries;
@@ -571,15 +903,157 @@ void Worker::afterError(Client& c) {
         if (c.tries > 1) PhaseCounters::bump(p->retriedTransactions);
     }
     ++c.transactionsDone;
+    if (log_) logTransaction(c, now, 0, serialization ? "serialization" : deadlock ? "deadlock" : "other");
+    if (spec_.connectPerTransaction) disconnect(c);
     c.phase = Client::Phase::Start;
     advance(c);
 }
 
+// -r: one more completed execution of a command, in the counted window.
+void Worker::commandEnded(const Client& c, size_t command, int64_t now) {
+    if (phaseAt(now) != &phases_[1]) return;
+    auto& st = commandStats_[static_cast<size_t>(c.script)][command];
+    ++st.count;
+    st.sumNs += now - c.commandStartNs;
+}
+
+// -C: a blocking connect at the start of each transaction, as pgbench's doConnect(); in
+// prepared mode the statements are prepared on the new connection.
+bool Worker::connectOne(Client& c) {
+    int64_t start = monotonicNs();
+    const char* keys[] = {"dbname", "fallback_application_name", nullptr};
+    const char* values[] = {spec_.conninfo.c_str(), kLoadApplicationName, nullptr};
+    c.conn = PQconnectdbParams(keys, values, 1);
+    if (!c.conn || PQstatus(c.conn) != CONNECTION_OK) {
+        std::string why = c.conn ? chomp(PQerrorMessage(c.conn)) : "out of memory";
+        connectionNs_ += monotonicNs() - start;
+        abortClient(c, "client " + std::to_string(c.id) + " aborted while establishing connection: " + why);
+        return false;
+    }
+    PQsetNoticeProcessor(c.conn, keepNotice, c.lastNotice);
+    if (spec_.mode == QueryMode::Prepared) {
+        for (size_t s = 0; s < spec_.workload.scripts.size(); ++s) {
+            const auto& cmds = spec_.workload.scripts[s].commands;
+            for (size_t k = 0; k < cmds.size(); ++k) {
+                if (cmds[k].kind != Command::Kind::Sql) continue;
+                PGresult* r = PQprepare(c.conn, statementNames_[s][k].c_str(), cmds[k].sql.parameterized.c_str(),
+                                        static_cast<int>(cmds[k].sql.vars.size()), nullptr);
+                if (PQresultStatus(r) != PGRES_COMMAND_OK && c.prepareError.empty())
+                    c.prepareError = spec_.workload.scripts[s].name + ":" + std::to_string(cmds[k].line) + ": " +
+                                     chomp(PQresultErrorMessage(r));
+                PQclear(r);
+            }
+        }
+    }
+    PQsetnonblocking(c.conn, 1);
+    connectionNs_ += monotonicNs() - start;
+    return true;
+}
+
+void Worker::disconnect(Client& c) {
+    int64_t start = monotonicNs();
+    if (c.conn) PQfinish(c.conn);
+    c.conn = nullptr;
+    connectionNs_ += monotonicNs() - start;
+}
+
+// -l: PREFIX.PID for the first thread, PREFIX.PID.THREAD for the others (pgbench's names).
+void Worker::openLog() {
+    const auto& l = *spec_.log;
+    std::string path = l.prefix + "." + std::to_string(l.pid ? l.pid : static_cast<int>(getpid()));
+    if (index_ > 0) path += "." + std::to_string(index_);
+    log_ = std::fopen(path.c_str(), "w");
+    if (!log_) {
+        shared_.fail("could not open logfile \"" + path + "\": " + std::strerror(errno));
+        return;
+    }
+    timespec real{}, mono{};
+    clock_gettime(CLOCK_REALTIME, &real);
+    clock_gettime(CLOCK_MONOTONIC, &mono);
+    epochShiftNs_ = (static_cast<int64_t>(real.tv_sec) - mono.tv_sec) * 1000000000 + (real.tv_nsec - mono.tv_nsec);
+    // The first interval starts at the whole second of the start, as pgbench's.
+    agg_ = Aggregate{};
+    agg_.startUs = (shared_.startNs + epochShiftNs_) / 1000000000 * 1000000;
+}
+
+// One ended transaction, in pgbench's log format: a line of its own, or into the interval's
+// aggregate. outcome: nullptr (committed), "skipped", or the failure's kind.
+void Worker::logTransaction(const Client& c, int64_t nowNs, int64_t latencyNs, const char* outcome) {
+    const auto& l = *spec_.log;
+    if (l.samplingRate > 0 && sampleRng_.uniform() > l.samplingRate) return;
+    int64_t nowUs = (nowNs + epochShiftNs_) / 1000;
+    double latencyUs = static_cast<double>(latencyNs / 1000), lagUs = static_cast<double>(c.lagNs / 1000);
+    bool skipped = outcome && std::strcmp(outcome, "skipped") == 0;
+    if (l.aggregateIntervalS > 0) {
+        writeAggregates(nowUs);
+        Aggregate& a = agg_;
+        if (skipped) {
+            ++a.skipped;
+            return;
+        }
+        if (c.tries > 1) {
+            a.retries += static_cast<uint64_t>(c.tries - 1);
+            ++a.retried;
+        }
+        if (!outcome) {
+            a.min = a.count == 0 || latencyUs < a.min ? latencyUs : a.min;
+            a.max = a.count == 0 || latencyUs > a.max ? latencyUs : a.max;
+            a.sum += latencyUs;
+            a.sum2 += latencyUs * latencyUs;
+            if (spec_.rate > 0) {
+                a.lagMin = a.count == 0 || lagUs < a.lagMin ? lagUs : a.lagMin;
+                a.lagMax = a.count == 0 || lagUs > a.lagMax ? lagUs : a.lagMax;
+                a.lagSum += lagUs;
+                a.lagSum2 += lagUs * lagUs;
+            }
+            ++a.count;
+        } else if (std::strcmp(outcome, "serialization") == 0) {
+            ++a.serialization;
+        } else if (std::strcmp(outcome, "deadlock") == 0) {
+            ++a.deadlock;
+        }
+        return;
+    }
+    const char* shown = !outcome || skipped || spec_.failuresDetailed ? outcome : "failed";
+    if (shown)
+        std::fprintf(log_, "%d %lld %s %d %lld %lld", c.id, static_cast<long long>(c.transactionsDone), shown, c.script,
+                     static_cast<long long>(nowUs / 1000000), static_cast<long long>(nowUs % 1000000));
+    else
+        std::fprintf(log_, "%d %lld %.0f %d %lld %lld", c.id, static_cast<long long>(c.transactionsDone), latencyUs, c.script,
+                     static_cast<long long>(nowUs / 1000000), static_cast<long long>(nowUs % 1000000));
+    if (spec_.rate > 0) std::fprintf(log_, " %.0f", outcome ? 0.0 : lagUs);
+    if (spec_.maxTries != 1) std::fprintf(log_, " %d", c.tries - 1);
+    std::fputc('\n', log_);
+}
+
+// --aggregate-interval: every interval that ended by `nowUs`, empty ones too, in pgbench 15's
+// format: start, count, latency sum, sum of squares, min, max, the same four of the schedule
+// lag, skipped, retried, retries, serialization and deadlock failures (fields pgbench fills
+// only under -R, -L, --max-tries and --failures-detailed are 0 otherwise).
+void Worker::writeAggregates(int64_t nowUs) {
+    int64_t interval = static_cast<int64_t>(spec_.log->aggregateIntervalS) * 1000000;
+    while (agg_.startUs + interval <= nowUs) {
+        const Aggregate& a = agg_;
+        bool tries = spec_.maxTries != 1, detailed = spec_.failuresDetailed;
+        std::fprintf(log_, "%lld %llu %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %llu %llu %llu %llu %llu\n",
+                     static_cast<long long>(a.startUs / 1000000), static_cast<unsigned long long>(a.count), a.sum, a.sum2,
+                     a.min, a.max, a.lagSum, a.lagSum2, a.lagMin, a.lagMax,
+                     static_cast<unsigned long long>(latencyLimitNs_ > 0 ? a.skipped : 0),
+                     static_cast<unsigned long long>(tries ? a.retried : 0), static_cast<unsigned long long>(tries ? a.retries : 0),
+                     static_cast<unsigned long long>(detailed ? a.serialization : 0),
+                     static_cast<unsigned long long>(detailed ? a.deadlock : 0));
+        int64_t next = agg_.startUs + interval;
+        agg_ = Aggregate{};
+        agg_.startUs = next;
+    }
+}
+
 void Worker::finishTransaction(Client& c, int64_t now) {
     ++c.transactionsDone;
+    int64_t latency = now - c.txStartNs;
+    if (log_) logTransaction(c, now, latency, nullptr);
     PhaseCounters* p = phaseAt(now);
     if (!p) return;
-    int64_t latency = now - c.txStartNs;
     p->latency.record(static_cast<uint64_t>(latency));
     if (c.tries > 1) PhaseCounters::bump(p->retriedTransactions);
     if (latencyLimitNs_ > 0 && latency > latencyLimitNs_) PhaseCounters::bump(p->late);
@@ -606,11 +1080,22 @@ void Worker::lose(Client& c, const std::string& what) {
 
 void Worker::abortClient(Client& c, const std::string& why) {
     shared_.clientAborted(why);
+    if (c.pending) PQclear(c.pending);
+    c.pending = nullptr;
     if (c.conn) {
         PQfinish(c.conn);  // an open transaction ends with the session
         c.conn = nullptr;
     }
     c.phase = Client::Phase::Done;
+}
+
+// pgbench's commandFailed(): "client N aborted in command K (name) of script S; why".
+void Worker::abortInCommand(Client& c, const char* what, const std::string& why) {
+    const Script& script = spec_.workload.scripts[static_cast<size_t>(c.script)];
+    size_t at = std::min(c.command, script.commands.size() - 1);
+    abortClient(c, "client " + std::to_string(c.id) + " aborted in command " + std::to_string(c.command) + " (" + what +
+                       ") of script " + std::to_string(c.script) + "; " + why + " (" + script.name + ":" +
+                       std::to_string(script.commands[at].line) + ")");
 }
 
 void Worker::cancelAndClose() {

@@ -73,6 +73,14 @@ public:
     // Read after the thread has been joined.
     const std::string& firstFailureMessage() const { return firstFailureMessage_; }
     int64_t finishedNs() const { return finishedNs_; }
+    // -r: per [script][command], counted in the measured window; read after the join.
+    struct CommandStats {
+        uint64_t count = 0;
+        int64_t sumNs = 0;
+        uint64_t failures = 0, retries = 0;
+    };
+    const std::vector<std::vector<CommandStats>>& commandStats() const { return commandStats_; }
+    int64_t connectionNs() const { return connectionNs_; }  // -C: connecting and disconnecting
 
 private:
     struct Client;
@@ -80,13 +88,23 @@ private:
     bool prepareAll();
     void loop();
     void advance(Client& c);
+    bool runMeta(Client& c, const Command& cmd, bool entering);
+    bool runShell(Client& c, const Command& cmd);
     bool send(Client& c, const Command& cmd, int scriptIndex, int commandIndex);
     void onReadable(Client& c);
+    bool storeResult(Client& c, const PGresult* r, int query, bool last);
     void commandDone(Client& c);
     void afterError(Client& c);
     void finishTransaction(Client& c, int64_t now);
     void lose(Client& c, const std::string& what);
     void abortClient(Client& c, const std::string& why);
+    void abortInCommand(Client& c, const char* what, const std::string& why);
+    void commandEnded(const Client& c, size_t command, int64_t now);
+    bool connectOne(Client& c);
+    void disconnect(Client& c);
+    void openLog();
+    void logTransaction(const Client& c, int64_t nowNs, int64_t latencyNs, const char* outcome);
+    void writeAggregates(int64_t nowUs);
     PhaseCounters* phaseAt(int64_t now);
     int chooseScript(Client& c);
     void cancelAndClose();
@@ -99,12 +117,23 @@ private:
     std::array<PhaseCounters, 2> phases_;
     std::vector<std::vector<std::string>> statementNames_;  // prepared mode: [script][command]
     std::vector<int> cumulativeWeights_;
-    Random scheduleRng_;
+    Random chooseRng_, scheduleRng_;  // pgbench's per-thread ts_choose_rs and ts_throttle_rs
     int64_t nextScheduleNs_ = 0;
-    double meanScheduleGapNs_ = 0;
+    double meanScheduleGapUs_ = 0;
     int64_t latencyLimitNs_ = 0;
     std::string firstFailureMessage_;
     int64_t finishedNs_ = 0;
+    std::vector<std::vector<CommandStats>> commandStats_;
+    int64_t connectionNs_ = 0;
+    // -l
+    FILE* log_ = nullptr;
+    Random sampleRng_;                // pgbench's ts_sample_rs
+    int64_t epochShiftNs_ = 0;        // wall clock minus monotonic clock
+    struct Aggregate {                // pgbench's StatsData for --aggregate-interval
+        int64_t startUs = 0;
+        uint64_t count = 0, skipped = 0, retried = 0, retries = 0, serialization = 0, deadlock = 0;
+        double sum = 0, sum2 = 0, min = 0, max = 0, lagSum = 0, lagSum2 = 0, lagMin = 0, lagMax = 0;
+    } agg_;
 };
 
 } // namespace scalelab

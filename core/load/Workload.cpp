@@ -21,6 +21,26 @@ const char* queryModeName(QueryMode mode) {
     return "?";
 }
 
+void Workload::define(const std::string& nameEqualsValue) {
+    size_t eq = nameEqualsValue.find('=');
+    if (eq == std::string::npos) throw Error("invalid variable definition: \"" + nameEqualsValue + "\"");
+    std::string name = nameEqualsValue.substr(0, eq);
+    if (!isValidVariableName(name)) throw Error("option -D: invalid variable name: \"" + name + "\"");
+    int slot = vars.slot(name);
+    for (auto& d : defines_)
+        if (d.slot == slot) {
+            d.value = nameEqualsValue.substr(eq + 1);
+            return;
+        }
+    defines_.push_back({slot, nameEqualsValue.substr(eq + 1)});
+}
+
+bool Workload::isDefined(int slot) const {
+    for (const auto& d : defines_)
+        if (d.slot == slot) return true;
+    return false;
+}
+
 bool Workload::usesScale() const {
     for (const auto& s : scripts)
         if (s.usesScale) return true;
@@ -74,6 +94,7 @@ Workload Workload::replayText(const std::string& text, const std::string& source
     w.replay = true;
     w.shuffle = shuffle;
     w.replaySource = source;
+    w.replayFileText = text;
     std::istringstream in(text);
     std::string line, pending;
     int lineNo = 0, pendingLine = 0;

@@ -18,6 +18,16 @@ struct Workload {
     bool replay = false;          // scripts are the statements of a replay log, run in sequence
     bool shuffle = false;         // replay: each client in its own random order
     std::string replaySource;
+    std::string replayFileText;   // the replay file's text, recorded with results
+
+    // -D NAME=VALUE: a variable every client starts with, as text (pgbench's -D).
+    struct Define {
+        int slot;
+        std::string value;
+    };
+    void define(const std::string& nameEqualsValue);  // throws Error in pgbench's words
+    const std::vector<Define>& defines() const { return defines_; }
+    bool isDefined(int slot) const;
 
     bool usesScale() const;
     std::string describe() const;      // "<builtin: TPC-B (sort of)>", "a.sql@2, b.sql@1", "replay of log.sql (shuffled)"
@@ -30,6 +40,9 @@ struct Workload {
     // "--" comments; no meta commands and no variables. Throws ScriptError with file:line:column.
     static Workload replayText(const std::string& text, const std::string& source, bool shuffle);
     static Workload replayFile(const std::string& path, bool shuffle);
+
+private:
+    std::vector<Define> defines_;
 };
 
 } // namespace scalelab

@@ -70,3 +70,19 @@ nlohmann::json serverProvenance(const std::string& conninfo) {
 }
 
 } // namespace scalelab
+
+namespace scalelab {
+
+nlohmann::json scriptProvenance(const Workload& workload) {
+    nlohmann::json scripts = nlohmann::json::array();
+    if (workload.replay)
+        scripts.push_back({{"name", workload.replaySource}, {"replay", true}, {"text", workload.replayFileText}});
+    else
+        for (const auto& s : workload.scripts)
+        scripts.push_back({{"name", s.name}, {"weight", s.weight}, {"text", s.text}});
+    nlohmann::json defines = nlohmann::json::object();
+    for (const auto& d : workload.defines()) defines[workload.vars.name(d.slot)] = d.value;
+    return {{"scripts", scripts}, {"define", defines}};
+}
+
+} // namespace scalelab

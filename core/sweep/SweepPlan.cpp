@@ -209,6 +209,15 @@ SweepPlan parsePlan(const json& j) {
         p.builtins = wl.strings("builtin");
         p.files = wl.strings("files");
         p.replay = wl.string("replay", "");
+        if (const json* d = wl.get("define")) {
+            if (!d->is_object()) fail("$.workload.define", "expected an object of variable names and values, e.g. {\"aid\": 1}");
+            for (auto it = d->begin(); it != d->end(); ++it) {
+                if (!isValidVariableName(it.key())) fail("$.workload.define." + it.key(), "invalid variable name");
+                if (!it->is_string() && !it->is_number() && !it->is_boolean())
+                    fail("$.workload.define." + it.key(), "expected a string, number or boolean value");
+                p.defines.push_back(it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump()));
+            }
+        }
         p.shuffle = wl.boolean("shuffle", false);
         try {
             p.mode = parseQueryMode(wl.string("mode", "simple"));
@@ -376,6 +385,7 @@ Workload SweepPlan::workload() const {
     Workload w;
     for (const auto& b : builtins) w.addBuiltin(b);
     for (const auto& f : files) w.addScriptFile(f);
+    for (const auto& d : defines) w.define(d);
     return w;
 }
 

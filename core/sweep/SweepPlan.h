@@ -40,6 +40,7 @@ struct SweepPlan {
     std::vector<Setting> serverSettings;
     // workload
     std::vector<std::string> builtins, files;
+    std::vector<std::string> defines;       // "NAME=VALUE", as -D
     std::string replay;
     bool shuffle = false;
     QueryMode mode = QueryMode::Simple;

@@ -329,7 +329,9 @@ void SweepRunner::run() {
                 sizeEmbeddedServerFor(*servers.active, maxClients, [&](const std::string& s) { servers.note(s); });
             servers.ensureData(conninfo, usesPgbenchTables);
             if (!provenanceTaken) {
-                store_.addProvenance({{"machine", machineProvenance()}, {"server", serverProvenance(conninfo)}});
+                store_.addProvenance({{"machine", machineProvenance()},
+                                      {"server", serverProvenance(conninfo)},
+                                      {"scripts", scriptProvenance(workload)}});
                 provenanceTaken = true;
             }
             settle(conninfo);

@@ -38,7 +38,7 @@ TEST(Sweep, TwoSeriesThreeClientCountsTwoRoundsLandInTheFileOnceEachInPlanOrder)
     TempDir files("scalelab-sweep");
     nlohmann::json j = {{"version", 1},
                         {"target", {{"data_dir", s.dir.path().string()}}},
-                        {"workload", {{"builtin", "select-only"}, {"mode", "prepared"}}},
+                        {"workload", {{"builtin", "select-only"}, {"mode", "prepared"}, {"define", {{"note", "x"}}}}},
                         {"series", {{{"label", "base"}}, {{"label", "small work_mem"}, {"settings", {{"work_mem", "1MB"}}}}}},
                         {"clients", "1-4 x2"},
                         {"threads", 2},
@@ -82,6 +82,10 @@ TEST(Sweep, TwoSeriesThreeClientCountsTwoRoundsLandInTheFileOnceEachInPlanOrder)
     ASSERT_EQ(provenance.size(), 1u);
     EXPECT_FALSE(provenance[0]["machine"]["topology"].get<std::string>().empty());
     EXPECT_NE(provenance[0]["server"]["version"].get<std::string>().find("PostgreSQL"), std::string::npos);
+    // The scripts' text, so that the result can be reproduced when the file has changed.
+    EXPECT_EQ(provenance[0]["scripts"]["scripts"][0]["name"], "<builtin: select only>");
+    EXPECT_NE(provenance[0]["scripts"]["scripts"][0]["text"].get<std::string>().find("SELECT abalance"), std::string::npos);
+    EXPECT_EQ(provenance[0]["scripts"]["define"]["note"], "x");
     EXPECT_EQ(store->plan()->second, 11u);
     for (const auto& setting : s.server.alteredSettings()) EXPECT_NE(setting.name, "work_mem") << "series settings are reset";
 

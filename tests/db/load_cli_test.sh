@@ -103,7 +103,7 @@ grep -q 'the server has too few free connections: max_connections = [0-9]*' "$wo
 # A custom script with a mistake: file, line and column.
 printf 'SELECT 1;\n\\set x random(1, 10\n' >"$work/bad.sql"
 expect_rc 1 "malformed script" "$scalelab" run --data "$data" -f "$work/bad.sql" -t 1
-grep -qF "$work/bad.sql:2:20: random takes 2 arguments: ')' expected" "$work/out" || fail "script error: $(cat "$work/out")"
+grep -qF "$work/bad.sql:2:20: syntax error in command \"set\"" "$work/out" || fail "script error: $(cat "$work/out")"
 
 # A conninfo with a password is refused before anything connects.
 expect_rc 1 "password in conninfo" "$scalelab" run --conninfo "host=/tmp password=secret" -t 1

@@ -25,7 +25,7 @@ out=$("$scalelab" server start --data "$data" --set work_mem=32MB 2>"$work/err")
 grep -q '^server:   started' <<<"$out" || fail "start did not say started: $out"
 conninfo=$(sed -n 's/^conninfo: //p' <<<"$out")
 pid=$(sed -n 's/^pid: *//p' <<<"$out")
-psql "$conninfo" -Atc 'select version()' | grep -q '^PostgreSQL' || fail "psql could not connect with: $conninfo"
+grep -q '^PostgreSQL' <<<"$(psql "$conninfo" -Atc 'select version()')" || fail "psql could not connect with: $conninfo"
 [[ "$(psql "$conninfo" -Atc 'show work_mem')" == 32MB ]] || fail "--set work_mem=32MB not in effect"
 
 out=$("$scalelab" server start --data "$data" 2>&1) || fail "second start failed: $out"
@@ -37,7 +37,7 @@ expect_rc 0 "stop" "$scalelab" server stop --data "$data"
 grep -q "stopped the server in $data" "$work/out" || fail "stop message: $(cat "$work/out")"
 [[ -z "$(cluster_processes)" ]] || fail "postgres processes left after stop: $(cluster_processes)"
 expect_rc 1 "status --conninfo of a stopped server" "$scalelab" server status --data "$data" --conninfo
-"$scalelab" server status --data "$data" | grep -q '^server:   stopped' || fail "status does not say stopped"
+grep -q '^server:   stopped' <<<"$("$scalelab" server status --data "$data")" || fail "status does not say stopped"
 
 mkdir -p "$work/plain" && echo precious >"$work/plain/notes.txt"
 expect_rc 1 "start on a plain non-empty directory" "$scalelab" server start --data "$work/plain"

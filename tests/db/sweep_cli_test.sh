@@ -79,7 +79,7 @@ grep -qF -- "e.slab exists: add --append" "$work/out" || fail "append message: $
 expect_rc 0 "import pgbench" "$scalelab" import "$work/pgbench.txt" --series pgbench --append -o "$work/e.slab"
 expect_rc 1 "the same file twice" "$scalelab" import "$work/pgbench.txt" --series pgbench --append -o "$work/e.slab"
 grep -qF -- "already (the same content); import it again on purpose with --again" "$work/out" || fail "twice: $(cat "$work/out")"
-"$scalelab" runs "$work/e.slab" | grep -q ' pgbench .* completed' || fail "imported run missing: $("$scalelab" runs "$work/e.slab")"
+grep -q ' pgbench .* completed' <<<"$("$scalelab" runs "$work/e.slab")" || fail "imported run missing: $("$scalelab" runs "$work/e.slab")"
 # The source machine's cores travel with imported runs and become chart markers.
 expect_rc 0 "import with --cores" "$scalelab" import "$work/pgbench.txt" --series other-box --cores 2 --pus 4 -o "$work/m.slab"
 expect_rc 0 "export svg of the import" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/m.slab" --svg "$work/m.svg"

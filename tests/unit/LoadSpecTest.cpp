@@ -56,3 +56,23 @@ TEST(LoadSpec, QueryModesHaveNames) {
     EXPECT_STREQ(queryModeName(QueryMode::Extended), "extended");
     EXPECT_THROW(parseQueryMode("binary"), Error);
 }
+
+// -l's rules, in pgbench's words.
+TEST(LoadSpec, TransactionLogOptionsFollowPgbenchsRules) {
+    LoadSpec s = valid();
+    s.log = LoadSpec::TransactionLog{};
+    EXPECT_EQ(problem(s), "(valid)");
+    s.log->samplingRate = 0.5;
+    s.log->aggregateIntervalS = 2;
+    EXPECT_EQ(problem(s), "log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time");
+    s.log->samplingRate = 0;
+    s.log->aggregateIntervalS = 20;
+    EXPECT_EQ(problem(s), "number of seconds for aggregation (20) must not be higher than test duration (10)");
+    s.log->aggregateIntervalS = 3;
+    EXPECT_EQ(problem(s), "duration (10) must be a multiple of aggregation interval (3)");
+    s.log->aggregateIntervalS = 5;
+    EXPECT_EQ(problem(s), "(valid)");
+    s.log->samplingRate = 1.5;
+    s.log->aggregateIntervalS = 0;
+    EXPECT_EQ(problem(s), "invalid sampling rate: 1.500000");
+}

@@ -106,6 +106,17 @@ TEST(SweepPlan, PgbenchRunProtocolMembers) {
     EXPECT_EQ(problem(j), "$.workload.vacuum: unknown vacuum choice 'sometimes' (choices: pgbench, all, none)");
     j["workload"] = {{"max_failed_pct", 120}};
     EXPECT_EQ(problem(j), "$.workload.max_failed_pct: must be a percentage from 0 to 100");
+    // -D variables
+    j["workload"] = {{"builtin", "select-only"}, {"define", {{"aid", 5}, {"name", "x y"}, {"on", true}}}};
+    p = parsePlan(j);
+    EXPECT_EQ(p.defines, (std::vector<std::string>{"aid=5", "name=x y", "on=true"}));
+    Workload w = p.workload();
+    ASSERT_EQ(w.defines().size(), 3u);
+    EXPECT_EQ(w.defines()[1].value, "x y");
+    j["workload"] = {{"define", {{"1x", 5}}}};
+    EXPECT_EQ(problem(j), "$.workload.define.1x: invalid variable name");
+    j["workload"] = {{"define", {{"x", json::array()}}}};
+    EXPECT_EQ(problem(j), "$.workload.define.x: expected a string, number or boolean value");
 }
 
 TEST(SweepPlan, ClientCountsFromListsAndRanges) {
