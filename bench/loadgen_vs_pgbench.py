@@ -71,7 +71,9 @@ def main():
     os.chmod(work, 0o755)
     data = os.path.join(work, "data")
     try:
-        subprocess.run([a.scalelab, "server", "start", "--data", data], check=True, capture_output=True)
+        # Room for every client of both tools (pgbench does not size the server).
+        settings = ["--set", f"max_connections={max(100, a.clients + 20)}"]
+        subprocess.run([a.scalelab, "server", "start", "--data", data] + settings, check=True, capture_output=True)
         conninfo = subprocess.run([a.scalelab, "server", "status", "--data", data, "--conninfo"],
                                   check=True, capture_output=True, text=True).stdout.strip()
         if a.data:

@@ -68,6 +68,7 @@ struct Worker::Client {
     int64_t transactionsDone = 0;
     int tries = 0;
     bool needFlush = false;
+    bool watchingWrite = false; // EPOLLOUT is in its epoll registration
     bool rollingBack = false;
     bool draining = false;      // \endpipeline: reading the pipeline's results up to its syncs
     int syncs = 0;              // pipeline syncs sent and not yet read back
@@ -345,53 +346,137 @@ int Worker::chooseScript(Client& c) {
                             cumulativeWeights_.begin());
 }
 
+namespace {
+// Min-heap on the wake-up time.
+struct TimerLater {
+    template <class T> bool operator()(const T& a, const T& b) const { return a.at > b.at; }
+};
+} // namespace
+
+// The event loop. A wake-up costs in proportion to what is due: the sockets epoll reports
+// ready, the timers that expired (a heap yields the next one without a scan), and the clients
+// whose turn it is. The clients' state machines run from here: a result arrives -> the next
+// command is sent, a timer expires -> the sleep ends or the throttled transaction starts.
 void Worker::loop() {
-    std::vector<pollfd> fds(clients_.size() + 1);
-    std::vector<Client*> fdClient(clients_.size() + 1);
     int wakeFd = shared_.wakeFds[static_cast<size_t>(index_)];
-    for (;;) {
+    epollFd_ = epoll_create1(EPOLL_CLOEXEC);
+    if (epollFd_ < 0) {
+        shared_.fail(std::string("cannot create an epoll set: ") + std::strerror(errno));
+        return;
+    }
+    epoll_event wakeEvent{};
+    wakeEvent.events = EPOLLIN;
+    wakeEvent.data.ptr = nullptr;  // the run's eventfd
+    epoll_ctl(epollFd_, EPOLL_CTL_ADD, wakeFd, &wakeEvent);
+    events_.resize(std::min<size_t>(clients_.size() + 1, 1024));
+    timers_.reserve(clients_.size());
+    ready_.reserve(clients_.size());
+    readyNext_.reserve(clients_.size());
+    for (auto& c : clients_)
+        if (c.conn) watch(c);
+    for (auto& c : clients_) ready_.push_back(&c);
+    bool stopSeen = false;
+    while (doneClients_ < static_cast<int>(clients_.size())) {
         int stop = shared_.stop.load(std::memory_order_acquire);
-        if (stop == RunShared::kAbandon) return;
+        if (stop == RunShared::kAbandon) break;
+        if (stop != RunShared::kRunning && !stopSeen) {
+            // No new transaction starts: a client waiting for its scheduled start is done now.
+            stopSeen = true;
+            for (auto& c : clients_)
+                if (c.phase == Client::Phase::Throttled) {
+                    c.phase = Client::Phase::Start;
+                    ready_.push_back(&c);
+                }
+        }
+        // Clients due a turn (the first ones, the ones that ended a transaction, the woken ones).
+        std::swap(ready_, readyNext_);
+        for (Client* c : readyNext_)
+            if (c->phase == Client::Phase::Start || c->phase == Client::Phase::Exec) advance(*c);
+        readyNext_.clear();
+        if (shared_.stop.load(std::memory_order_relaxed) == RunShared::kAbandon) break;
+        if (doneClients_ >= static_cast<int>(clients_.size())) break;
+
+        int timeoutMs = -1;
+        if (!ready_.empty()) {
+            timeoutMs = 0;
+        } else if (!timers_.empty()) {
+            int64_t left = timers_.front().at - monotonicNs();
+            timeoutMs = left <= 0 ? 0 : static_cast<int>(std::min<int64_t>((left + 999999) / 1000000, 1000));
+        }
+        int n = epoll_wait(epollFd_, events_.data(), static_cast<int>(events_.size()), timeoutMs);
+        if (n < 0 && errno != EINTR) {
+            shared_.fail(std::string("waiting for the clients' sockets failed: ") + std::strerror(errno));
+            break;
+        }
+        for (int i = 0; i < n; ++i) {
+            auto* c = static_cast<Client*>(events_[static_cast<size_t>(i)].data.ptr);
+            if (!c) {
+                uint64_t drained;
+                (void)!read(wakeFd, &drained, sizeof drained);
+                continue;
+            }
+            if (c->phase == Client::Phase::Waiting) {
+                onReadable(*c);
+            } else if (c->conn && !PQconsumeInput(c->conn)) {
+                // Not expecting anything: a notice, or the server ended the session.
+                lose(*c, PQerrorMessage(c->conn));
+            }
+        }
+        // Timers that are due, earliest first.
         int64_t now = monotonicNs();
-        int64_t wake = INT64_MAX;
-        size_t n = 0;
-        bool active = false;
-        for (auto& c : clients_) {
-            if ((c.phase == Client::Phase::Sleeping || c.phase == Client::Phase::Throttled) && now >= c.wakeNs) {
-                if (c.phase == Client::Phase::Sleeping && spec_.reportPerCommand) commandEnded(c, c.sleepingCommand, now);
-                c.phase = c.phase == Client::Phase::Sleeping ? Client::Phase::Exec : Client::Phase::Start;
+        while (!timers_.empty() && timers_.front().at <= now) {
+            std::pop_heap(timers_.begin(), timers_.end(), TimerLater{});
+            Client& c = *timers_.back().client;
+            timers_.pop_back();
+            if (c.phase == Client::Phase::Sleeping) {
+                if (spec_.reportPerCommand) commandEnded(c, c.sleepingCommand, now);
+                c.phase = Client::Phase::Exec;
+            } else if (c.phase == Client::Phase::Throttled) {
+                c.phase = Client::Phase::Start;
+            } else {
+                continue;  // stopped meanwhile
             }
-            if (c.phase == Client::Phase::Start || c.phase == Client::Phase::Exec) advance(c);
-            if (shared_.stop.load(std::memory_order_relaxed) == RunShared::kAbandon) return;
-            switch (c.phase) {
-            case Client::Phase::Done: continue;
-            case Client::Phase::Waiting:
-                fds[n] = {PQsocket(c.conn), static_cast<short>(POLLIN | (c.needFlush ? POLLOUT : 0)), 0};
-                fdClient[n++] = &c;
-                break;
-            default: wake = std::min(wake, c.wakeNs); break;
-            }
-            active = true;
-        }
-        if (!active) return;
-        fds[n] = {wakeFd, POLLIN, 0};
-        timespec timeout{};
-        timespec* tp = nullptr;
-        if (wake != INT64_MAX) {
-            int64_t left = std::max<int64_t>(0, wake - monotonicNs());
-            timeout.tv_sec = left / 1000000000;
-            timeout.tv_nsec = left % 1000000000;
-            tp = &timeout;
-        }
-        int ready = ppoll(fds.data(), n + 1, tp, nullptr);
-        if (ready <= 0) continue;
-        for (size_t i = 0; i < n; ++i)
-            if (fds[i].revents) onReadable(*fdClient[i]);
-        if (fds[n].revents) {
-            uint64_t drained;
-            (void)!read(wakeFd, &drained, sizeof drained);
+            advance(c);
         }
     }
+    close(epollFd_);
+    epollFd_ = -1;
+}
+
+void Worker::watch(Client& c) {
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.ptr = &c;
+    c.watchingWrite = false;
+    if (epollFd_ >= 0 && epoll_ctl(epollFd_, EPOLL_CTL_ADD, PQsocket(c.conn), &ev) != 0)
+        shared_.fail("client " + std::to_string(c.id) + ": cannot watch its socket: " + std::strerror(errno));
+}
+
+void Worker::setNeedFlush(Client& c, bool need) {
+    c.needFlush = need;
+    if (need == c.watchingWrite || epollFd_ < 0 || !c.conn) return;
+    epoll_event ev{};
+    ev.events = EPOLLIN | (need ? EPOLLOUT : 0u);
+    ev.data.ptr = &c;
+    epoll_ctl(epollFd_, EPOLL_CTL_MOD, PQsocket(c.conn), &ev);
+    c.watchingWrite = need;
+}
+
+void Worker::wakeAt(Client& c, int64_t when, bool throttled) {
+    c.wakeNs = when;
+    c.phase = throttled ? Client::Phase::Throttled : Client::Phase::Sleeping;
+    timers_.push_back({when, &c});
+    std::push_heap(timers_.begin(), timers_.end(), TimerLater{});
+}
+
+void Worker::markDone(Client& c) {
+    if (c.phase != Client::Phase::Done) ++doneClients_;
+    c.phase = Client::Phase::Done;
+}
+
+void Worker::nextTransactionLater(Client& c) {
+    c.phase = Client::Phase::Start;
+    ready_.push_back(&c);
 }
 
 void Worker::advance(Client& c) {
@@ -402,7 +487,7 @@ void Worker::advance(Client& c) {
             bool stopping = shared_.stop.load(std::memory_order_relaxed) != RunShared::kRunning || now >= shared_.deadlineNs ||
                             (spec_.transactionsPerClient > 0 && c.transactionsDone >= spec_.transactionsPerClient);
             if (stopping) {
-                c.phase = Client::Phase::Done;
+                markDone(c);
                 return;
             }
             if (spec_.rate > 0 && !c.scheduled) {
@@ -422,19 +507,18 @@ void Worker::advance(Client& c) {
                         c.scheduledNs = nextScheduleNs_;
                     }
                     if (spec_.transactionsPerClient > 0 && c.transactionsDone >= spec_.transactionsPerClient) {
-                        c.phase = Client::Phase::Done;
+                        markDone(c);
                         return;
                     }
                 }
                 // A start scheduled after the end of the run never happens: the client is done
                 // now rather than sleeping into the time after the run.
                 if (c.scheduledNs > shared_.deadlineNs) {
-                    c.phase = Client::Phase::Done;
+                    markDone(c);
                     return;
                 }
                 if (c.scheduledNs > now) {
-                    c.wakeNs = c.scheduledNs;
-                    c.phase = Client::Phase::Throttled;
+                    wakeAt(c, c.scheduledNs, true);
                     return;
                 }
             }
@@ -472,8 +556,8 @@ void Worker::advance(Client& c) {
                 return;
             }
             if (spec_.connectPerTransaction) disconnect(c);
-            c.phase = Client::Phase::Start;
-            continue;
+            nextTransactionLater(c);
+            return;
         }
         const Command& cmd = script.commands[c.command];
         bool entering = c.entering;
@@ -538,9 +622,8 @@ bool Worker::runMeta(Client& c, const Command& cmd, bool entering) {
                 return false;
             }
         }
-        c.wakeNs = monotonicNs() + amount * cmd.sleepUnitUs * 1000;
-        c.phase = Client::Phase::Sleeping;
         ++c.command;
+        wakeAt(c, monotonicNs() + amount * cmd.sleepUnitUs * 1000, false);
         return false;
     }
     case Command::Kind::If:
@@ -604,7 +687,7 @@ bool Worker::runMeta(Client& c, const Command& cmd, bool entering) {
             lose(c, PQerrorMessage(c.conn));
             return false;
         }
-        c.needFlush = flushed == 1;
+        setNeedFlush(c, flushed == 1);
         if (cmd.kind == Command::Kind::SyncPipeline) {
             ++c.command;
             return true;
@@ -613,6 +696,8 @@ bool Worker::runMeta(Client& c, const Command& cmd, bool entering) {
         c.sqlstate[0] = '\0';
         c.query = 0;
         c.phase = Client::Phase::Waiting;
+        // Results that came while the client slept are already read from the socket.
+        if (!PQisBusy(c.conn)) processResults(c);
         return false;
     }
     case Command::Kind::Sql: break;
@@ -710,12 +795,15 @@ bool Worker::send(Client& c, const Command& cmd, int scriptIndex, int commandInd
                                  static_cast<int>(n), c.paramPtrs.data(), nullptr, nullptr, 0);
         break;
     }
-    int flushed = ok ? PQflush(c.conn) : -1;
+    // In a pipeline the queries stay in libpq's buffer until the sync (one send for all of them,
+    // as pgbench); otherwise out now.
+    bool pipelined = PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF;
+    int flushed = !ok ? -1 : pipelined ? 0 : PQflush(c.conn);
     if (flushed < 0) {
         lose(c, PQerrorMessage(c.conn));
         return false;
     }
-    c.needFlush = flushed == 1;
+    if (!pipelined) setNeedFlush(c, flushed == 1);
     c.sqlstate[0] = '\0';
     c.query = 0;
     return true;
@@ -732,8 +820,14 @@ void Worker::onReadable(Client& c) {
             lose(c, PQerrorMessage(c.conn));
             return;
         }
-        c.needFlush = flushed == 1;
+        setNeedFlush(c, flushed == 1);
     }
+    processResults(c);
+}
+
+// Every result libpq has complete, for the command the client waits on (or the pipeline it
+// drains, or its ROLLBACK).
+void Worker::processResults(Client& c) {
     const Command* cmd = c.rollingBack || c.draining ? nullptr
                          : &spec_.workload.scripts[static_cast<size_t>(c.script)].commands[c.command];
     SqlCommand::Store store = cmd ? cmd->sql.store : SqlCommand::Store::None;
@@ -855,10 +949,12 @@ void Worker::commandDone(Client& c) {
             c.rollingBack = true;
             char state[6];
             std::memcpy(state, c.sqlstate, sizeof state);
-            if (!PQsendQuery(c.conn, "ROLLBACK") || PQflush(c.conn) < 0) {
+            int flushed = PQsendQuery(c.conn, "ROLLBACK") ? PQflush(c.conn) : -1;
+            if (flushed < 0) {
                 lose(c, PQerrorMessage(c.conn));
                 return;
             }
+            setNeedFlush(c, flushed == 1);
             std::memcpy(c.sqlstate, state, sizeof state);
             return;  // still Waiting, now for the ROLLBACK
         }
@@ -905,8 +1001,7 @@ void Worker::afterError(Client& c) {
     ++c.transactionsDone;
     if (log_) logTransaction(c, now, 0, serialization ? "serialization" : deadlock ? "deadlock" : "other");
     if (spec_.connectPerTransaction) disconnect(c);
-    c.phase = Client::Phase::Start;
-    advance(c);
+    nextTransactionLater(c);
 }
 
 // -r: one more completed execution of a command, in the counted window.
@@ -946,6 +1041,7 @@ bool Worker::connectOne(Client& c) {
         }
     }
     PQsetnonblocking(c.conn, 1);
+    watch(c);
     connectionNs_ += monotonicNs() - start;
     return true;
 }
@@ -1086,7 +1182,7 @@ void Worker::abortClient(Client& c, const std::string& why) {
         PQfinish(c.conn);  // an open transaction ends with the session
         c.conn = nullptr;
     }
-    c.phase = Client::Phase::Done;
+    markDone(c);
 }
 
 // pgbench's commandFailed(): "client N aborted in command K (name) of script S; why".

@@ -5,6 +5,7 @@
 #include "load/Random.h"
 
 #include <libpq-fe.h>
+#include <sys/epoll.h>
 
 #include <array>
 #include <atomic>
@@ -92,6 +93,12 @@ private:
     bool runShell(Client& c, const Command& cmd);
     bool send(Client& c, const Command& cmd, int scriptIndex, int commandIndex);
     void onReadable(Client& c);
+    void processResults(Client& c);
+    void watch(Client& c);                       // the connection's socket into the epoll set
+    void setNeedFlush(Client& c, bool need);     // and EPOLLOUT with it
+    void wakeAt(Client& c, int64_t when, bool throttled);  // Sleeping or Throttled until `when`
+    void markDone(Client& c);
+    void nextTransactionLater(Client& c);        // pgbench: other clients get a turn between transactions
     bool storeResult(Client& c, const PGresult* r, int query, bool last);
     void commandDone(Client& c);
     void afterError(Client& c);
@@ -125,6 +132,18 @@ private:
     int64_t finishedNs_ = 0;
     std::vector<std::vector<CommandStats>> commandStats_;
     int64_t connectionNs_ = 0;
+    // The event loop: an epoll set of the clients' sockets (and the run's wake-up eventfd), a
+    // min-heap of timers (sleeps, throttling), and the clients due a turn. All sized before the
+    // run: nothing allocates while it runs.
+    int epollFd_ = -1;
+    std::vector<struct epoll_event> events_;
+    struct Timer {
+        int64_t at;
+        Client* client;
+    };
+    std::vector<Timer> timers_;
+    std::vector<Client*> ready_, readyNext_;
+    int doneClients_ = 0;
     // -l
     FILE* log_ = nullptr;
     Random sampleRng_;                // pgbench's ts_sample_rs
