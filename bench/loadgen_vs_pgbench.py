@@ -9,6 +9,12 @@ transaction (user + sys of the client process, from getrusage of the child), and
     bench/loadgen_vs_pgbench.py [--scalelab build/release/app/scalelab] [--pairs 5] [--time 10]
                                 [--workloads select-only,tpcb-like,pipeline]
 
+--counts 8,64,256,512,1000 repeats it per client count and ends with a table: per workload and
+count the median tps ratio and client-CPU-per-transaction ratio with a bootstrap 95% interval
+(pairs resampled together) and both sides' median initial connection time. --csv FILE writes
+every run as a runs CSV for `scalelab import` (series "pgbench select-only", ...), so that
+ScaleLab's own export can chart it.
+
 `pipeline` is a custom script in extended mode: ten select-only statements (random keys) sent
 in one libpq pipeline (\startpipeline ... \endpipeline) per transaction.
 
@@ -29,7 +35,20 @@ def run_child(cmd):
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     tps = float(re.search(r"^tps = ([0-9.]+)", out.stdout, re.M).group(1))
     n = int(re.search(r"^number of transactions actually processed: (\d+)", out.stdout, re.M).group(1))
-    return tps, cpu / n * 1e6  # us of client CPU per transaction
+    conn = re.search(r"^initial connection time = ([0-9.]+) ms", out.stdout, re.M)
+    return tps, cpu / n * 1e6, float(conn.group(1)) if conn else float("nan")  # us of client CPU per transaction
+
+def bootstrap_ratio(a, b, rounds=2000, seed=1):
+    """95% interval of median(b)/median(a), resampling the pairs (a[i], b[i]) together."""
+    import random
+    rng = random.Random(seed)
+    n = len(a)
+    stats = []
+    for _ in range(rounds):
+        idx = [rng.randrange(n) for _ in range(n)]
+        stats.append(statistics.median(b[i] for i in idx) / statistics.median(a[i] for i in idx))
+    stats.sort()
+    return stats[int(0.025 * rounds)], stats[int(0.975 * rounds) - 1]
 
 def compare_data(a, conninfo):
     """tpcb-like with pgbench on data made by pgbench -i and by scalelab init, alternately."""
@@ -66,13 +85,16 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--data", action="store_true", help="compare the data of pgbench -i and scalelab init instead")
     ap.add_argument("--workloads", default="select-only,tpcb-like", help="comma-separated: select-only, tpcb-like, pipeline")
+    ap.add_argument("--counts", default="", help="comma-separated client counts (overrides --clients), e.g. 8,64,256,512,1000")
+    ap.add_argument("--csv", default="", help="also write every run as a runs CSV (series, clients, repetition, tps) for scalelab import")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="scalelab-bench-")
     os.chmod(work, 0o755)
     data = os.path.join(work, "data")
     try:
         # Room for every client of both tools (pgbench does not size the server).
-        settings = ["--set", f"max_connections={max(100, a.clients + 20)}"]
+        counts = [int(c) for c in a.counts.split(",")] if a.counts else [a.clients]
+        settings = ["--set", f"max_connections={max(100, max(counts) + 20)}"]
         subprocess.run([a.scalelab, "server", "start", "--data", data] + settings, check=True, capture_output=True)
         conninfo = subprocess.run([a.scalelab, "server", "status", "--data", data, "--conninfo"],
                                   check=True, capture_output=True, text=True).stdout.strip()
@@ -80,7 +102,6 @@ def main():
             compare_data(a, conninfo)
             return
         subprocess.run([a.scalelab, "init", "--data", data, "--scale", "10"], check=True, capture_output=True)
-        common = ["-c", str(a.clients), "-j", str(a.threads), "-T", str(a.time)]
         pipeline = os.path.join(work, "pipeline.sql")
         with open(pipeline, "w") as f:
             f.write("\\startpipeline\n")
@@ -91,21 +112,40 @@ def main():
         flags = {"select-only": ["-S", "-M", "prepared"], "tpcb-like": ["-M", "prepared"],
                  "pipeline": ["-f", pipeline, "-M", "extended"]}
         print(f"pgbench: {subprocess.run([a.pgbench, '--version'], capture_output=True, text=True).stdout.strip()}")
-        print(f"scalelab: {a.scalelab}; c={a.clients} j={a.threads} T={a.time}, scale 10, {a.pairs} pairs\n")
-        for name in a.workloads.split(","):
-            flag = flags[name]
-            sides = {"pgbench": [], "scalelab": []}
-            for i in range(a.pairs):
-                sides["pgbench"].append(run_child([a.pgbench, conninfo] + common + flag))
-                sides["scalelab"].append(run_child([a.scalelab, "run", "--conninfo", conninfo] + common + flag))
-                print(f"  {name} pair {i + 1}: pgbench {sides['pgbench'][-1][0]:.0f} tps, "
-                      f"scalelab {sides['scalelab'][-1][0]:.0f} tps", flush=True)
-            med = {k: (statistics.median(t for t, _ in v), statistics.median(c for _, c in v)) for k, v in sides.items()}
-            print(f"{name}:")
-            for k, (tps, cpu) in med.items():
-                print(f"  {k:9s} median tps {tps:10.1f}   client CPU/transaction {cpu:6.2f} us")
-            print(f"  ratio scalelab/pgbench: tps {med['scalelab'][0] / med['pgbench'][0]:.3f}, "
-                  f"CPU/transaction {med['scalelab'][1] / med['pgbench'][1]:.3f}\n", flush=True)
+        print(f"scalelab: {a.scalelab}; clients {counts} j={a.threads} T={a.time}, scale 10, {a.pairs} pairs\n")
+        rows, csv_rows = [], []
+        for clients in counts:
+            common = ["-c", str(clients), "-j", str(a.threads), "-T", str(a.time)]
+            for name in a.workloads.split(","):
+                flag = flags[name]
+                sides = {"pgbench": [], "scalelab": []}
+                for i in range(a.pairs):
+                    sides["pgbench"].append(run_child([a.pgbench, conninfo] + common + flag))
+                    sides["scalelab"].append(run_child([a.scalelab, "run", "--conninfo", conninfo] + common + flag))
+                    for side in ("pgbench", "scalelab"):
+                        csv_rows.append((f"{side} {name}", clients, i + 1, sides[side][-1][0]))
+                    print(f"  {name} c={clients} pair {i + 1}: pgbench {sides['pgbench'][-1][0]:.0f} tps, "
+                          f"scalelab {sides['scalelab'][-1][0]:.0f} tps", flush=True)
+                med = {k: [statistics.median(r[j] for r in v) for j in range(3)] for k, v in sides.items()}
+                tps_lo, tps_hi = bootstrap_ratio([r[0] for r in sides["pgbench"]], [r[0] for r in sides["scalelab"]])
+                cpu_lo, cpu_hi = bootstrap_ratio([r[1] for r in sides["pgbench"]], [r[1] for r in sides["scalelab"]])
+                print(f"{name}, {clients} clients:")
+                for k, (tps, cpu, conn) in med.items():
+                    print(f"  {k:9s} median tps {tps:10.1f}   client CPU/transaction {cpu:7.2f} us   initial connection {conn:8.1f} ms")
+                tps_ratio, cpu_ratio = med["scalelab"][0] / med["pgbench"][0], med["scalelab"][1] / med["pgbench"][1]
+                print(f"  ratio scalelab/pgbench: tps {tps_ratio:.3f} [{tps_lo:.3f}, {tps_hi:.3f}], "
+                      f"CPU/transaction {cpu_ratio:.3f} [{cpu_lo:.3f}, {cpu_hi:.3f}] (bootstrap 95%)\n", flush=True)
+                rows.append((name, clients, tps_ratio, tps_lo, tps_hi, cpu_ratio, cpu_lo, cpu_hi, med["pgbench"][2], med["scalelab"][2]))
+        if len(rows) > 1:
+            print("| workload | clients | tps ratio [95%] | CPU/tx ratio [95%] | pgbench connect ms | scalelab connect ms |")
+            print("| --- | ---: | ---: | ---: | ---: | ---: |")
+            for r in rows:
+                print(f"| {r[0]} | {r[1]} | {r[2]:.3f} [{r[3]:.3f}, {r[4]:.3f}] | {r[5]:.3f} [{r[6]:.3f}, {r[7]:.3f}] | {r[8]:.1f} | {r[9]:.1f} |")
+        if a.csv:
+            with open(a.csv, "w") as f:
+                f.write("series,clients,repetition,tps\n")
+                for series, clients, rep_, tps in csv_rows:
+                    f.write(f"{series},{clients},{rep_},{tps:.3f}\n")
     finally:
         subprocess.run([a.scalelab, "server", "stop", "--data", data], capture_output=True)
         shutil.rmtree(work, ignore_errors=True)

@@ -286,19 +286,21 @@ private:
         if (!toDouble(v[2], p)) return false;
         char buf[200];
         if (fn == ExprFn::RandomGaussian) {
-            if (p < 2.0) {
+            // NaN and infinity are refused too: pgbench computes with them (undefined behaviour
+            // in its cast to an integer); here they are a clear error.
+            if (!(p >= 2.0) || std::isinf(p)) {
                 snprintf(buf, sizeof buf, "gaussian parameter must be at least %f (not %f)", 2.0, p);
                 return fail(buf);
             }
             out = ScriptValue::integer(ctx_.rng.gaussian(lo, hi, p));
         } else if (fn == ExprFn::RandomZipfian) {
-            if (p < 1.001 || p > 1000.0) {
+            if (!(p >= 1.001 && p <= 1000.0)) {  // NaN too: pgbench would loop forever
                 snprintf(buf, sizeof buf, "zipfian parameter must be in range [%.3f, %.0f] (not %f)", 1.001, 1000.0, p);
                 return fail(buf);
             }
             out = ScriptValue::integer(ctx_.rng.zipfian(lo, hi, p));
         } else {
-            if (p <= 0.0) {
+            if (!(p > 0.0)) {  // NaN too
                 snprintf(buf, sizeof buf, "exponential parameter must be greater than zero (not %f)", p);
                 return fail(buf);
             }

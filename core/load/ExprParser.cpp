@@ -6,6 +6,7 @@
 #include "load/Expr.h"
 #include "load/Script.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -186,9 +187,14 @@ private:
         n.kind = ExprNode::Kind::Const;
         n.constant = v;
         e_.nodes.push_back(n);
+        treeDepth_.push_back(1);
         return static_cast<int>(e_.nodes.size() - 1);
     }
     int call(ExprFn fn, const std::vector<int>& args) {
+        // The evaluator recurses over the tree: a long chain (1+1+...+1) is as deep as nesting.
+        int depth = 1;
+        for (int a : args) depth = std::max(depth, treeDepth_[static_cast<size_t>(a)] + 1);
+        if (depth > kMaxTreeDepth) fail("expression nested too deeply (more than 1000 operations in a chain)", "", tok_.end);
         ExprNode n;
         n.kind = ExprNode::Kind::Call;
         n.fn = fn;
@@ -196,6 +202,7 @@ private:
         n.argCount = static_cast<int>(args.size());
         e_.args.insert(e_.args.end(), args.begin(), args.end());
         e_.nodes.push_back(n);
+        treeDepth_.push_back(depth);
         return static_cast<int>(e_.nodes.size() - 1);
     }
 
@@ -214,7 +221,18 @@ private:
     }
     static constexpr int kUnary = 9;
 
+    // Nesting is bounded (found by fuzz_script: a thousand open parentheses overflowed the
+    // stack). pgbench's bison parser stops at its own stack limit with "memory exhausted".
+    static constexpr int kMaxDepth = 256, kMaxTreeDepth = 1000;
+    struct Depth {
+        int& d;
+        explicit Depth(int& depth) : d(depth) { ++d; }
+        ~Depth() { --d; }
+    };
+
     int parseExpr(int minPrec) {
+        Depth depth(depth_);
+        if (depth_ > kMaxDepth) fail("expression nested too deeply (more than 256 levels)", "", tok_.end);
         int left = parsePrefix();
         for (;;) {
             Tok t = tok_.kind;
@@ -303,6 +321,7 @@ private:
             n.kind = ExprNode::Kind::Var;
             n.var = vars_.slot(t.text);
             e_.nodes.push_back(n);
+            treeDepth_.push_back(1);
             return static_cast<int>(e_.nodes.size() - 1);
         }
         case Tok::Function: return parseCall();
@@ -356,6 +375,7 @@ private:
             v.kind = ExprNode::Kind::Var;
             v.var = VariableTable::kDefaultSeed;
             e_.nodes.push_back(v);
+            treeDepth_.push_back(1);
             args.push_back(static_cast<int>(e_.nodes.size() - 1));
         }
         advance();
@@ -388,6 +408,8 @@ private:
     const ExprSource& where_;
     VariableTable& vars_;
     size_t pos_;
+    int depth_ = 0;
+    std::vector<int> treeDepth_;  // per node: the longest path below it
     Token tok_;
     Expression e_;
 };

@@ -51,7 +51,7 @@ void RunShared::fail(const std::string& why) {
 }
 
 struct Worker::Client {
-    enum class Phase { Start, Throttled, Exec, Sleeping, Waiting, Done };
+    enum class Phase { Start, Throttled, Connecting, Exec, Sleeping, Waiting, Done };
     int id = 0;
     PGconn* conn = nullptr;
     Phase phase = Phase::Start;
@@ -69,6 +69,8 @@ struct Worker::Client {
     int tries = 0;
     bool needFlush = false;
     bool watchingWrite = false; // EPOLLOUT is in its epoll registration
+    bool preparing = false;     // -C, prepared mode: the new connection's statements in flight
+    int64_t connectStartNs = 0; // -C
     bool rollingBack = false;
     bool draining = false;      // \endpipeline: reading the pipeline's results up to its syncs
     int syncs = 0;              // pipeline syncs sent and not yet read back
@@ -171,7 +173,7 @@ std::string chomp(std::string msg) {
 // All of this worker's clients connect at once: libpq's non-blocking connect, polled together,
 // so the server's session start-ups overlap instead of queueing behind one another.
 bool Worker::connectAll() {
-    if (spec_.connectPerTransaction) return true;  // -C: each transaction connects (connectOne)
+    if (spec_.connectPerTransaction) return true;  // -C: each transaction connects (startConnect)
     // expand_dbname: the conninfo (key=value or URI) fills in everything it names; the
     // application_name lets the metrics wait for these sessions to end.
     const char* keys[] = {"dbname", "fallback_application_name", nullptr};
@@ -417,6 +419,8 @@ void Worker::loop() {
             }
             if (c->phase == Client::Phase::Waiting) {
                 onReadable(*c);
+            } else if (c->phase == Client::Phase::Connecting) {
+                connectStep(*c);
             } else if (c->conn && !PQconsumeInput(c->conn)) {
                 // Not expecting anything: a notice, or the server ended the session.
                 lose(*c, PQerrorMessage(c->conn));
@@ -443,13 +447,21 @@ void Worker::loop() {
     epollFd_ = -1;
 }
 
-void Worker::watch(Client& c) {
+void Worker::watch(Client& c) { watchFor(c, EPOLLIN); }
+
+// A closed socket leaves the epoll set by itself, and libpq may open a new one (another host
+// or address, a new connection) under the same number or another: modify the registration,
+// or add it when there is none.
+void Worker::watchFor(Client& c, uint32_t events) {
     epoll_event ev{};
-    ev.events = EPOLLIN;
+    ev.events = events;
     ev.data.ptr = &c;
-    c.watchingWrite = false;
-    if (epollFd_ >= 0 && epoll_ctl(epollFd_, EPOLL_CTL_ADD, PQsocket(c.conn), &ev) != 0)
-        shared_.fail("client " + std::to_string(c.id) + ": cannot watch its socket: " + std::strerror(errno));
+    int fd = PQsocket(c.conn);
+    c.watchingWrite = (events & EPOLLOUT) != 0;
+    if (epollFd_ < 0 || fd < 0) return;
+    if (epoll_ctl(epollFd_, EPOLL_CTL_MOD, fd, &ev) == 0) return;
+    if (errno == ENOENT && epoll_ctl(epollFd_, EPOLL_CTL_ADD, fd, &ev) == 0) return;
+    shared_.fail("client " + std::to_string(c.id) + ": cannot watch its socket: " + std::strerror(errno));
 }
 
 void Worker::setNeedFlush(Client& c, bool need) {
@@ -522,8 +534,11 @@ void Worker::advance(Client& c) {
                     return;
                 }
             }
-            if (spec_.connectPerTransaction && !c.conn) {
-                if (!connectOne(c)) return;
+            if (spec_.connectPerTransaction) {
+                if (!c.conn) {
+                    startConnect(c);  // the loop continues it; Start again once connected
+                    return;
+                }
                 now = monotonicNs();  // latency and lag start after the connection, as pgbench's
             }
             if (spec_.rate > 0) {
@@ -1012,38 +1027,84 @@ void Worker::commandEnded(const Client& c, size_t command, int64_t now) {
     st.sumNs += now - c.commandStartNs;
 }
 
-// -C: a blocking connect at the start of each transaction, as pgbench's doConnect(); in
-// prepared mode the statements are prepared on the new connection.
-bool Worker::connectOne(Client& c) {
-    int64_t start = monotonicNs();
+// -C: each transaction opens its connection with libpq's non-blocking connect, driven by the
+// event loop like everything else (pgbench connects blocking, stalling its other clients); in
+// prepared mode the statements go to the new connection in one pipeline before the
+// transaction starts. The time from the start of the connect is -C's connection time.
+void Worker::startConnect(Client& c) {
+    c.connectStartNs = monotonicNs();
     const char* keys[] = {"dbname", "fallback_application_name", nullptr};
     const char* values[] = {spec_.conninfo.c_str(), kLoadApplicationName, nullptr};
-    c.conn = PQconnectdbParams(keys, values, 1);
-    if (!c.conn || PQstatus(c.conn) != CONNECTION_OK) {
-        std::string why = c.conn ? chomp(PQerrorMessage(c.conn)) : "out of memory";
-        connectionNs_ += monotonicNs() - start;
-        abortClient(c, "client " + std::to_string(c.id) + " aborted while establishing connection: " + why);
-        return false;
+    c.conn = PQconnectStartParams(keys, values, 1);
+    if (!c.conn || PQstatus(c.conn) == CONNECTION_BAD) {
+        connectFailed(c, c.conn ? chomp(PQerrorMessage(c.conn)) : "out of memory");
+        return;
     }
-    PQsetNoticeProcessor(c.conn, keepNotice, c.lastNotice);
-    if (spec_.mode == QueryMode::Prepared) {
-        for (size_t s = 0; s < spec_.workload.scripts.size(); ++s) {
-            const auto& cmds = spec_.workload.scripts[s].commands;
-            for (size_t k = 0; k < cmds.size(); ++k) {
-                if (cmds[k].kind != Command::Kind::Sql) continue;
-                PGresult* r = PQprepare(c.conn, statementNames_[s][k].c_str(), cmds[k].sql.parameterized.c_str(),
-                                        static_cast<int>(cmds[k].sql.vars.size()), nullptr);
-                if (PQresultStatus(r) != PGRES_COMMAND_OK && c.prepareError.empty())
-                    c.prepareError = spec_.workload.scripts[s].name + ":" + std::to_string(cmds[k].line) + ": " +
-                                     chomp(PQresultErrorMessage(r));
-                PQclear(r);
+    c.phase = Client::Phase::Connecting;
+    c.preparing = false;
+    watchFor(c, EPOLLOUT);
+}
+
+void Worker::connectStep(Client& c) {
+    if (c.preparing) {
+        if (!PQconsumeInput(c.conn) || (c.needFlush && PQflush(c.conn) < 0)) {
+            connectFailed(c, chomp(PQerrorMessage(c.conn)));
+            return;
+        }
+        while (!PQisBusy(c.conn)) {
+            PGresult* r = PQgetResult(c.conn);
+            if (!r) continue;  // between two statements
+            ExecStatusType st = PQresultStatus(r);
+            if (st == PGRES_FATAL_ERROR && c.prepareError.empty())
+                c.prepareError = chomp(PQresultErrorMessage(r));  // the statement stays unprepared, as pgbench's
+            PQclear(r);
+            if (st == PGRES_PIPELINE_SYNC) {
+                PQexitPipelineMode(c.conn);
+                c.preparing = false;
+                setNeedFlush(c, false);
+                connectionNs_ += monotonicNs() - c.connectStartNs;
+                c.phase = Client::Phase::Start;
+                advance(c);
+                return;
             }
         }
+        return;
     }
+    switch (PQconnectPoll(c.conn)) {
+    case PGRES_POLLING_FAILED: connectFailed(c, chomp(PQerrorMessage(c.conn))); return;
+    case PGRES_POLLING_READING: watchFor(c, EPOLLIN); return;
+    case PGRES_POLLING_WRITING: watchFor(c, EPOLLOUT); return;
+    default: break;
+    }
+    PQsetNoticeProcessor(c.conn, keepNotice, c.lastNotice);
     PQsetnonblocking(c.conn, 1);
-    watch(c);
-    connectionNs_ += monotonicNs() - start;
-    return true;
+    watchFor(c, EPOLLIN);
+    if (spec_.mode == QueryMode::Prepared) {
+        bool sent = PQenterPipelineMode(c.conn) == 1;
+        for (size_t s = 0; s < spec_.workload.scripts.size(); ++s) {
+            const auto& cmds = spec_.workload.scripts[s].commands;
+            for (size_t k = 0; k < cmds.size(); ++k)
+                if (cmds[k].kind == Command::Kind::Sql)
+                    sent = sent && PQsendPrepare(c.conn, statementNames_[s][k].c_str(), cmds[k].sql.parameterized.c_str(),
+                                                 static_cast<int>(cmds[k].sql.vars.size()), nullptr) == 1;
+        }
+        int flushed = sent && PQpipelineSync(c.conn) == 1 ? PQflush(c.conn) : -1;
+        if (flushed < 0) {
+            connectFailed(c, "cannot send the statements to prepare: " + chomp(PQerrorMessage(c.conn)));
+            return;
+        }
+        setNeedFlush(c, flushed == 1);
+        c.preparing = true;
+        return;
+    }
+    connectionNs_ += monotonicNs() - c.connectStartNs;
+    c.phase = Client::Phase::Start;
+    advance(c);
+}
+
+void Worker::connectFailed(Client& c, const std::string& why) {
+    connectionNs_ += monotonicNs() - c.connectStartNs;
+    abortClient(c, "client " + std::to_string(c.id) + " aborted while establishing connection: " + why);
 }
 
 void Worker::disconnect(Client& c) {

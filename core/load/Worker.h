@@ -95,6 +95,7 @@ private:
     void onReadable(Client& c);
     void processResults(Client& c);
     void watch(Client& c);                       // the connection's socket into the epoll set
+    void watchFor(Client& c, uint32_t events);
     void setNeedFlush(Client& c, bool need);     // and EPOLLOUT with it
     void wakeAt(Client& c, int64_t when, bool throttled);  // Sleeping or Throttled until `when`
     void markDone(Client& c);
@@ -107,7 +108,9 @@ private:
     void abortClient(Client& c, const std::string& why);
     void abortInCommand(Client& c, const char* what, const std::string& why);
     void commandEnded(const Client& c, size_t command, int64_t now);
-    bool connectOne(Client& c);
+    void startConnect(Client& c);             // -C: non-blocking, driven by the event loop
+    void connectStep(Client& c);
+    void connectFailed(Client& c, const std::string& why);
     void disconnect(Client& c);
     void openLog();
     void logTransaction(const Client& c, int64_t nowNs, int64_t latencyNs, const char* outcome);

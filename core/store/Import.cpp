@@ -31,6 +31,16 @@ double number(const std::string& text, const std::string& file, int line, const 
     fail(file, line, what + " is not a number: '" + text + "'");
 }
 
+// A count: a whole number from 0 to `max` (found by fuzz_import: a cast of 1e106 to an
+// integer is undefined behaviour, and "1.5 clients" is not a count).
+int64_t wholeNumber(const std::string& text, const std::string& file, int line, const std::string& what, double max) {
+    double d = number(text, file, line, what);
+    if (d < 0 || d != std::floor(d)) fail(file, line, what + " is not a whole number: '" + text + "'");
+    if (d > max) fail(file, line, what + " is out of range: '" + text + "'");
+    return static_cast<int64_t>(d);
+}
+constexpr double kIntMax = 2147483647.0, kCountMax = 9007199254740992.0;  // int; 2^53, exact in a double
+
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 
 // pgbench prints glibc's spelling of a NaN ("nan", "-nan") when an interval had no transaction.
@@ -170,17 +180,15 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
         }
         if (!std::regex_match(line, m, field)) continue;  // lines this importer does not need
         std::string key = m[1], value = m[2];
-        auto integer = [&](const std::string& v) {
-            double d = number(v, file, lineNo, "'" + key + "'");
-            if (d < 0 || d != std::floor(d)) fail(file, lineNo, "'" + key + "' is not a whole number: '" + v + "'");
-            return static_cast<int64_t>(d);
+        auto integer = [&](const std::string& v, double max = kCountMax) {
+            return wholeNumber(v, file, lineNo, "'" + key + "'", max);
         };
         if (key == "number of clients") {
-            cur->run.clients = static_cast<int>(integer(value));
+            cur->run.clients = static_cast<int>(integer(value, kIntMax));
             haveClients = cur->run.clients > 0;
             if (!haveClients) fail(file, lineNo, "number of clients must be at least 1");
         } else if (key == "number of threads") {
-            cur->run.threads = static_cast<int>(integer(value));
+            cur->run.threads = static_cast<int>(integer(value, kIntMax));
         } else if (key == "scaling factor") {
             detail["scale"] = integer(value);
         } else if (key == "query mode") {
@@ -238,13 +246,16 @@ std::vector<ImportedRun> parseRunsCsv(const std::string& text, const std::string
         ImportedRun r;
         r.run.series = get("series");
         if (r.run.series.empty()) fail(file, line, "the series is empty");
-        r.run.clients = static_cast<int>(num("clients"));
-        r.run.repetition = static_cast<int>(num("repetition"));
+        auto count = [&](const char* name, double max) {
+            return wholeNumber(get(name), file, line, std::string("'") + name + "'", max);
+        };
+        r.run.clients = static_cast<int>(count("clients", kIntMax));
+        r.run.repetition = static_cast<int>(count("repetition", kIntMax));
         r.run.tps = num("tps");
         if (r.run.clients < 1) fail(file, line, "clients must be at least 1");
-        r.run.threads = col.count("threads") ? static_cast<int>(num("threads")) : 1;
+        r.run.threads = col.count("threads") ? static_cast<int>(count("threads", kIntMax)) : 1;
         r.run.status = col.count("status") ? get("status") : "completed";
-        if (col.count("transactions")) r.run.transactions = static_cast<uint64_t>(num("transactions"));
+        if (col.count("transactions")) r.run.transactions = static_cast<uint64_t>(count("transactions", kCountMax));
         // A column the file does not have, or an empty field, is a missing value, never 0.
         auto optional = [&](const char* name) { return col.count(name) && !get(name).empty() ? num(name) : kMissing; };
         LatencySummary& l = r.run.latency;

@@ -254,6 +254,16 @@ TEST(RunsCsvImport, AColumnTheFileLacksIsMissing) {
     EXPECT_FALSE(metricOf(runs[0].run, RunMetric::LatencyP95).has_value());
 }
 
+// Found by fuzz_import: counts too large for an integer, or not whole, are refused by line.
+TEST(RunsCsvImport, CountsMustBeWholeAndInRange) {
+    EXPECT_EQ(errorOf([] { parseRunsCsv("series,clients,repetition,tps\nA,1e106,1,5\n", "big.csv"); }),
+              "big.csv:2: 'clients' is out of range: '1e106'");
+    EXPECT_EQ(errorOf([] { parseRunsCsv("series,clients,repetition,tps\nA,1.5,1,5\n", "half.csv"); }),
+              "half.csv:2: 'clients' is not a whole number: '1.5'");
+    EXPECT_EQ(errorOf([] { parsePgbenchOutput("transaction type: x\nnumber of clients: 12222222222222\n", "p.txt", "s"); }),
+              "p.txt:2: 'number of clients' is out of range: '12222222222222'");
+}
+
 TEST_F(StoreTest, AMissingValueIsStoredAsNullAndReadBackAsMissing) {
     auto store = ExperimentStore::create(path);
     importFiles(*store, {data("pgbench-8.4.txt")}, "HEAD");

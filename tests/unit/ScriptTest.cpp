@@ -216,6 +216,12 @@ TEST(Script, ExpressionsEvaluateAsPgbench) {
         {"random_exponential(0, 10, 0.0)", "error: exponential parameter must be greater than zero (not 0.000000)"},
         {"random_zipfian(0, 10, 1)", "error: zipfian parameter must be in range [1.001, 1000] (not 1.000000)"},
         {"random_zipfian(0, 10, 1000000)", "error: zipfian parameter must be in range [1.001, 1000] (not 1000000.000000)"},
+        // Found by fuzz_script: NaN and infinite parameters (pgbench: undefined behaviour or a hang).
+        {"random_exponential(0, 10, sqrt(-1.0))", "error: exponential parameter must be greater than zero (not -nan)"},
+        {"random_gaussian(0, 10, sqrt(-1.0))", "error: gaussian parameter must be at least 2.000000 (not -nan)"},
+        {"random_gaussian(0, 10, 1e308 * 10)", "error: gaussian parameter must be at least 2.000000 (not inf)"},
+        {"random_zipfian(0, 10, sqrt(-1.0))", "error: zipfian parameter must be in range [1.001, 1000] (not -nan)"},
+        {"random_exponential(0, 10, 1e308 * 10) >= 0", "boolean true"},
         {":word + 1", "error: malformed variable \"word\" value: \"bla\""},
         {":badtrue or true", "error: malformed variable \"badtrue\" value: \"trueXXX\""},
         {":big + 1", "error: value \"99999999999999999999\" is out of range for type bigint"},
@@ -285,6 +291,13 @@ TEST(Script, ErrorsNameFileLineAndColumn) {
         {"-- nothing\n\n", "bad.sql:1:1: empty command list for script \"bad.sql\""},
     };
     for (const auto& [text, expected] : cases) EXPECT_EQ(parseError(text), expected) << text;
+    // Found by fuzz_script: deep nesting is refused, not a stack overflow.
+    EXPECT_EQ(parseError("\\set y " + std::string(300, '(') + "1\n"),
+              "bad.sql:1:264: expression nested too deeply (more than 256 levels) in command \"set\"");
+    EXPECT_EQ(parseError("\\set y " + std::string(255, '(') + "1" + std::string(255, ')') + "\n"), "(parsed)");
+    std::string chain = "1";
+    for (int i = 0; i < 1200; ++i) chain += "+1";
+    EXPECT_NE(parseError("\\set y " + chain + "\n").find("expression nested too deeply (more than 1000 operations"), std::string::npos);
     std::string shell = "\\shell echo";
     for (int i = 0; i < 255; ++i) shell += " arg";
     EXPECT_EQ(parseError(shell + "\n"), "bad.sql:1:1: too many arguments in command \"shell\"");
