@@ -3,7 +3,13 @@
 #include "util/Error.h"
 #include "util/Versions.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <limits>
@@ -112,19 +118,50 @@ std::string utcTimestamp() {
     return buf;
 }
 
-ExperimentStore::ExperimentStore(std::unique_ptr<sqlite::Database> db) : db_(std::move(db)) {}
+ExperimentStore::ExperimentStore(std::unique_ptr<sqlite::Database> db, int writerLock)
+    : db_(std::move(db)), writerLock_(writerLock) {}
+
+ExperimentStore::~ExperimentStore() {
+    db_.reset();
+    if (writerLock_ >= 0) close(writerLock_);  // releases the lock
+}
+
+namespace {
+// An advisory lock of whole-file writers (flock, which on Linux does not interact with
+// SQLite's own fcntl locks). Two sweeps into one file, or an import into a file a sweep is
+// writing, would interleave their runs and plans; the second is refused instead.
+int lockForWriting(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error("cannot open " + path + ": " + std::strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int err = errno;
+        close(fd);
+        if (err == EWOULDBLOCK)
+            throw Error(path + " is being written by another ScaleLab (a sweep, an import or a change of the runs); "
+                               "wait until it has finished, or open the file read-only to follow it");
+        throw Error("cannot lock " + path + ": " + std::strerror(err));
+    }
+    return fd;
+}
+} // namespace
 
 std::unique_ptr<ExperimentStore> ExperimentStore::create(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0)
         throw Error(path + " already exists; choose another file, or open it to continue");
     auto db = std::make_unique<sqlite::Database>(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    // WAL: readers (the GUI, `scalelab runs`) never block the sweep that writes.
-    db->exec("PRAGMA journal_mode = WAL");
-    migrate(*db, 0);
-    db->exec("INSERT INTO meta (key, value) VALUES ('application', 'ScaleLab'), ('created_by', 'ScaleLab " +
-             scalelabVersion() + "'), ('created_at', '" + utcTimestamp() + "')");
-    return std::unique_ptr<ExperimentStore>(new ExperimentStore(std::move(db)));
+    int lock = lockForWriting(path);
+    try {
+        // WAL: readers (the GUI, `scalelab runs`) never block the sweep that writes.
+        db->exec("PRAGMA journal_mode = WAL");
+        migrate(*db, 0);
+        db->exec("INSERT INTO meta (key, value) VALUES ('application', 'ScaleLab'), ('created_by', 'ScaleLab " +
+                 scalelabVersion() + "'), ('created_at', '" + utcTimestamp() + "')");
+    } catch (...) {
+        close(lock);
+        throw;
+    }
+    return std::unique_ptr<ExperimentStore>(new ExperimentStore(std::move(db), lock));
 }
 
 std::unique_ptr<ExperimentStore> ExperimentStore::open(const std::string& path, bool readOnly) {
@@ -149,9 +186,16 @@ std::unique_ptr<ExperimentStore> ExperimentStore::open(const std::string& path, 
             throw Error(path + " was written by a newer ScaleLab (file schema " + std::to_string(version) +
                         ", this ScaleLab reads up to " + std::to_string(kSchemaVersion) + "); update ScaleLab to open it");
     }
-    auto db = std::make_unique<sqlite::Database>(path, readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE);
-    if (!readOnly && version < kSchemaVersion) migrate(*db, version);
-    return std::unique_ptr<ExperimentStore>(new ExperimentStore(std::move(db)));
+    int lock = readOnly ? -1 : lockForWriting(path);
+    std::unique_ptr<sqlite::Database> db;
+    try {
+        db = std::make_unique<sqlite::Database>(path, readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE);
+        if (!readOnly && version < kSchemaVersion) migrate(*db, version);
+    } catch (...) {
+        if (lock >= 0) close(lock);
+        throw;
+    }
+    return std::unique_ptr<ExperimentStore>(new ExperimentStore(std::move(db), lock));
 }
 
 std::unique_ptr<ExperimentStore> ExperimentStore::openOrCreate(const std::string& path) {

@@ -58,6 +58,9 @@ public:
     static std::unique_ptr<ExperimentStore> create(const std::string& path);
     // An existing one. Throws Error, changing nothing, for a file that is not ScaleLab's, is
     // corrupt, or was written by a newer ScaleLab; migrates an older one unless readOnly.
+    // One writer at a time: a store opened for writing (or created) holds an exclusive lock on
+    // the file for its lifetime, and a second writer is refused with a message saying so;
+    // readers never wait (they follow a running sweep).
     static std::unique_ptr<ExperimentStore> open(const std::string& path, bool readOnly = false);
     // open() when the file exists, create() otherwise.
     static std::unique_ptr<ExperimentStore> openOrCreate(const std::string& path);
@@ -82,10 +85,15 @@ public:
     // excluded = false on a run that did not complete includes it on purpose (flag "included").
     void setExcluded(int64_t runId, bool excluded);
 
+    ~ExperimentStore();
+    ExperimentStore(const ExperimentStore&) = delete;
+    ExperimentStore& operator=(const ExperimentStore&) = delete;
+
 private:
-    explicit ExperimentStore(std::unique_ptr<sqlite::Database> db);
+    explicit ExperimentStore(std::unique_ptr<sqlite::Database> db, int writerLock = -1);
     int64_t insertRun(const RunRecord& run, const std::vector<StoredSample>& samples);
     std::unique_ptr<sqlite::Database> db_;
+    int writerLock_ = -1;  // flock(LOCK_EX) on the file, held by a writer
 };
 
 // Whether a run's values go into points, comparisons and fits: completed runs that are not

@@ -310,3 +310,17 @@ TEST_F(StoreTest, ExportedRunsCsvImportsBackTheSameRuns) {
               "bad.csv:2: malformed CSV (a quoted field is not closed)");
     EXPECT_EQ(errorOf([] { parseRunsCsv("series,clients,tps\n", "bad.csv"); }), "bad.csv:1: the header has no 'repetition' column");
 }
+
+// One writer at a time; readers follow it.
+TEST_F(StoreTest, ASecondWriterIsRefusedAndReadersFollowTheFirst) {
+    auto writer = ExperimentStore::create(path);
+    std::string refused = errorOf([&] { ExperimentStore::open(path); });
+    EXPECT_EQ(refused, path + " is being written by another ScaleLab (a sweep, an import or a change of the runs); "
+                              "wait until it has finished, or open the file read-only to follow it");
+    auto reader = ExperimentStore::open(path, true);
+    writer->saveRun(run("s", 4, 1, 100), {});
+    EXPECT_EQ(reader->runs().size(), 1u) << "a reader sees what the writer stored";
+    writer.reset();
+    auto next = ExperimentStore::open(path);  // the lock went with the first writer
+    EXPECT_EQ(next->runs().size(), 1u);
+}
