@@ -4,10 +4,12 @@
 
 namespace scalelab {
 
+// With no transaction there is no latency: null (missing), never 0.
 nlohmann::json toJson(const LatencySummary& s) {
-    return {{"count", s.count}, {"mean_ms", s.meanMs}, {"stddev_ms", s.stddevMs}, {"min_ms", s.minMs},
-            {"p50_ms", s.p50Ms}, {"p90_ms", s.p90Ms}, {"p95_ms", s.p95Ms}, {"p99_ms", s.p99Ms},
-            {"p99_9_ms", s.p999Ms}, {"max_ms", s.maxMs}};
+    auto ms = [&](double v) { return s.count ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    return {{"count", s.count}, {"mean_ms", ms(s.meanMs)}, {"stddev_ms", ms(s.stddevMs)}, {"min_ms", ms(s.minMs)},
+            {"p50_ms", ms(s.p50Ms)}, {"p90_ms", ms(s.p90Ms)}, {"p95_ms", ms(s.p95Ms)}, {"p99_ms", ms(s.p99Ms)},
+            {"p99_9_ms", ms(s.p999Ms)}, {"max_ms", ms(s.maxMs)}};
 }
 
 nlohmann::json toJson(const LoadSample& s) {

@@ -100,7 +100,7 @@ void keepNotice(void* arg, const char* message) {
 } // namespace
 
 Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount, RunShared& shared)
-    : index_(index), spec_(spec), shared_(shared), firstClient_(firstClient), clients_(static_cast<size_t>(clientCount)) {
+    : index_(index), spec_(spec), shared_(shared), clients_(static_cast<size_t>(clientCount)) {
     size_t maxParams = 1;
     for (const auto& s : spec.workload.scripts)
         for (const auto& c : s.commands) maxParams = std::max(maxParams, c.sql.vars.size());

@@ -122,7 +122,6 @@ private:
     int index_;
     const LoadSpec& spec_;
     RunShared& shared_;
-    int firstClient_;
     std::vector<Client> clients_;
     std::array<PhaseCounters, 2> phases_;
     std::vector<std::vector<std::string>> statementNames_;  // prepared mode: [script][command]

@@ -91,10 +91,13 @@ std::vector<StoredSample> samplesOf(const LoadResult& r) {
         st.transactions = s.transactions;
         st.failures = s.failures;
         st.tps = s.tps;
-        st.latMeanMs = s.latency.meanMs;
-        st.latP50Ms = s.latency.p50Ms;
-        st.latP95Ms = s.latency.p95Ms;
-        st.latP99Ms = s.latency.p99Ms;
+        // An interval without a transaction has no latency: stored as NULL, shown as missing.
+        double none = std::numeric_limits<double>::quiet_NaN();
+        bool any = s.latency.count > 0;
+        st.latMeanMs = any ? s.latency.meanMs : none;
+        st.latP50Ms = any ? s.latency.p50Ms : none;
+        st.latP95Ms = any ? s.latency.p95Ms : none;
+        st.latP99Ms = any ? s.latency.p99Ms : none;
         if (s.system) st.system = toJson(*s.system);
         out.push_back(std::move(st));
     }

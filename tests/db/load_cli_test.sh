@@ -54,6 +54,11 @@ assert m["server"]["commits_s"] > 0 and m["server"]["logical_reads_s"] > 0, m["s
 assert "system" in r["samples"][0] and r["samples"][0]["system"]["cpu_per_pu"], r["samples"][0]
 PY
 grep -q '^progress: ' "$work/err" || fail "-P printed no progress line"
+# No transaction completed: no latency, null in --json (never 0).
+printf 'SELECT 1/0;\n' >"$work/div.sql"
+"$scalelab" run --data "$data" -t 1 -f "$work/div.sql" --json >"$work/none.json" 2>/dev/null
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); l=r['latency']; assert l['count']==0 and l['mean_ms'] is None and l['p99_ms'] is None, l" \
+  "$work/none.json" || fail "latency of a run without transactions: $(cat "$work/none.json")"
 
 # CPU placement: the server and the load generator bound, and said so.
 expect_rc 0 "run with a placement" "$scalelab" run --data "$data" -c 2 -j 2 -t 10 -S --placement cores:1
