@@ -235,8 +235,7 @@ private:
 
     void gset(SqlCommand::Store store, const std::string& prefix) {
         auto& cmds = script_.commands;
-        std::string saved = name_;
-        name_.clear();  // pgbench names no command in this message
+        name_.clear();  // pgbench names no command in this message (meta() sets it for the next one)
         if (cmds.empty()) fail("\\gset must follow an SQL command");
         Command& last = cmds.back();
         if (last.kind != Command::Kind::Sql || last.sql.store != SqlCommand::Store::None) {
@@ -244,7 +243,6 @@ private:
             first = first.substr(0, first.find_first_of("\r\n"));
             fail("\\gset must follow an SQL command", first);
         }
-        name_ = saved;
         last.sql.store = store;
         last.sql.prefix = prefix;
     }

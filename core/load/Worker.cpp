@@ -61,7 +61,6 @@ struct Worker::Client {
     int64_t commandStartNs = 0; // -r
     size_t sleepingCommand = 0; // -r: the \sleep being slept
     int64_t txStartNs = 0;
-    int64_t wakeNs = 0;
     bool scheduled = false;
     int64_t scheduledNs = 0;
     int64_t lagNs = 0;          // with a rate: how late this transaction started
@@ -237,29 +236,13 @@ bool Worker::connectAll() {
 // running it then fails the client with the server's words, and the statements after it in
 // the pipeline are sent again.
 bool Worker::prepareAll() {
-    struct Prepared {
-        size_t script, command;
-    };
-    std::vector<Prepared> statements;
-    for (size_t s = 0; s < spec_.workload.scripts.size(); ++s) {
-        const auto& cmds = spec_.workload.scripts[s].commands;
-        for (size_t k = 0; k < cmds.size(); ++k)
-            if (cmds[k].kind == Command::Kind::Sql) statements.push_back({s, k});
-    }
-    std::vector<std::vector<Prepared>> todo(clients_.size(), statements);
-    for (bool more = !statements.empty(); more;) {
+    std::vector<std::vector<Statement>> todo(clients_.size(), statements_);
+    for (bool more = !statements_.empty(); more;) {
         more = false;
         for (size_t i = 0; i < clients_.size(); ++i) {
             Client& c = clients_[i];
             if (todo[i].empty()) continue;
-            bool sent = PQenterPipelineMode(c.conn) == 1;
-            for (const auto& p : todo[i]) {
-                const Command& cmd = spec_.workload.scripts[p.script].commands[p.command];
-                sent = sent && PQsendPrepare(c.conn, statementNames_[p.script][p.command].c_str(), cmd.sql.parameterized.c_str(),
-                                             static_cast<int>(cmd.sql.vars.size()), nullptr) == 1;
-            }
-            sent = sent && PQpipelineSync(c.conn) == 1 && PQflush(c.conn) == 0;
-            if (!sent) {
+            if (!queuePrepares(c.conn, todo[i]) || PQflush(c.conn) != 0) {
                 shared_.fail("client " + std::to_string(c.id) + ": cannot send the statements to prepare: " +
                              chomp(PQerrorMessage(c.conn)));
                 return false;
@@ -268,7 +251,7 @@ bool Worker::prepareAll() {
         for (size_t i = 0; i < clients_.size(); ++i) {
             Client& c = clients_[i];
             if (todo[i].empty()) continue;
-            std::vector<Prepared> again;
+            std::vector<Statement> again;
             for (const auto& p : todo[i]) {
                 PGresult* r = PQgetResult(c.conn);
                 ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
@@ -297,6 +280,29 @@ bool Worker::prepareAll() {
     return true;
 }
 
+// The SQL commands of every script, each a statement to prepare.
+std::vector<Worker::Statement> Worker::sqlStatements() const {
+    std::vector<Statement> out;
+    for (size_t s = 0; s < spec_.workload.scripts.size(); ++s) {
+        const auto& cmds = spec_.workload.scripts[s].commands;
+        for (size_t k = 0; k < cmds.size(); ++k)
+            if (cmds[k].kind == Command::Kind::Sql) out.push_back({s, k});
+    }
+    return out;
+}
+
+// One pipeline of Parse messages and a sync, queued in libpq (the caller flushes): one round
+// trip for all of a connection's statements.
+bool Worker::queuePrepares(PGconn* conn, const std::vector<Statement>& which) {
+    bool sent = PQenterPipelineMode(conn) == 1;
+    for (const auto& p : which) {
+        const Command& cmd = spec_.workload.scripts[p.script].commands[p.command];
+        sent = sent && PQsendPrepare(conn, statementNames_[p.script][p.command].c_str(), cmd.sql.parameterized.c_str(),
+                                     static_cast<int>(cmd.sql.vars.size()), nullptr) == 1;
+    }
+    return sent && PQpipelineSync(conn) == 1;
+}
+
 void Worker::run() {
     bool started = true;
     if (spec_.onWorkerStart) {
@@ -311,6 +317,7 @@ void Worker::run() {
     for (size_t s = 0; s < spec_.workload.scripts.size(); ++s)
         for (size_t k = 0; k < spec_.workload.scripts[s].commands.size(); ++k)
             statementNames_[s].push_back("scalelab_" + std::to_string(s) + "_" + std::to_string(k));
+    statements_ = sqlStatements();
 
     bool connected = started && connectAll();
     {
@@ -475,7 +482,6 @@ void Worker::setNeedFlush(Client& c, bool need) {
 }
 
 void Worker::wakeAt(Client& c, int64_t when, bool throttled) {
-    c.wakeNs = when;
     c.phase = throttled ? Client::Phase::Throttled : Client::Phase::Sleeping;
     timers_.push_back({when, &c});
     std::push_heap(timers_.begin(), timers_.end(), TimerLater{});
@@ -1080,15 +1086,7 @@ void Worker::connectStep(Client& c) {
     PQsetnonblocking(c.conn, 1);
     watchFor(c, EPOLLIN);
     if (spec_.mode == QueryMode::Prepared) {
-        bool sent = PQenterPipelineMode(c.conn) == 1;
-        for (size_t s = 0; s < spec_.workload.scripts.size(); ++s) {
-            const auto& cmds = spec_.workload.scripts[s].commands;
-            for (size_t k = 0; k < cmds.size(); ++k)
-                if (cmds[k].kind == Command::Kind::Sql)
-                    sent = sent && PQsendPrepare(c.conn, statementNames_[s][k].c_str(), cmds[k].sql.parameterized.c_str(),
-                                                 static_cast<int>(cmds[k].sql.vars.size()), nullptr) == 1;
-        }
-        int flushed = sent && PQpipelineSync(c.conn) == 1 ? PQflush(c.conn) : -1;
+        int flushed = queuePrepares(c.conn, statements_) ? PQflush(c.conn) : -1;
         if (flushed < 0) {
             connectFailed(c, "cannot send the statements to prepare: " + chomp(PQerrorMessage(c.conn)));
             return;

@@ -87,6 +87,12 @@ private:
     struct Client;
     bool connectAll();
     bool prepareAll();
+    struct Statement {
+        size_t script, command;
+    };
+    std::vector<Statement> sqlStatements() const;
+    std::vector<Statement> statements_;  // sqlStatements(), once: -C prepares them per connection
+    bool queuePrepares(PGconn* conn, const std::vector<Statement>& which);
     void loop();
     void advance(Client& c);
     bool runMeta(Client& c, const Command& cmd, bool entering);
