@@ -42,7 +42,7 @@ class ConsoleObserver : public SweepObserver {
 public:
     explicit ConsoleObserver(bool quiet) : tty_(isatty(STDERR_FILENO)), quiet_(quiet) {}
     void onProgress(const SweepProgress& p) override {
-        if (quiet_ || p.state == "settling") return;
+        if (quiet_ || p.state == "settling" || p.state == "preparing") return;
         line(p, "");
         if (!tty_ || p.state == "finished" || p.state == "stopped") std::fputc('\n', stderr);
     }

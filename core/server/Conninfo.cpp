@@ -72,4 +72,29 @@ std::string conninfoWithoutPassword(const std::string& conninfo) {
     return makeConninfo(pairs);
 }
 
+Ping pingServer(const std::string& conninfo, int timeoutS) {
+    // dbname is expanded as a whole connection string (key=value or URI); the timeout after
+    // it wins over one in the string.
+    std::string timeout = std::to_string(timeoutS);
+    const char* keys[] = {"dbname", "connect_timeout", nullptr};
+    const char* values[] = {conninfo.c_str(), timeout.c_str(), nullptr};
+    switch (PQpingParams(keys, values, 1)) {
+    case PQPING_OK: return Ping::Accepting;
+    case PQPING_REJECT: return Ping::Rejecting;
+    case PQPING_NO_RESPONSE: return Ping::NoResponse;
+    case PQPING_NO_ATTEMPT: break;
+    }
+    return Ping::Invalid;
+}
+
+std::string describe(Ping ping) {
+    switch (ping) {
+    case Ping::Accepting: return "takes connections";
+    case Ping::Rejecting: return "refuses connections (starting, recovering from a crash or shutting down)";
+    case Ping::NoResponse: return "does not answer";
+    case Ping::Invalid: return "cannot be asked: the connection string is invalid";
+    }
+    return "?";
+}
+
 } // namespace scalelab

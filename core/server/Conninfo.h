@@ -20,4 +20,10 @@ void refusePassword(const std::string& conninfo, const std::string& where);
 // (settings, files, logs). A string libpq cannot parse comes back empty.
 std::string conninfoWithoutPassword(const std::string& conninfo);
 
+// Whether a server answers (PQpingParams: no login, no password needed), within timeoutS.
+enum class Ping { Accepting, Rejecting, NoResponse, Invalid };
+Ping pingServer(const std::string& conninfo, int timeoutS);
+// "takes connections", "refuses connections (starting, recovering or shutting down)", ...
+std::string describe(Ping ping);
+
 } // namespace scalelab

@@ -48,16 +48,24 @@ int freeTcpPort() {
     return port;
 }
 
-// Everything appended to `file` since it had `offset` bytes, last `maxLines` lines.
-std::string tailSince(const fs::path& file, std::uintmax_t offset, size_t maxLines = 25) {
+// The last `maxLines` lines appended to `file` since it had `offset` bytes.
+std::vector<std::string> linesSince(const fs::path& file, std::uintmax_t offset, size_t maxLines) {
     std::ifstream in(file);
-    if (!in) return "(no server log at " + file.string() + ")";
+    if (!in) return {};
     in.seekg(static_cast<std::streamoff>(offset));
     std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    for (std::string line; std::getline(in, line);) {
+        lines.push_back(std::move(line));
+        if (lines.size() > maxLines) lines.erase(lines.begin());
+    }
+    return lines;
+}
+
+// The same, indented for a message.
+std::string tailSince(const fs::path& file, std::uintmax_t offset, size_t maxLines = 25) {
+    if (!fs::exists(file)) return "(no server log at " + file.string() + ")";
     std::string out;
-    for (size_t i = lines.size() > maxLines ? lines.size() - maxLines : 0; i < lines.size(); ++i)
-        out += "  " + lines[i] + "\n";
+    for (const auto& line : linesSince(file, offset, maxLines)) out += "  " + line + "\n";
     return out.empty() ? "  (nothing)\n" : out;
 }
 
@@ -307,6 +315,18 @@ std::set<std::string> EmbeddedServer::knownSettingNames() const {
     std::istringstream in(result.output);
     for (std::string line; std::getline(in, line);) names.insert(line.substr(0, line.find('\t')));
     return names;
+}
+
+std::uintmax_t EmbeddedServer::logSize() const { return sizeOrZero(logFile()); }
+
+std::vector<std::string> EmbeddedServer::logLinesSince(std::uintmax_t offset, size_t maxLines) const {
+    return linesSince(logFile(), offset, maxLines);
+}
+
+bool EmbeddedServer::acceptingConnections() const {
+    ServerStatus st = status();
+    if (!st.running) return false;
+    return pingServer(connectionString("postgres"), 5) == Ping::Accepting;
 }
 
 std::vector<Setting> EmbeddedServer::alteredSettings() const { return scalelab::alteredSettings(connectionString("postgres")); }

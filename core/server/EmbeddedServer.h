@@ -76,6 +76,13 @@ public:
     const std::filesystem::path& dataDir() const { return options_.dataDir; }
     const std::optional<UserIdentity>& serverUser() const { return user_; }
     std::filesystem::path logFile() const { return options_.dataDir / "scalelab-server.log"; }
+    // The log's size now, and its last lines written since it had `offset` bytes: what the
+    // server said about a run (a crash, a FATAL) is read from there.
+    std::uintmax_t logSize() const;
+    std::vector<std::string> logLinesSince(std::uintmax_t offset, size_t maxLines = 20) const;
+    // The postmaster is alive and takes connections (not starting, recovering from a crash or
+    // shutting down).
+    bool acceptingConnections() const;
 
 private:
     bool initialize();

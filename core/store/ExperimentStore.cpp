@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -119,7 +120,13 @@ std::string utcTimestamp() {
 }
 
 ExperimentStore::ExperimentStore(std::unique_ptr<sqlite::Database> db, int writerLock)
-    : db_(std::move(db)), writerLock_(writerLock) {}
+    : db_(std::move(db)), writerLock_(writerLock) {
+    struct stat st {};
+    if (stat(db_->path().c_str(), &st) == 0) {
+        device_ = st.st_dev;
+        inode_ = st.st_ino;
+    }
+}
 
 ExperimentStore::~ExperimentStore() {
     db_.reset();
@@ -145,21 +152,60 @@ int lockForWriting(const std::string& path) {
 }
 } // namespace
 
+namespace {
+
+std::string directoryOf(const std::string& path) {
+    std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    return dir.empty() ? "." : dir.string();
+}
+
+bool onReadOnlyFileSystem(const std::string& path) {
+    struct statvfs fs {};
+    return statvfs(path.c_str(), &fs) == 0 && (fs.f_flag & ST_RDONLY);
+}
+
+// Why this process cannot write `path` and the -wal and -shm files SQLite keeps next to it,
+// or "" when it can.
+std::string whyNotWritable(const std::string& path) {
+    std::string dir = directoryOf(path);
+    if (onReadOnlyFileSystem(dir)) return dir + " is on a read-only file system";
+    if (access(dir.c_str(), W_OK | X_OK) != 0) return "the directory " + dir + " is not writable (" + std::strerror(errno) + ")";
+    if (access(path.c_str(), F_OK) == 0 && access(path.c_str(), W_OK) != 0)
+        return "the file is not writable (" + std::string(std::strerror(errno)) + ")";
+    return "";
+}
+
+void removeDatabaseFiles(const std::string& path) {
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path + suffix, ec);
+}
+
+} // namespace
+
 std::unique_ptr<ExperimentStore> ExperimentStore::create(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0)
         throw Error(path + " already exists; choose another file, or open it to continue");
-    auto db = std::make_unique<sqlite::Database>(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    int lock = lockForWriting(path);
+    if (!std::filesystem::is_directory(directoryOf(path), ec))
+        throw Error("cannot create " + path + ": no directory " + directoryOf(path));
+    if (std::string why = whyNotWritable(path); !why.empty()) throw Error("cannot create " + path + ": " + why);
+    bool existed = std::filesystem::exists(path, ec);
+    std::unique_ptr<sqlite::Database> db;
+    int lock = -1;
     try {
+        db = std::make_unique<sqlite::Database>(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+        lock = lockForWriting(path);
         // WAL: readers (the GUI, `scalelab runs`) never block the sweep that writes.
         db->exec("PRAGMA journal_mode = WAL");
         migrate(*db, 0);
         db->exec("INSERT INTO meta (key, value) VALUES ('application', 'ScaleLab'), ('created_by', 'ScaleLab " +
                  scalelabVersion() + "'), ('created_at', '" + utcTimestamp() + "')");
-    } catch (...) {
-        close(lock);
-        throw;
+    } catch (const std::exception& e) {
+        // Nothing is left behind by a create that failed (a full disk, say).
+        db.reset();
+        if (lock >= 0) close(lock);
+        if (!existed) removeDatabaseFiles(path);
+        throw Error(std::string("cannot create ") + path + ": " + e.what());
     }
     return std::unique_ptr<ExperimentStore>(new ExperimentStore(std::move(db), lock));
 }
@@ -167,10 +213,17 @@ std::unique_ptr<ExperimentStore> ExperimentStore::create(const std::string& path
 std::unique_ptr<ExperimentStore> ExperimentStore::open(const std::string& path, bool readOnly) {
     struct stat st {};
     if (stat(path.c_str(), &st) != 0) throw Error("no experiment file " + path);
+    if (!readOnly)
+        if (std::string why = whyNotWritable(path); !why.empty())
+            throw Error("cannot write " + path + ": " + why +
+                        "; it can still be read (`scalelab runs`, `report`, `export`, the window)");
+    // On a read-only file system nobody writes the file, and SQLite cannot create the -shm
+    // file a WAL reader needs: read it as immutable.
+    bool immutable = readOnly && onReadOnlyFileSystem(path);
     int version = 0;
     {
         // Look before touching: a read-only connection cannot change the file.
-        sqlite::Database probe(path, SQLITE_OPEN_READONLY);
+        sqlite::Database probe(path, SQLITE_OPEN_READONLY, immutable);
         try {
             version = schemaVersionOf(probe);
             auto meta = probe.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
@@ -180,6 +233,15 @@ std::unique_ptr<ExperimentStore> ExperimentStore::open(const std::string& path, 
         } catch (const Error& e) {
             std::string what = e.what();
             if (what.find("not a ScaleLab") != std::string::npos) throw;
+            std::error_code ec;
+            if (immutable && std::filesystem::file_size(path + "-wal", ec) > 0 && !ec)
+                throw Error("cannot read " + path + " on a read-only file system: its last changes are still in " + path +
+                            "-wal (its writer did not finish cleanly); copy both files to a writable directory and "
+                            "open the copy");
+            if (what.find("unable to open") != std::string::npos)
+                throw Error("cannot read " + path + ": SQLite cannot open it (" + what + "); reading needs a " + path +
+                            "-shm file next to it, so the directory " + directoryOf(path) +
+                            " must be writable for you, or copy the file to one that is");
             throw Error(path + " is not a ScaleLab experiment file, or it is damaged (" + what + ")");
         }
         if (version > kSchemaVersion)
@@ -189,7 +251,7 @@ std::unique_ptr<ExperimentStore> ExperimentStore::open(const std::string& path, 
     int lock = readOnly ? -1 : lockForWriting(path);
     std::unique_ptr<sqlite::Database> db;
     try {
-        db = std::make_unique<sqlite::Database>(path, readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE);
+        db = std::make_unique<sqlite::Database>(path, readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE, immutable);
         if (!readOnly && version < kSchemaVersion) migrate(*db, version);
     } catch (...) {
         if (lock >= 0) close(lock);
@@ -298,6 +360,7 @@ int64_t ExperimentStore::saveRun(const RunRecord& run, const std::vector<StoredS
     sqlite::Transaction tx(*db_);
     int64_t id = insertRun(run, samples);
     tx.commit();
+    ensureStillOnDisk();
     return id;
 }
 
@@ -408,6 +471,59 @@ bool countsInStatistics(const RunRecord& run) {
     if (run.excluded) return false;
     return run.status == "completed" ||
            std::find(run.flags.begin(), run.flags.end(), std::string(kIncludedOnPurpose)) != run.flags.end();
+}
+
+// A file deleted (or replaced) while it is open keeps taking writes into an inode that no name
+// reaches, and everything goes with it when the store closes. After each run is stored the
+// name must still lead to this file; when it does not, the database is copied out to the
+// name again (or next to the file that took its place), with every run, and the caller learns.
+void ExperimentStore::ensureStillOnDisk() {
+    const std::string original = path();
+    struct stat st {};
+    bool present = stat(original.c_str(), &st) == 0;
+    if (present && st.st_dev == device_ && st.st_ino == inode_) return;
+    std::string target = original;
+    if (present) {
+        target = original + ".recovered";
+        for (int n = 2; std::filesystem::exists(target); ++n) target = original + ".recovered-" + std::to_string(n);
+    }
+    int64_t runs = 0;
+    {
+        auto count = db_->prepare("SELECT count(*) FROM runs");
+        count.step();
+        runs = count.integer(0);
+    }
+    std::string what = original + (present ? " was replaced by another file" : " was deleted") + " while ScaleLab was writing it";
+    std::string temp = target + ".writing";
+    std::error_code ec;
+    std::filesystem::create_directories(directoryOf(target), ec);
+    removeDatabaseFiles(temp);
+    try {
+        db_->copyTo(temp);
+    } catch (const std::exception& e) {
+        removeDatabaseFiles(temp);
+        throw Error(what + ", and it could not be written again (" + e.what() + "); the " + std::to_string(runs) +
+                    " runs it held are lost when this ScaleLab ends");
+    }
+    // Close the old connection before the copy takes the name: closing checkpoints and removes
+    // the -wal and -shm files by name, which must not happen to the new file's.
+    db_.reset();
+    if (writerLock_ >= 0) close(writerLock_);
+    writerLock_ = -1;
+    // SQLite leaves the -wal and -shm of a deleted database alone; next to the new file they
+    // would be replayed into it. Their content is in the copy.
+    if (!present) {
+        std::filesystem::remove(original + "-wal", ec);
+        std::filesystem::remove(original + "-shm", ec);
+    }
+    std::filesystem::rename(temp, target, ec);
+    std::string at = ec ? temp : target;
+    db_ = std::make_unique<sqlite::Database>(at, SQLITE_OPEN_READWRITE);
+    writerLock_ = lockForWriting(at);
+    struct stat now {};
+    if (stat(at.c_str(), &now) == 0) device_ = now.st_dev, inode_ = now.st_ino;
+    throw FileRewritten(what + "; ScaleLab wrote it again to " + at + " with all " + std::to_string(runs) +
+                        " runs it held, the last one included");
 }
 
 } // namespace scalelab

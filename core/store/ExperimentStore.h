@@ -5,8 +5,11 @@
 // user_version) with migrations; a newer or corrupt file is refused untouched.
 #include "load/LatencyHistogram.h"
 #include "store/Sqlite.h"
+#include "util/Error.h"
 
 #include <nlohmann/json.hpp>
+
+#include <sys/types.h>
 
 #include <cstdint>
 #include <memory>
@@ -50,6 +53,13 @@ struct StoredSeries {
     nlohmann::json config;
 };
 
+// The experiment file was deleted or replaced while open for writing; it was written again
+// (the message says where) with every run, and the store now writes there.
+class FileRewritten : public Error {
+public:
+    using Error::Error;
+};
+
 class ExperimentStore {
 public:
     static constexpr int kSchemaVersion = 2;
@@ -75,7 +85,9 @@ public:
     int64_t ensureSeries(const std::string& label, const nlohmann::json& config = nlohmann::json::object());
     std::vector<StoredSeries> series();
 
-    // The run and its samples in one transaction. Returns the run's id.
+    // The run and its samples in one transaction. Returns the run's id. Throws Error when it
+    // cannot be stored (a full disk: nothing stored before is touched), and FileRewritten, with
+    // the run stored, when the file was deleted meanwhile.
     int64_t saveRun(const RunRecord& run, const std::vector<StoredSample>& samples);
     // Several runs (an import) in one transaction: all or nothing.
     void saveRuns(const std::vector<std::pair<RunRecord, std::vector<StoredSample>>>& runs);
@@ -92,8 +104,11 @@ public:
 private:
     explicit ExperimentStore(std::unique_ptr<sqlite::Database> db, int writerLock = -1);
     int64_t insertRun(const RunRecord& run, const std::vector<StoredSample>& samples);
+    void ensureStillOnDisk();
     std::unique_ptr<sqlite::Database> db_;
     int writerLock_ = -1;  // flock(LOCK_EX) on the file, held by a writer
+    dev_t device_ = 0;     // the file's identity when opened: a name that leads elsewhere means
+    ino_t inode_ = 0;      // it was deleted or replaced
 };
 
 // Whether a run's values go into points, comparisons and fits: completed runs that are not

@@ -1,13 +1,34 @@
 #include "store/Sqlite.h"
 
+#include <cstdio>
+
 #include "util/Error.h"
 
 #include <utility>
 
 namespace scalelab::sqlite {
 
-Database::Database(const std::string& path, int flags) : path_(path) {
-    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+namespace {
+// file: URI of a path: '%', '?' and '#' escaped (RFC 3986), as sqlite3_open_v2 reads it.
+std::string fileUri(const std::string& path) {
+    std::string out = "file:";
+    for (char c : path) {
+        if (c == '%' || c == '?' || c == '#') {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
+            out += buf;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+} // namespace
+
+Database::Database(const std::string& path, int flags, bool immutable) : path_(path) {
+    std::string name = immutable ? fileUri(path) + "?immutable=1" : path;
+    if (immutable) flags |= SQLITE_OPEN_URI;
+    if (sqlite3_open_v2(name.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
         std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
         db_ = nullptr;
@@ -18,6 +39,15 @@ Database::Database(const std::string& path, int flags) : path_(path) {
 }
 
 Database::~Database() { sqlite3_close(db_); }
+
+void Database::copyTo(const std::string& target) {
+    Database dest(target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    sqlite3_backup* backup = sqlite3_backup_init(dest.db_, "main", db_, "main");
+    if (!backup) throw Error("cannot copy " + path_ + " to " + target + ": " + sqlite3_errmsg(dest.db_));
+    int rc = sqlite3_backup_step(backup, -1);
+    sqlite3_backup_finish(backup);
+    if (rc != SQLITE_DONE) throw Error("cannot copy " + path_ + " to " + target + ": " + sqlite3_errstr(rc));
+}
 
 void Database::exec(const std::string& sql) {
     char* err = nullptr;

@@ -14,7 +14,9 @@ class Statement;
 class Database {
 public:
     // flags: SQLITE_OPEN_READONLY, or SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE.
-    Database(const std::string& path, int flags);
+    // immutable: read a file on a read-only file system, where SQLite cannot create the
+    // -shm file a WAL database needs (nobody can write the file there, so no lock is needed).
+    Database(const std::string& path, int flags, bool immutable = false);
     ~Database();
     Database(const Database&) = delete;
     Database& operator=(const Database&) = delete;
@@ -23,6 +25,8 @@ public:
     Statement prepare(const std::string& sql);
     int64_t lastInsertId() const { return sqlite3_last_insert_rowid(db_); }
     sqlite3* handle() const { return db_; }
+    // A consistent copy of the whole database in a new file (SQLite's online backup).
+    void copyTo(const std::string& target);
     const std::string& path() const { return path_; }
 
 private:

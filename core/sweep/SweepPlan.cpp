@@ -199,8 +199,11 @@ SweepPlan parsePlan(const json& j) {
         if (!data.empty()) p.dataDir = data;
         if (!bindir.empty()) p.pgBindir = bindir;
         p.serverSettings = target.settings("settings");
+        p.reconnectS = target.number("reconnect", p.reconnectS, 0, "at least 0");
         if (!p.conninfo.empty() && (p.dataDir || p.pgBindir))
             fail("$.target", "give either conninfo (a server of yours) or data_dir/pg_bindir (the embedded server), not both");
+        if (p.conninfo.empty() && t->contains("reconnect"))
+            fail("$.target.reconnect", "applies to a server of yours (target.conninfo); the embedded server is restarted at once");
         target.finish();
     }
 

@@ -38,6 +38,7 @@ struct SweepPlan {
     std::string conninfo;
     std::optional<std::filesystem::path> dataDir, pgBindir;
     std::vector<Setting> serverSettings;
+    double reconnectS = 120;                // a target server that stops answering is asked again this long
     // workload
     std::vector<std::string> builtins, files;
     std::vector<std::string> defines;       // "NAME=VALUE", as -D

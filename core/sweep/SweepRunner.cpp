@@ -10,6 +10,7 @@
 #include "server/EmbeddedServer.h"
 #include "stats/SteadyState.h"
 #include "sweep/Provenance.h"
+#include "sweep/SweepServers.h"
 #include "topo/PlacementScope.h"
 #include "util/Error.h"
 
@@ -28,12 +29,6 @@ namespace {
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-std::vector<std::string> namesOf(const std::vector<Setting>& settings) {
-    std::vector<std::string> names;
-    for (const auto& s : settings) names.push_back(s.name);
-    return names;
 }
 
 } // namespace
@@ -104,106 +99,6 @@ std::vector<StoredSample> samplesOf(const LoadResult& r) {
     return out;
 }
 
-// The servers a sweep uses: the embedded cluster(s), one at a time, each with its base settings
-// applied once and the current series' overrides tracked so they can be reset.
-struct SweepRunner::Servers {
-    Servers(const SweepPlan& p, SweepObserver* o) : plan(p), observer(o) {}
-    const SweepPlan& plan;
-    SweepObserver* observer;
-    std::map<std::string, std::unique_ptr<EmbeddedServer>> embedded;  // by data directory
-    EmbeddedServer* active = nullptr;
-    std::map<EmbeddedServer*, std::vector<std::string>> overrides;    // series settings in force
-    std::map<std::string, bool> prepared;                             // conninfo -> data checked
-    std::string remoteOverridesConninfo;
-    std::vector<std::string> remoteOverrides;
-
-    void note(const std::string& s) const {
-        if (observer) observer->onNote(s);
-    }
-
-    // Makes the series' server the running one, with its settings; returns its conninfo.
-    std::string activate(const SeriesSpec& series) {
-        if (!plan.embedded()) {
-            applyOverrides(nullptr, plan.conninfo, series.settings);
-            return plan.conninfo;
-        }
-        std::filesystem::path dir = series.dataDir ? *series.dataDir : plan.dataDir ? *plan.dataDir : defaultDataDir();
-        auto bindir = series.pgBindir ? series.pgBindir : plan.pgBindir;
-        std::string key = dir.string();
-        auto& server = embedded[key];
-        if (!server) {
-            ServerOptions o;
-            o.dataDir = dir;
-            o.pgBindir = bindir;
-            o.note = [this](const std::string& s) { note(s); };
-            server = std::make_unique<EmbeddedServer>(o);
-        }
-        if (active && active != server.get()) {
-            resetOverrides(active);
-            active->stop();  // two servers at once would compete for the CPUs being measured
-        }
-        bool switching = active != server.get();
-        if (switching || !server->status().running) {
-            server->start();
-            server->applySettings(plan.serverSettings);
-        }
-        active = server.get();
-        applyOverrides(active, active->connectionString(), series.settings);
-        return active->connectionString();
-    }
-
-    void applyOverrides(EmbeddedServer* server, const std::string& conninfo, const std::vector<Setting>& wanted) {
-        auto& current = server ? overrides[server] : remoteOverrides;
-        std::vector<std::string> drop;
-        for (const auto& name : current)
-            if (std::none_of(wanted.begin(), wanted.end(), [&](const Setting& s) { return s.name == name; }))
-                drop.push_back(name);
-        if (server) {
-            server->resetSettings(drop);
-            server->applySettings(wanted);
-        } else {
-            resetSettings(conninfo, drop, false);
-            alterSystem(conninfo, wanted, false, "the target server");
-            remoteOverridesConninfo = conninfo;
-        }
-        current = namesOf(wanted);
-    }
-
-    void resetOverrides(EmbeddedServer* server) {
-        auto it = overrides.find(server);
-        if (it == overrides.end() || it->second.empty()) return;
-        server->resetSettings(it->second);
-        it->second.clear();
-    }
-
-    // Back to the configuration before the sweep: series overrides reset.
-    void restore() noexcept {
-        try {
-            for (auto& [server, names] : overrides)
-                if (!names.empty() && server->status().running) server->resetSettings(names);
-            if (!remoteOverrides.empty()) resetSettings(remoteOverridesConninfo, remoteOverrides, false);
-        } catch (const std::exception& e) {
-            note(std::string("could not reset the series' server settings: ") + e.what());
-        }
-    }
-
-    void ensureData(const std::string& conninfo, bool usesPgbenchTables) {
-        if (prepared[conninfo] || !usesPgbenchTables) return;
-        PgbenchDataInfo info = inspectPgbenchData(conninfo);
-        if (plan.reinit || !info.complete) {
-            if (!plan.embedded() && !info.complete && !plan.reinit)
-                throw Error("the target database has no pgbench tables: run `scalelab init --conninfo ...` first, "
-                            "or set \"data\": {\"init\": \"reinit\"} in the plan");
-            PgbenchInitOptions o;
-            o.scale = plan.scale;
-            o.reinit = !info.presentTables.empty();
-            o.note = [this](const std::string& s) { note(s); };
-            initPgbenchData(conninfo, o);
-        }
-        prepared[conninfo] = true;
-    }
-};
-
 SweepRunner::SweepRunner(SweepPlan plan, ExperimentStore& store, SweepObserver* observer, bool resume)
     : plan_(std::move(plan)), store_(store), observer_(observer), resume_(resume) {}
 
@@ -211,7 +106,7 @@ SweepRunner::~SweepRunner() = default;
 
 // At the end of a sweep: every point with fewer completed rounds than planned, said plainly
 // (a resume runs them again).
-void SweepRunner::reportShortPoints(const std::vector<PlannedRun>& runs, Servers& servers) {
+void SweepRunner::reportShortPoints(const std::vector<PlannedRun>& runs, SweepServers& servers) {
     std::set<int64_t> completed = store_.finishedRunIndexes();
     std::map<std::pair<int, int>, std::pair<int, int>> rounds;  // (series, clients) -> (completed, planned)
     for (const auto& r : runs) {
@@ -254,15 +149,64 @@ void SweepRunner::waitWhilePaused() {
     changed_.wait(lock, [&] { return !paused_ || stopped_; });
 }
 
-void SweepRunner::settle(const std::string& conninfo) {
+bool SweepRunner::waitFor(double seconds) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    return !changed_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return stopped_.load(); });
+}
+
+// CHECKPOINT and pause when the plan asks; a server that dies meanwhile is noticed within a
+// quarter of a second, not when the next run fails to connect.
+void SweepRunner::settle(const std::string& conninfo, const SweepServers& servers) {
     if (plan_.checkpoint) {
         pqxx::connection c(conninfo);
         pqxx::nontransaction tx(c);
         tx.exec("CHECKPOINT");
     }
-    if (plan_.pauseS > 0) {
-        std::unique_lock<std::mutex> lock(mutex_);
-        changed_.wait_for(lock, std::chrono::duration<double>(plan_.pauseS), [&] { return stopped_.load(); });
+    auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(plan_.pauseS);
+    for (;;) {
+        if (!servers.alive()) throw Error("the server went away during the pause between runs");
+        double left = std::chrono::duration<double>(until - std::chrono::steady_clock::now()).count();
+        if (left <= 0 || !waitFor(std::min(left, 0.25))) return;
+    }
+}
+
+namespace {
+
+// A planned run that could not start because its server went away while it was prepared.
+RunRecord notStarted(const PlannedRun& planned, const SeriesSpec& series, const std::string& error) {
+    RunRecord r;
+    r.runIndex = planned.index;
+    r.series = series.label;
+    r.clients = planned.clients;
+    r.repetition = planned.repetition;
+    r.status = "failed";
+    r.error = error;
+    r.startedAt = r.endedAt = utcTimestamp();
+    double none = std::numeric_limits<double>::quiet_NaN();
+    LatencySummary& l = r.latency;
+    l.meanMs = l.stddevMs = l.minMs = l.p50Ms = l.p90Ms = l.p95Ms = l.p99Ms = l.p999Ms = l.maxMs = none;
+    return r;
+}
+
+} // namespace
+
+std::string SweepRunner::resumeHint() const { return "`scalelab sweep PLAN -o " + store_.path() + " --resume`"; }
+
+// A run that cannot be stored stops the sweep: what it measured is said in the message (it
+// is not in the file), and every run stored before it is intact (one transaction per run).
+int64_t SweepRunner::save(const RunRecord& record, const std::vector<StoredSample>& samples) {
+    try {
+        return store_.saveRun(record, samples);
+    } catch (const FileRewritten& e) {
+        throw FileRewritten(std::string(e.what()) + ". The sweep stops here; " + resumeHint() + " continues it.");
+    } catch (const std::exception& e) {
+        char measured[160];
+        std::snprintf(measured, sizeof measured, "%s, %.1f tps, %llu transactions", record.status.c_str(), record.tps,
+                      static_cast<unsigned long long>(record.transactions));
+        throw Error("run " + std::to_string(record.runIndex.value_or(-1) + 1) + " (" + record.series + " at " +
+                    std::to_string(record.clients) + " clients, round " + std::to_string(record.repetition) + ": " +
+                    measured + ") could not be stored: " + e.what() + ". Every run stored before it is intact; " +
+                    "when the file can be written again, " + resumeHint() + " runs the rest.");
     }
 }
 
@@ -294,7 +238,9 @@ void SweepRunner::run() {
     // that cannot take them is refused now, not in the middle of the sweep.
     int maxClients = *std::max_element(plan_.clients.begin(), plan_.clients.end());
     if (!plan_.embedded()) checkConnectionCapacity(plan_.conninfo, maxClients);
-    Servers servers(plan_, observer_);
+    SweepServers servers(
+        plan_, [this](const std::string& s) { if (observer_) observer_->onNote(s); },
+        [this](double seconds) { return waitFor(seconds); });
     auto started = std::chrono::steady_clock::now();
     int doneThisSession = 0;
     bool provenanceTaken = false;
@@ -302,11 +248,28 @@ void SweepRunner::run() {
     progress.total = total_;
     progress.done = done;
 
+    // Failed runs go to the back of the queue to run again (plan.retries times), so a point
+    // disturbed by a server that died still gets its rounds, interleaved order kept.
+    std::deque<PlannedRun> queue(runs.begin(), runs.end());
+    std::map<int, int> retriesLeft;
+    auto failed = [&](const RunRecord& record, const PlannedRun& planned, const std::optional<ServerLoss>& loss) {
+        int& left = retriesLeft.try_emplace(planned.index, plan_.retries).first->second;
+        std::string again;
+        if (left > 0 && !stopped_) {
+            --left;
+            queue.push_back(planned);
+            progress.total = ++total_;
+            again = "; it runs again at the end of the sweep";
+        }
+        std::string log;
+        if (loss && !loss->log.empty()) {
+            log = "\nthe server's log since the run began:";
+            for (const auto& line : loss->log) log += "\n  " + line;
+        }
+        servers.note("run " + std::to_string(planned.index + 1) + " failed: " + record.error + again + log);
+    };
+
     try {
-        // Failed runs go to the back of the queue to run again (plan.retries times), so a
-        // point disturbed by a server that died still gets its rounds, interleaved order kept.
-        std::deque<PlannedRun> queue(runs.begin(), runs.end());
-        std::map<int, int> retriesLeft;
         while (!queue.empty()) {
             const PlannedRun planned = queue.front();
             queue.pop_front();
@@ -324,23 +287,46 @@ void SweepRunner::run() {
             double perRun = doneThisSession > 0 ? progress.elapsedS / doneThisSession
                                                 : (plan_.durationS > 0 ? plan_.durationS + plan_.pauseS + 1 : 0);
             progress.etaS = perRun * left;
-            progress.state = "settling";
+            progress.state = "preparing";
             report(progress);
 
-            std::string conninfo = servers.activate(series);
-            if (plan_.embedded())
-                sizeEmbeddedServerFor(*servers.active, maxClients, [&](const std::string& s) { servers.note(s); });
-            servers.ensureData(conninfo, usesPgbenchTables);
-            if (!provenanceTaken) {
-                store_.addProvenance({{"machine", machineProvenance()},
-                                      {"server", serverProvenance(conninfo)},
-                                      {"scripts", scriptProvenance(workload)}});
-                provenanceTaken = true;
+            // Server, data and settle. A server that goes away meanwhile fails this run (kept,
+            // with the server's words) and the sweep goes on; any other error stops the sweep.
+            std::string conninfo;
+            int64_t scale = 0;
+            try {
+                conninfo = servers.activate(series);
+                servers.markRunStart();
+                if (plan_.embedded())
+                    sizeEmbeddedServerFor(*servers.active(), maxClients, [&](const std::string& s) { servers.note(s); });
+                servers.ensureData(conninfo, usesPgbenchTables);
+                if (!provenanceTaken) {
+                    store_.addProvenance({{"machine", machineProvenance()},
+                                          {"server", serverProvenance(conninfo)},
+                                          {"scripts", scriptProvenance(workload)}});
+                    provenanceTaken = true;
+                }
+                scale = scaleForRun(usesPgbenchTables, usesPgbenchTables ? inspectPgbenchData(conninfo) : PgbenchDataInfo{},
+                                    plan_.scriptScale);
+                progress.state = "settling";
+                report(progress);
+                settle(conninfo, servers);
+            } catch (const TargetGone&) {
+                throw;
+            } catch (const std::exception& e) {
+                if (stopped_) break;
+                auto loss = servers.lossSinceRunStart();
+                if (!loss) throw;
+                RunRecord record = notStarted(planned, series, std::string("before the run: ") + e.what() + "; " + loss->what);
+                if (plan_.embedded()) record.detail["server_log"] = loss->log;
+                record.id = save(record, {});
+                if (observer_) observer_->onRunFinished(record);
+                failed(record, planned, loss);
+                continue;
             }
-            settle(conninfo);
             if (stopped_) break;
 
-            pid_t postmaster = plan_.embedded() ? servers.active->status().pid : 0;
+            pid_t postmaster = plan_.embedded() ? servers.active()->status().pid : 0;
             PlacementScope placement(series.placement, series.separate, series.realSmt, postmaster,
                                      [&](const std::string& s) { servers.note(series.label + ": " + s); });
             LoadSpec spec;
@@ -357,8 +343,7 @@ void SweepRunner::run() {
             spec.maxFailedPct = plan_.maxFailedPct;
             spec.maxTries = plan_.maxTries;
             spec.sampleIntervalS = plan_.sampleIntervalS;
-            spec.scale = scaleForRun(usesPgbenchTables, usesPgbenchTables ? inspectPgbenchData(conninfo) : PgbenchDataInfo{},
-                                     plan_.scriptScale);
+            spec.scale = scale;
             spec.vacuum = plan_.vacuum;
             spec.seed = seed ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(planned.index + 1));
             spec.onWorkerStart = placement.bindWorkers();
@@ -389,7 +374,14 @@ void SweepRunner::run() {
             record.endedAt = utcTimestamp();
             record.detail["placement"] = toJson(placement.record());
             record.detail["threads_rule"] = plan_.json.value("threads", nlohmann::json("pus"));
-            record.id = store_.saveRun(record, samplesOf(result));
+            std::optional<ServerLoss> loss;
+            if (record.status == "failed") {
+                loss = servers.lossSinceRunStart();
+                if (loss) record.error += "; " + loss->what;
+                // What the server said about a failed run (a crash, a FATAL) goes with it.
+                if (plan_.embedded()) record.detail["server_log"] = loss ? loss->log : servers.logSinceRunStart();
+            }
+            record.id = save(record, samplesOf(result));
             for (const auto& flag : record.flags)
                 servers.note(series.label + " at " + std::to_string(planned.clients) + " clients, round " +
                              std::to_string(planned.repetition) + ": " +
@@ -402,19 +394,13 @@ void SweepRunner::run() {
                 ++doneThisSession;
             }
             progress.done = done;
-            if (record.status == "failed") {
-                int& left = retriesLeft.try_emplace(planned.index, plan_.retries).first->second;
-                std::string again;
-                if (left > 0 && !stopped_) {
-                    --left;
-                    queue.push_back(planned);
-                    progress.total = ++total_;
-                    again = "; it runs again at the end of the sweep";
-                }
-                servers.note("run " + std::to_string(planned.index + 1) + " failed: " + record.error + again);
-            }
+            if (record.status == "failed") failed(record, planned, loss);
         }
         if (!stopped_) reportShortPoints(runs, servers);
+    } catch (const TargetGone& e) {
+        servers.restore();
+        throw TargetGone(std::string(e.what()) + ". The sweep stops here; every finished run is in " + store_.path() +
+                         "; when the server is back, " + resumeHint() + " runs the rest.");
     } catch (...) {
         servers.restore();
         throw;

@@ -15,6 +15,7 @@
 namespace scalelab {
 
 class LoadRun;
+class SweepServers;
 
 struct SweepProgress {
     int run = 0;          // 1-based position of the current run in the plan's order
@@ -25,7 +26,7 @@ struct SweepProgress {
     int repetition = 0;
     double elapsedS = 0;  // this session
     double etaS = 0;      // for the runs left, from this session's pace (or the plan's durations)
-    std::string state;    // "starting", "running", "settling", "paused", "finished", "stopped"
+    std::string state;    // "preparing" (server, data), "settling", "running", "finished", "stopped"
 };
 
 // Called on the sweep's thread; must not block for long (the GUI queues a signal).
@@ -46,7 +47,9 @@ public:
     ~SweepRunner();
 
     // Blocks until every run is done or stop() was called. Throws Error for what prevents the
-    // sweep from starting (a different plan, a server that does not start, an unknown setting).
+    // sweep from starting or going on (a different plan, a server that does not start, an
+    // unknown setting), and TargetGone when a server of the user's stays away longer than
+    // target.reconnect. A server that dies fails the run in progress, not the sweep.
     void run();
     void pause();
     void resume();
@@ -55,11 +58,13 @@ public:
     int totalRuns() const { return total_; }
 
 private:
-    struct Servers;
     void waitWhilePaused();
-    void settle(const std::string& conninfo);
+    bool waitFor(double seconds);  // false when stopped meanwhile
+    void settle(const std::string& conninfo, const SweepServers& servers);
     void report(SweepProgress p);
-    void reportShortPoints(const std::vector<PlannedRun>& runs, Servers& servers);
+    void reportShortPoints(const std::vector<PlannedRun>& runs, SweepServers& servers);
+    int64_t save(const RunRecord& record, const std::vector<StoredSample>& samples);
+    std::string resumeHint() const;
 
     SweepPlan plan_;
     ExperimentStore& store_;

@@ -96,6 +96,42 @@ TEST_F(StoreTest, APlannedRunIsFinishedOnlyOnceButAbortedAttemptsStay) {
     EXPECT_EQ(store->runs().size(), 2u);
 }
 
+// A file deleted while it is written would take every later run into an inode no name
+// reaches: the store writes it again, with every run, and says so.
+TEST_F(StoreTest, AFileDeletedWhileWrittenIsWrittenAgainWithEveryRun) {
+    auto store = ExperimentStore::create(path);
+    store->saveRun(run("A", 1, 1, 100, 0), {});
+    std::filesystem::remove(path);
+    std::string error = errorOf([&] { store->saveRun(run("A", 2, 1, 200, 1), {}); });
+    EXPECT_EQ(error, path + " was deleted while ScaleLab was writing it; ScaleLab wrote it again to " + path +
+                         " with all 2 runs it held, the last one included");
+    store->saveRun(run("A", 4, 1, 400, 2), {});  // and writes there from now on
+    store.reset();
+    EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+    EXPECT_EQ(ExperimentStore::open(path, true)->runs().size(), 3u);
+}
+
+TEST_F(StoreTest, AFileReplacedWhileWrittenIsWrittenNextToIt) {
+    auto store = ExperimentStore::create(path);
+    store->saveRun(run("A", 1, 1, 100, 0), {});
+    std::filesystem::remove(path);
+    std::ofstream(path) << "someone else's file\n";
+    std::string error = errorOf([&] { store->saveRun(run("A", 2, 1, 200, 1), {}); });
+    EXPECT_EQ(error, path + " was replaced by another file while ScaleLab was writing it; ScaleLab wrote it again to " +
+                         path + ".recovered with all 2 runs it held, the last one included");
+    store.reset();
+    EXPECT_EQ(ExperimentStore::open(path + ".recovered", true)->runs().size(), 2u);
+    std::ifstream other(path);
+    std::string line;
+    std::getline(other, line);
+    EXPECT_EQ(line, "someone else's file") << "the other file is left alone";
+}
+
+TEST_F(StoreTest, ACreateInAMissingDirectorySaysSo) {
+    EXPECT_EQ(errorOf([&] { ExperimentStore::create((dir.path() / "no" / "e.slab").string()); }),
+              "cannot create " + (dir.path() / "no" / "e.slab").string() + ": no directory " + (dir.path() / "no").string());
+}
+
 // Schema 2: a failed run no longer finishes its planned run, so that a retry can complete it.
 // A schema-1 file (its old index) is migrated when opened for writing.
 TEST_F(StoreTest, ASchema1FileIsMigratedSoThatFailedRunsCanBeRetried) {

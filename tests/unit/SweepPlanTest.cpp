@@ -81,6 +81,13 @@ TEST(SweepPlan, NamesTheJsonPathOfEachProblem) {
     EXPECT_EQ(problem(j), "$.target.conninfo: holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
     j["target"] = {{"conninfo", "postgresql://bench:secret@db1/bench"}};  // a URI's password too
     EXPECT_EQ(problem(j), "$.target.conninfo: holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
+    j["target"] = {{"conninfo", "host=db"}, {"reconnect", -1}};
+    EXPECT_EQ(problem(j), "$.target.reconnect: must be at least 0 (got -1)");
+    j["target"] = {{"conninfo", "host=db"}, {"reconnect", 30}};
+    EXPECT_EQ(parsePlan(j).reconnectS, 30);
+    EXPECT_EQ(parsePlan(base()).reconnectS, 120);
+    j["target"] = {{"data_dir", "/tmp/x"}, {"reconnect", 30}};
+    EXPECT_EQ(problem(j), "$.target.reconnect: applies to a server of yours (target.conninfo); the embedded server is restarted at once");
     j = base();
     j["workload"] = {{"builtin", "tpcc"}};
     EXPECT_EQ(problem(j), "$.workload.builtin[0]: no built-in script 'tpcc' (built-in scripts: tpcb-like, simple-update, select-only)");

@@ -1,0 +1,231 @@
+#include "sweep/SweepServers.h"
+
+#include "load/PgbenchData.h"
+#include "server/AlterSystem.h"
+#include "server/Conninfo.h"
+#include "util/Error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+namespace scalelab {
+namespace {
+
+std::vector<std::string> namesOf(const std::vector<Setting>& settings) {
+    std::vector<std::string> names;
+    for (const auto& s : settings) names.push_back(s.name);
+    return names;
+}
+
+// "2026-11-30 18:11:52.455 UTC [23164] LOG:  server process ..." -> "server process ...".
+std::string messageOf(const std::string& logLine) {
+    for (const char* level : {"LOG:  ", "FATAL:  ", "PANIC:  ", "ERROR:  "})
+        if (auto at = logLine.find(level); at != std::string::npos) return logLine.substr(at + std::strlen(level));
+    return logLine;
+}
+
+// The postmaster's own words when a server process crashed and it reinitialized everything.
+bool isCrashLine(const std::string& line) {
+    return line.find(") was terminated by signal ") != std::string::npos ||
+           line.find(") was terminated by exception ") != std::string::npos ||
+           line.find("all server processes terminated; reinitializing") != std::string::npos;
+}
+
+std::string indented(const std::vector<std::string>& lines) {
+    if (lines.empty()) return "\n  (no line since the run began: a postmaster killed outright writes nothing)";
+    std::string out;
+    for (const auto& l : lines) out += "\n  " + l;
+    return out;
+}
+
+constexpr std::chrono::seconds kRecoveryWait{120};  // an embedded server recovering from a crash by itself
+
+} // namespace
+
+SweepServers::SweepServers(const SweepPlan& plan, Note note, Wait wait)
+    : plan_(plan), note_(std::move(note)), wait_(std::move(wait)) {}
+
+void SweepServers::note(const std::string& s) const {
+    if (note_) note_(s);
+}
+
+std::string SweepServers::activate(const SeriesSpec& series) {
+    if (plan_.embedded()) return activateEmbedded(series);
+    awaitTarget(plan_.conninfo);
+    applyOverrides(nullptr, plan_.conninfo, series.settings);
+    return plan_.conninfo;
+}
+
+std::string SweepServers::activateEmbedded(const SeriesSpec& series) {
+    std::filesystem::path dir = series.dataDir ? *series.dataDir : plan_.dataDir ? *plan_.dataDir : defaultDataDir();
+    auto bindir = series.pgBindir ? series.pgBindir : plan_.pgBindir;
+    auto& server = embedded_[dir.string()];
+    if (!server) {
+        ServerOptions o;
+        o.dataDir = dir;
+        o.pgBindir = bindir;
+        o.note = [this](const std::string& s) { note(s); };
+        server = std::make_unique<EmbeddedServer>(o);
+    }
+    if (active_ && active_ != server.get()) {
+        // Two servers at once would compete for the CPUs being measured. A dead one keeps its
+        // overrides in postgresql.auto.conf; they are reset when it is next used.
+        if (active_->status().running) {
+            resetOverrides(active_);
+            active_->stop();
+        }
+        active_ = nullptr;
+    }
+    if (active_ == server.get()) recoverIfCrashed(*server);
+    if (!server->status().running || active_ != server.get()) {
+        if (server->start() == EmbeddedServer::StartOutcome::Reused) reused_.insert(server.get());
+        server->applySettings(plan_.serverSettings);
+    }
+    active_ = server.get();
+    activePid_ = active_->status().pid;
+    applyOverrides(active_, active_->connectionString(), series.settings);
+    return active_->connectionString();
+}
+
+// The active server died or crashed since it was last used: say so, with what its log says,
+// and bring it back. Its settings survive: ALTER SYSTEM wrote them to postgresql.auto.conf.
+void SweepServers::recoverIfCrashed(EmbeddedServer& server) {
+    std::string dir = server.dataDir().string();
+    if (!server.status().running) {
+        // Its log lines went with the failed run when the death was noticed there.
+        note("the embedded server in " + dir + " died (its postmaster, pid " + std::to_string(activePid_) + ", is gone)" +
+             (lossSaid_ ? "" : "; its log since the last run began:" + indented(logSinceRunStart()) + "\n") +
+             (lossSaid_ ? "; " : "") + "starting it again; PostgreSQL recovers from the crash");
+        server.start();
+        // A server the user had running before the sweep stays running after it, as it would have.
+        if (reused_.count(&server)) server.keepRunning();
+        return;
+    }
+    if (server.acceptingConnections()) return;
+    note("the embedded server in " + dir + " " + describe(pingServer(server.connectionString("postgres"), 5)) +
+         "; waiting up to " + std::to_string(kRecoveryWait.count()) + " s for it");
+    auto deadline = std::chrono::steady_clock::now() + kRecoveryWait;
+    while (!server.acceptingConnections()) {
+        if (!server.status().running) return recoverIfCrashed(server);
+        if (std::chrono::steady_clock::now() > deadline)
+            throw Error("the embedded server in " + dir + " still takes no connections after " +
+                        std::to_string(kRecoveryWait.count()) + " s; its log:" +
+                        indented(server.logLinesSince(logOffset_)));
+        wait_(0.2);
+    }
+    note("the embedded server in " + dir + " takes connections again");
+}
+
+// A server of the user's that does not answer is asked again, waiting 1, 2, 4, 8, then 15 s
+// between tries, for up to target.reconnect seconds.
+void SweepServers::awaitTarget(const std::string& conninfo) {
+    Ping ping = pingServer(conninfo, 5);
+    if (ping == Ping::Accepting) return;
+    auto since = std::chrono::steady_clock::now();
+    auto waited = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count(); };
+    note("the target server " + describe(ping) + "; asking again for up to " + std::to_string(int(plan_.reconnectS)) +
+         " s (target.reconnect)");
+    for (double delay = 1;; delay = std::min(delay * 2, 15.0)) {
+        double left = plan_.reconnectS - waited();
+        if (left <= 0)
+            throw TargetGone("the target server " + describe(ping) + " after " + std::to_string(int(waited() + 0.5)) +
+                             " s of asking again (target.reconnect = " + std::to_string(int(plan_.reconnectS)) + " s)");
+        if (!wait_(std::min(delay, left))) throw Error("stopped while waiting for the target server");
+        ping = pingServer(conninfo, 5);
+        if (ping == Ping::Accepting) {
+            note("the target server takes connections again after " + std::to_string(int(waited() + 0.5)) + " s");
+            return;
+        }
+    }
+}
+
+void SweepServers::markRunStart() {
+    logOffset_ = active_ ? active_->logSize() : 0;
+    lossSaid_ = false;
+}
+
+std::vector<std::string> SweepServers::logSinceRunStart() const {
+    return active_ ? active_->logLinesSince(logOffset_, 20) : std::vector<std::string>{};
+}
+
+std::optional<ServerLoss> SweepServers::lossSinceRunStart() {
+    auto loss = findLoss();
+    lossSaid_ = lossSaid_ || loss;
+    return loss;
+}
+
+std::optional<ServerLoss> SweepServers::findLoss() const {
+    if (!plan_.embedded()) {
+        Ping ping = pingServer(plan_.conninfo, 5);
+        if (ping == Ping::Accepting) return std::nullopt;
+        return ServerLoss{"the target server " + describe(ping), {}};
+    }
+    if (!active_) return std::nullopt;
+    if (!active_->status().running)
+        return ServerLoss{"the embedded server died: its postmaster (pid " + std::to_string(activePid_) + ") is gone",
+                          logSinceRunStart()};
+    auto lines = active_->logLinesSince(logOffset_, 1000);
+    auto crash = std::find_if(lines.begin(), lines.end(), isCrashLine);
+    if (crash != lines.end())
+        return ServerLoss{"the embedded server crashed and restarted itself (" + messageOf(*crash) + ")", logSinceRunStart()};
+    if (!active_->acceptingConnections())
+        return ServerLoss{"the embedded server " + describe(pingServer(active_->connectionString("postgres"), 5)),
+                          logSinceRunStart()};
+    return std::nullopt;
+}
+
+bool SweepServers::alive() const { return !plan_.embedded() || !active_ || active_->status().running; }
+
+void SweepServers::applyOverrides(EmbeddedServer* server, const std::string& conninfo, const std::vector<Setting>& wanted) {
+    auto& current = server ? overrides_[server] : remoteOverrides_;
+    std::vector<std::string> drop;
+    for (const auto& name : current)
+        if (std::none_of(wanted.begin(), wanted.end(), [&](const Setting& s) { return s.name == name; }))
+            drop.push_back(name);
+    if (server) {
+        server->resetSettings(drop);
+        server->applySettings(wanted);
+    } else {
+        resetSettings(conninfo, drop, false);
+        alterSystem(conninfo, wanted, false, "the target server");
+        remoteOverridesConninfo_ = conninfo;
+    }
+    current = namesOf(wanted);
+}
+
+void SweepServers::resetOverrides(EmbeddedServer* server) {
+    auto it = overrides_.find(server);
+    if (it == overrides_.end() || it->second.empty()) return;
+    server->resetSettings(it->second);
+    it->second.clear();
+}
+
+void SweepServers::restore() noexcept {
+    try {
+        for (auto& [server, names] : overrides_)
+            if (!names.empty() && server->status().running) server->resetSettings(names);
+        if (!remoteOverrides_.empty() && pingServer(remoteOverridesConninfo_, 5) == Ping::Accepting)
+            resetSettings(remoteOverridesConninfo_, remoteOverrides_, false);
+    } catch (const std::exception& e) {
+        note(std::string("could not reset the series' server settings: ") + e.what());
+    }
+}
+
+void SweepServers::ensureData(const std::string& conninfo, bool usesPgbenchTables) {
+    if (prepared_[conninfo] || !usesPgbenchTables) return;
+    PgbenchDataInfo info = inspectPgbenchData(conninfo);
+    if (plan_.reinit || !info.complete) {
+        if (!plan_.embedded() && !info.complete && !plan_.reinit)
+            throw Error("the target database has no pgbench tables: run `scalelab init --conninfo ...` first, "
+                        "or set \"data\": {\"init\": \"reinit\"} in the plan");
+        PgbenchInitOptions o;
+        o.scale = plan_.scale;
+        o.reinit = !info.presentTables.empty();
+        o.note = [this](const std::string& s) { note(s); };
+        initPgbenchData(conninfo, o);
+    }
+    prepared_[conninfo] = true;
+}
+
+} // namespace scalelab

@@ -1,0 +1,89 @@
+#pragma once
+// The servers a sweep uses, and what the sweep does when one of them goes away.
+//
+// Embedded clusters run one at a time (two would compete for the CPUs being measured), each
+// with the plan's settings applied once and the current series' overrides tracked so they can
+// be reset. A server that dies is noticed before the next step, whatever the moment: an
+// embedded one is started again (PostgreSQL's crash recovery), waited for while it recovers by
+// itself, and its last log lines go with the failed run; a server of the user's is asked again
+// with backoff for target.reconnect seconds, and then the sweep stops with a resume hint.
+#include "server/EmbeddedServer.h"
+#include "sweep/SweepPlan.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+// The target server did not come back within the plan's reconnect time: the sweep stops.
+class TargetGone : public Error {
+public:
+    using Error::Error;
+};
+
+// What went wrong with the server during a run (or while preparing it).
+struct ServerLoss {
+    std::string what;                 // "the embedded server died: its postmaster (pid N) is gone"
+    std::vector<std::string> log;     // the embedded server's last log lines since the run began
+};
+
+class SweepServers {
+public:
+    using Note = std::function<void(const std::string&)>;
+    // Waits up to the given seconds; false when the sweep was stopped meanwhile.
+    using Wait = std::function<bool(double)>;
+    SweepServers(const SweepPlan& plan, Note note, Wait wait);
+
+    // Makes the series' server the running one, with its settings; returns its conninfo.
+    // An embedded server that died since it was last used is started again (said, with its
+    // last log lines); one recovering from a crash by itself is waited for. A target server
+    // that does not answer is asked again with backoff; throws TargetGone when it stays away.
+    std::string activate(const SeriesSpec& series);
+    EmbeddedServer* active() const { return active_; }
+
+    // Creates or re-creates the pgbench tables once per server, as the plan asks.
+    void ensureData(const std::string& conninfo, bool usesPgbenchTables);
+
+    // Where the active server's log stands: what it says from here on belongs to the next run.
+    void markRunStart();
+    // After a failure: how the server was lost since markRunStart(), or nothing when it is up
+    // and did not crash (the failure was the run's own).
+    std::optional<ServerLoss> lossSinceRunStart();
+    // The embedded server's last log lines since markRunStart() (a failed run keeps them).
+    std::vector<std::string> logSinceRunStart() const;
+    // Cheap check for waits between runs: the active embedded server's postmaster is alive.
+    bool alive() const;
+
+    // Back to the configuration before the sweep: series overrides reset. Never throws.
+    void restore() noexcept;
+    void note(const std::string& s) const;
+
+private:
+    std::string activateEmbedded(const SeriesSpec& series);
+    void recoverIfCrashed(EmbeddedServer& server);
+    std::optional<ServerLoss> findLoss() const;
+    void awaitTarget(const std::string& conninfo);
+    void applyOverrides(EmbeddedServer* server, const std::string& conninfo, const std::vector<Setting>& wanted);
+    void resetOverrides(EmbeddedServer* server);
+
+    const SweepPlan& plan_;
+    Note note_;
+    Wait wait_;
+    std::map<std::string, std::unique_ptr<EmbeddedServer>> embedded_;  // by data directory
+    EmbeddedServer* active_ = nullptr;
+    std::set<EmbeddedServer*> reused_;                                  // running before the sweep
+    pid_t activePid_ = 0;                                               // its postmaster when last seen up
+    std::uintmax_t logOffset_ = 0;
+    bool lossSaid_ = false;                                             // a failed run carries the log lines
+    std::map<EmbeddedServer*, std::vector<std::string>> overrides_;     // series settings in force
+    std::map<std::string, bool> prepared_;                              // conninfo -> data checked
+    std::string remoteOverridesConninfo_;
+    std::vector<std::string> remoteOverrides_;
+};
+
+} // namespace scalelab
