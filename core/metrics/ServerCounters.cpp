@@ -2,7 +2,7 @@
 
 #include "util/Error.h"
 
-#include <pqxx/pqxx>
+#include <libpq-fe.h>
 
 #include <chrono>
 #include <thread>
@@ -45,14 +45,22 @@ ServerCounterRates ratesBetween(const ServerCounterSnapshot& a, const ServerCoun
     return r;
 }
 
+void ServerCounters::CloseConnection::operator()(pg_conn* c) const { PQfinish(c); }
+
+namespace {
+std::string firstLineOf(const char* message) {
+    std::string m = message ? message : "";
+    return m.substr(0, m.find('\n'));
+}
+} // namespace
+
 ServerCounters::ServerCounters(const std::string& conninfo, const std::string& loadApplicationName)
     : loadApplicationName_(loadApplicationName) {
-    try {
-        conn_ = std::make_unique<pqxx::connection>(conninfo);
-        serverVersion_ = conn_->server_version();  // from the connection start-up: no statement
-    } catch (const pqxx::failure& e) {
-        throw Error(std::string("cannot connect to read the server's counters: ") + e.what());
-    }
+    conn_.reset(PQconnectdb(conninfo.c_str()));
+    if (!conn_ || PQstatus(conn_.get()) != CONNECTION_OK)
+        throw Error("cannot connect to read the server's counters: " +
+                    firstLineOf(conn_ ? PQerrorMessage(conn_.get()) : "out of memory"));
+    serverVersion_ = PQserverVersion(conn_.get());  // from the connection start-up: no statement
 }
 
 ServerCounters::~ServerCounters() = default;
@@ -66,6 +74,10 @@ ServerCounterSnapshot ServerCounters::read() {
             ? "(SELECT num_timed FROM pg_stat_checkpointer), (SELECT num_requested FROM pg_stat_checkpointer), "
               "(SELECT buffers_written FROM pg_stat_checkpointer), "
             : "checkpoints_timed, checkpoints_req, buffers_checkpoint, ";
+    char* quoted = PQescapeLiteral(conn_.get(), loadApplicationName_.c_str(), loadApplicationName_.size());
+    if (!quoted) throw Error("cannot read the server's counters: " + firstLineOf(PQerrorMessage(conn_.get())));
+    const std::string appName = quoted;
+    PQfreemem(quoted);
     const std::string sql =
         "SELECT xact_commit, xact_rollback, blks_read, blks_hit, tup_returned, tup_fetched, tup_inserted, "
         "tup_updated, tup_deleted, deadlocks, temp_bytes, " + checkpointer +
@@ -73,36 +85,38 @@ ServerCounterSnapshot ServerCounters::read() {
         "(SELECT coalesce(string_agg(w || '=' || n, ','), '') FROM (SELECT coalesce(wait_event_type, 'CPU') AS w, "
         "count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' "
         "AND pid <> pg_backend_pid() GROUP BY 1) AS waits), "
-        "(SELECT count(*) FROM pg_stat_activity WHERE application_name = " + conn_->quote(loadApplicationName_) + "), "
+        "(SELECT count(*) FROM pg_stat_activity WHERE application_name = " + appName + "), "
         "coalesce(pg_stat_database.stats_reset::text, '') "
         "FROM pg_stat_database, pg_stat_bgwriter" + std::string(serverVersion_ >= 150000 ? ", pg_stat_force_next_flush() AS flush " : " ") +
         "WHERE datname = current_database()";
-    try {
-        ServerCounterSnapshot s;
-        s.ownStatements = statements_++;
-        pqxx::nontransaction tx(*conn_);
-        auto row = tx.exec(sql)[0];
-        uint64_t* fields[] = {&s.xactCommit, &s.xactRollback, &s.blksRead, &s.blksHit, &s.tupReturned, &s.tupFetched,
-                              &s.tupInserted, &s.tupUpdated, &s.tupDeleted, &s.deadlocks, &s.tempBytes,
-                              &s.checkpointsTimed, &s.checkpointsRequested, &s.buffersCheckpoint, &s.buffersClean,
-                              &s.buffersAlloc};
-        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
-            *fields[i] = row[static_cast<int>(i)].is_null() ? 0 : row[static_cast<int>(i)].as<uint64_t>();
-        s.loadBackends = row[17].as<int>();
-        s.statsReset = row[18].c_str();
-        std::string waits = row[16].c_str();
-        for (size_t pos = 0; pos < waits.size();) {
-            size_t comma = waits.find(',', pos);
-            std::string item = waits.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-            size_t eq = item.rfind('=');
-            if (eq != std::string::npos) s.waitEvents[item.substr(0, eq)] = std::stoi(item.substr(eq + 1));
-            if (comma == std::string::npos) break;
-            pos = comma + 1;
-        }
-        return s;
-    } catch (const pqxx::failure& e) {
-        throw Error(std::string("cannot read the server's counters: ") + e.what());
+    ServerCounterSnapshot s;
+    s.ownStatements = statements_++;
+    std::unique_ptr<PGresult, void (*)(PGresult*)> res(PQexec(conn_.get(), sql.c_str()), PQclear);
+    if (!res || PQresultStatus(res.get()) != PGRES_TUPLES_OK || PQntuples(res.get()) != 1)
+        throw Error("cannot read the server's counters: " +
+                    firstLineOf(res && PQresultErrorMessage(res.get())[0] ? PQresultErrorMessage(res.get())
+                                                                         : PQerrorMessage(conn_.get())));
+    auto text = [&](int col) { return std::string(PQgetvalue(res.get(), 0, col)); };
+    uint64_t* fields[] = {&s.xactCommit, &s.xactRollback, &s.blksRead, &s.blksHit, &s.tupReturned, &s.tupFetched,
+                          &s.tupInserted, &s.tupUpdated, &s.tupDeleted, &s.deadlocks, &s.tempBytes,
+                          &s.checkpointsTimed, &s.checkpointsRequested, &s.buffersCheckpoint, &s.buffersClean,
+                          &s.buffersAlloc};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) {
+        int col = static_cast<int>(i);
+        *fields[i] = PQgetisnull(res.get(), 0, col) ? 0 : std::stoull(text(col));
     }
+    s.loadBackends = std::stoi(text(17));
+    s.statsReset = text(18);
+    std::string waits = text(16);
+    for (size_t pos = 0; pos < waits.size();) {
+        size_t comma = waits.find(',', pos);
+        std::string item = waits.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        size_t eq = item.rfind('=');
+        if (eq != std::string::npos) s.waitEvents[item.substr(0, eq)] = std::stoi(item.substr(eq + 1));
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    return s;
 }
 
 ServerCounterSnapshot ServerCounters::readAfterLoadLeft(int timeoutMs) {

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include <pqxx/connection>
+
+struct pg_conn;
 
 namespace scalelab {
 
@@ -52,7 +53,12 @@ public:
     ServerCounterSnapshot readAfterLoadLeft(int timeoutMs);
 
 private:
-    std::unique_ptr<pqxx::connection> conn_;
+    // libpq directly: libpqxx 6.4 leaks a result when a statement meets a server that died,
+    // and these reads go on while the server is being killed or restarted.
+    struct CloseConnection {
+        void operator()(pg_conn* c) const;
+    };
+    std::unique_ptr<pg_conn, CloseConnection> conn_;
     int serverVersion_ = 0;
     std::string loadApplicationName_;
     uint64_t statements_ = 0;

@@ -260,6 +260,14 @@ std::unique_ptr<ExperimentStore> ExperimentStore::open(const std::string& path, 
     return std::unique_ptr<ExperimentStore>(new ExperimentStore(std::move(db), lock));
 }
 
+bool ExperimentStore::beingWritten(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    bool locked = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd);  // releases the shared lock when it was taken
+    return locked;
+}
+
 std::unique_ptr<ExperimentStore> ExperimentStore::openOrCreate(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0) return open(path);

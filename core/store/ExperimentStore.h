@@ -72,6 +72,9 @@ public:
     // the file for its lifetime, and a second writer is refused with a message saying so;
     // readers never wait (they follow a running sweep).
     static std::unique_ptr<ExperimentStore> open(const std::string& path, bool readOnly = false);
+    // Whether a writer (a sweep, an import, a change of runs; this process's or another's)
+    // holds the file's lock now: a reader that sees it follows the file as it grows.
+    static bool beingWritten(const std::string& path);
     // open() when the file exists, create() otherwise.
     static std::unique_ptr<ExperimentStore> openOrCreate(const std::string& path);
 

@@ -144,6 +144,11 @@ void SweepRunner::stop() {
     changed_.notify_all();
 }
 
+bool SweepRunner::pausedNow() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return paused_ && !stopped_;
+}
+
 void SweepRunner::waitWhilePaused() {
     std::unique_lock<std::mutex> lock(mutex_);
     changed_.wait(lock, [&] { return !paused_ || stopped_; });
@@ -275,6 +280,10 @@ void SweepRunner::run() {
             queue.pop_front();
             if (stopped_) break;
             if (finished.count(planned.index)) continue;
+            if (pausedNow()) {
+                progress.state = "paused";
+                report(progress);
+            }
             waitWhilePaused();
             if (stopped_) break;
             const SeriesSpec& series = plan_.series[static_cast<size_t>(planned.series)];

@@ -26,7 +26,7 @@ struct SweepProgress {
     int repetition = 0;
     double elapsedS = 0;  // this session
     double etaS = 0;      // for the runs left, from this session's pace (or the plan's durations)
-    std::string state;    // "preparing" (server, data), "settling", "running", "finished", "stopped"
+    std::string state;    // "preparing" (server, data), "settling", "running", "paused", "finished", "stopped"
 };
 
 // Called on the sweep's thread; must not block for long (the GUI queues a signal).
@@ -59,6 +59,7 @@ public:
 
 private:
     void waitWhilePaused();
+    bool pausedNow();
     bool waitFor(double seconds);  // false when stopped meanwhile
     void settle(const std::string& conninfo, const SweepServers& servers);
     void report(SweepProgress p);

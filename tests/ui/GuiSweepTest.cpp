@@ -17,12 +17,19 @@
 #include <QImage>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QCheckBox>
+#include <QLabel>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QtTest>
 
+#include <fstream>
 #include <set>
 
 using namespace scalelab;
@@ -55,6 +62,7 @@ private slots:
         setup->addSeries(QStringLiteral("B"), QString(), QStringLiteral("work_mem=2MB"));
         QVERIFY2(setup->startButton()->isEnabled(), qPrintable(setup->problems().join('\n')));
 
+        for (QAction* a : window.exportActions()) QVERIFY2(!a->isEnabled(), "nothing to export before a chart has points");
         QSignalSpy finished(window.controller(), &SweepController::finished);
         QSignalSpy samples(window.controller(), &SweepController::sample);
         QString path = QString::fromStdString((files.path() / "gui.slab").string());
@@ -66,7 +74,27 @@ private slots:
         QVERIFY(window.livePage()->tpsChart()->pointCount() > 0);
         QVERIFY(window.livePage()->cpuChart()->pointCount() > 0);
 
+        QCOMPARE(window.livePage()->statusLabel()->text(), QStringLiteral("The sweep finished"));
+        QVERIFY(window.livePage()->messages()->count() > 0);
+        QVERIFY2(QRegularExpression(QStringLiteral("^\\d\\d:\\d\\d:\\d\\d ")).match(window.livePage()->messages()->item(0)->text()).hasMatch(),
+                 qPrintable(window.livePage()->messages()->item(0)->text()));
+        for (QAction* a : window.exportActions()) QVERIFY(a->isEnabled());
+
         ResultsPage* results = window.resultsPage();
+        // Each series keeps its colour: as the sweep drew it, with the USL fit, and reloaded.
+        auto colorOf = [&](const QString& name) {
+            for (QAbstractSeries* series : results->chart()->series())
+                if (series->name() == name) return qobject_cast<QLineSeries*>(series)->color();
+            return QColor();
+        };
+        QCOMPARE(colorOf(QStringLiteral("A")), seriesColor(0));
+        QCOMPARE(colorOf(QStringLiteral("B")), seriesColor(1));
+        for (QCheckBox* box : results->findChildren<QCheckBox*>())
+            if (box->text() == QStringLiteral("USL fit")) box->setChecked(true);
+        QCOMPARE(colorOf(QStringLiteral("B")), seriesColor(1));
+        window.openExperiment(path);
+        QCOMPARE(colorOf(QStringLiteral("A")), seriesColor(0));
+        QCOMPARE(colorOf(QStringLiteral("B")), seriesColor(1));
         QCOMPARE(results->data().series.size(), 2);
         QCOMPARE(results->data().pointCount(), 4);
         QCOMPARE(results->chart()->errorBarCount(), 4);
@@ -101,6 +129,29 @@ private slots:
         QVERIFY(text.contains("<svg"));
         QVERIFY(text.contains(">A<") || text.contains(">A "));
         QVERIFY(text.contains(">B<") || text.contains(">B "));
+    }
+
+    // A sweep that fails before storing a run leaves no empty file behind and no entry in Open
+    // Recent, and the Live page says it failed (it stayed at "[settling]").
+    void aSweepThatFailsAtOnceLeavesNoFileAndSaysSo() {
+        TempDir files("scalelab-gui");
+        std::string notADirectory = (files.path() / "plain-file").string();
+        std::ofstream(notADirectory) << "not a data directory\n";
+        MainWindow window;
+        SetupPage* setup = window.setupPage();
+        setup->dataDirEdit()->setText(QString::fromStdString(notADirectory));
+        setup->durationSpin()->setValue(1);
+        QVERIFY2(setup->startButton()->isEnabled(), qPrintable(setup->problems().join('\n')));
+        QSignalSpy finished(window.controller(), &SweepController::finished);
+        QString path = QString::fromStdString((files.path() / "failed.slab").string());
+        window.startSweepInto(path);
+        QVERIFY(finished.wait(60000));
+        QString error = finished.first().first().toString();
+        QVERIFY(!error.isEmpty());
+        QCOMPARE(window.livePage()->statusLabel()->text(), QStringLiteral("The sweep failed: %1").arg(error));
+        QVERIFY(!QFileInfo::exists(path));
+        QVERIFY(!QSettings().value(QStringLiteral("files/recent")).toStringList().contains(path));
+        QVERIFY(window.experimentPath().isEmpty());
     }
 };
 

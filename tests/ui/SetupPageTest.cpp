@@ -82,17 +82,28 @@ private slots:
         QCOMPARE(page.problemsLabel()->text(), QStringLiteral("$.series: add at least one series"));
     }
 
-    void aBadPlacementOrSettingIsNamedWithItsSeries() {
+    // Rows are counted from 1 on the form, as the user sees them (the plan's paths count from 0).
+    void aBadPlacementOrSettingIsNamedWithItsSeriesRow() {
         SetupPage page(machine_);
         page.seriesTable()->item(1, 1)->setText(QStringLiteral("cores:99"));
         QVERIFY(page.seriesTable()->item(1, 4)->text().contains(QStringLiteral("asks for 99 cores")));
+        // A placement the machine cannot give is refused before the sweep, not at its first run.
+        QVERIFY(!page.startButton()->isEnabled());
+        QVERIFY2(page.problemsLabel()->text().startsWith(QStringLiteral("series row 2 placement: ")),
+                 qPrintable(page.problemsLabel()->text()));
+        QVERIFY(page.problemsLabel()->text().contains(QStringLiteral("asks for 99 cores")));
         page.seriesTable()->item(1, 1)->setText(QStringLiteral("halfway"));
         QVERIFY(!page.startButton()->isEnabled());
-        QVERIFY(page.problemsLabel()->text().startsWith(QStringLiteral("$.series[1].placement: unknown placement 'halfway'")));
+        QVERIFY2(page.problemsLabel()->text().startsWith(QStringLiteral("series row 2 placement: unknown placement 'halfway'")),
+                 qPrintable(page.problemsLabel()->text()));
+        QCOMPARE(page.problems().size(), 1);  // named once
         page.seriesTable()->item(1, 1)->setText(QStringLiteral("smt-off"));
         page.seriesTable()->item(0, 3)->setText(QStringLiteral("fsync"));
         QVERIFY(!page.startButton()->isEnabled());
-        QVERIFY(page.problemsLabel()->text().startsWith(QStringLiteral("$.series[0].settings.fsync")));
+        QVERIFY2(page.problemsLabel()->text().startsWith(QStringLiteral("series row 1 settings.fsync")),
+                 qPrintable(page.problemsLabel()->text()));
+        page.seriesTable()->item(0, 3)->setText(QString());
+        QVERIFY2(page.startButton()->isEnabled(), qPrintable(page.problemsLabel()->text()));
     }
 
     void aCountedRunAndAMissingReplayFile() {

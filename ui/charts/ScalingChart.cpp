@@ -13,6 +13,14 @@
 
 namespace scalelab::ui {
 
+QColor seriesColor(int index) {
+    static const QColor palette[] = {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73),
+                                     QColor(0xD5, 0x5E, 0x00), QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9),
+                                     QColor(0x8C, 0x56, 0x4B), QColor(0x55, 0x55, 0x55)};
+    constexpr int n = sizeof palette / sizeof palette[0];
+    return palette[((index % n) + n) % n];
+}
+
 ScalingChart::ScalingChart() {
     setAnimationOptions(QChart::NoAnimation);
     legend()->setAlignment(Qt::AlignBottom);
@@ -63,6 +71,9 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
         auto* line = new QLineSeries;
         auto* dots = new QScatterSeries;
         line->setName(s.label);
+        // Set, not taken from the theme: the theme hands out colours in the order series are
+        // added, so a fit curve or a missing series would shift every colour after it.
+        line->setColor(seriesColor(s.colorIndex));
         dots->setMarkerSize(8);
         QList<QPointF> pts;
         QList<ErrorBar> bars;

@@ -5,10 +5,15 @@
 #include "models/ScalingData.h"
 
 #include <QChart>
+#include <QColor>
 
 namespace scalelab::ui {
 
 class ErrorBarItem;
+
+// The colour of the series at `index` in its experiment, the same in every view and export
+// (Okabe-Ito: told apart with the common colour-vision deficiencies), cycling after eight.
+QColor seriesColor(int index);
 
 class ScalingChart : public QChart {
     Q_OBJECT

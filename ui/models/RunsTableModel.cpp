@@ -1,5 +1,7 @@
 #include "models/RunsTableModel.h"
 
+#include <algorithm>
+
 #include <cmath>
 
 #include <QColor>
@@ -13,10 +15,30 @@ void RunsTableModel::setRuns(std::vector<RunRecord> runs) {
 }
 
 void RunsTableModel::addRun(const RunRecord& run) {
+    for (size_t i = 0; run.id != 0 && i < runs_.size(); ++i)
+        if (runs_[i].id == run.id) {
+            runs_[i] = run;
+            emit dataChanged(index(static_cast<int>(i), 0), index(static_cast<int>(i), ColumnCount - 1));
+            return;
+        }
     int row = static_cast<int>(runs_.size());
     beginInsertRows({}, row, row);
     runs_.push_back(run);
     endInsertRows();
+}
+
+void RunsTableModel::syncRuns(std::vector<RunRecord> runs) {
+    bool prefix = runs.size() >= runs_.size() &&
+                  std::equal(runs_.begin(), runs_.end(), runs.begin(), [](const RunRecord& a, const RunRecord& b) { return a.id == b.id; });
+    if (!prefix) return setRuns(std::move(runs));
+    size_t kept = runs_.size();
+    for (size_t i = 0; i < kept; ++i) runs_[i] = std::move(runs[i]);
+    if (kept > 0) emit dataChanged(index(0, 0), index(static_cast<int>(kept) - 1, ColumnCount - 1));
+    if (runs.size() > kept) {
+        beginInsertRows({}, static_cast<int>(kept), static_cast<int>(runs.size()) - 1);
+        for (size_t i = kept; i < runs.size(); ++i) runs_.push_back(std::move(runs[i]));
+        endInsertRows();
+    }
 }
 
 int RunsTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(runs_.size()); }

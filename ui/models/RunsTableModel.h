@@ -16,7 +16,11 @@ public:
     using QAbstractTableModel::QAbstractTableModel;
 
     void setRuns(std::vector<RunRecord> runs);
+    // A run just stored; one the model already has (same id) is updated in place.
     void addRun(const RunRecord& run);
+    // The file's runs now: rows of runs the model has are updated in place (selection and
+    // scroll position stay), new ones appended; anything else resets the model.
+    void syncRuns(std::vector<RunRecord> runs);
     const std::vector<RunRecord>& runs() const { return runs_; }
     const RunRecord& run(int row) const { return runs_[static_cast<size_t>(row)]; }
 

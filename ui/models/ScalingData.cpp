@@ -29,9 +29,11 @@ ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vect
     d.unit = QString::fromUtf8(runMetricUnit(metric));
     d.errorBars = errorBarsLabel(bars, confidence);
     auto summaries = summarizePoints(pointRuns(runs, order, metric), confidence);
-    for (const auto& name : order) {
+    for (size_t position = 0; position < order.size(); ++position) {
+        const std::string& name = order[position];
         ScalingSeriesView s;
         s.label = QString::fromStdString(name);
+        s.colorIndex = static_cast<int>(position);
         std::vector<ScalingPoint> fitInput;
         for (const auto& p : summaries) {
             if (p.series != name) continue;
@@ -54,16 +56,10 @@ ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vect
                 v.high = sum.max;
                 break;
             }
-            v.tooltip = QStringLiteral("%1, %2 clients\nn = %3, mean %4 %5\n%6: %7 .. %8%9")
-                            .arg(s.label)
-                            .arg(p.clients)
-                            .arg(sum.n)
-                            .arg(sum.mean, 0, 'f', 2)
-                            .arg(d.unit)
-                            .arg(d.errorBars)
-                            .arg(v.low, 0, 'f', 2)
-                            .arg(v.high, 0, 'f', 2)
-                            .arg(sum.n < 2 ? QStringLiteral("\n(one run: no interval)") : QString());
+            // One run has no spread: no interval is shown for it, only that there is none.
+            v.tooltip = QStringLiteral("%1, %2 clients\nn = %3, mean %4 %5\n").arg(s.label).arg(p.clients).arg(sum.n).arg(sum.mean, 0, 'f', 2).arg(d.unit) +
+                        (sum.n < 2 ? QStringLiteral("one run: no error bar")
+                                   : QStringLiteral("%1: %2 .. %3").arg(d.errorBars).arg(v.low, 0, 'f', 2).arg(v.high, 0, 'f', 2));
             s.points.append(v);
             fitInput.push_back({static_cast<double>(p.clients), sum.mean, sum.sd, sum.n});
         }

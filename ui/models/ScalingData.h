@@ -27,6 +27,7 @@ struct ScalingPointView {
 
 struct ScalingSeriesView {
     QString label;
+    int colorIndex = 0;           // the series' place in the experiment: its colour everywhere
     QList<ScalingPointView> points;
     QList<QPointF> fit;           // USL (or Amdahl) curve, when asked and possible
     std::optional<double> peakClients;

@@ -4,6 +4,8 @@
 #include "pages/PuStrip.h"
 
 #include <QChartView>
+#include <QColor>
+#include <QDateTime>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -56,7 +58,7 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     puBox->addWidget(new QLabel(tr("Busy % per PU (SMT siblings side by side)")));
     puBox->addWidget(pus_);
     warnings_ = new QListWidget;
-    puBox->addWidget(new QLabel(tr("Warnings")));
+    puBox->addWidget(new QLabel(tr("Messages")));
     puBox->addWidget(warnings_);
     auto* side = new QWidget;
     side->setLayout(puBox);
@@ -68,6 +70,7 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
         paused_ = !paused_;
         pause_->setText(paused_ ? tr("Resume") : tr("Pause"));
         emit paused_ ? pauseRequested() : resumeRequested();
+        showProgress(last_);  // "pausing after this run", or back to the state the sweep is in
     });
     connect(stop_, &QPushButton::clicked, this, &LivePage::stopRequested);
     setRunning(false);
@@ -82,16 +85,46 @@ void LivePage::setRunning(bool running) {
     }
 }
 
+void LivePage::startSweep() {
+    warnings_->clear();
+    timeline_.clear();
+    currentRun_ = -1;
+    lastState_.clear();
+    last_ = SweepProgress{};
+    bar_->setValue(0);
+    status_->setText(tr("Starting the sweep"));
+    refreshCharts();
+}
+
 void LivePage::showProgress(const SweepProgress& p) {
+    if (p.state == "running" && lastState_ != "running") {
+        // A new attempt, also of the same run (a retry, or a resume after Stop): its own timeline.
+        currentRun_ = p.run;
+        timeline_.clear();
+        refreshCharts();
+    }
+    lastState_ = p.state;
+    last_ = p;
+    if (p.total == 0) return;
     bar_->setRange(0, std::max(1, p.total));
     bar_->setValue(p.done);
+    // Pause takes effect between runs: until then the run goes on, and the status says so.
+    QString state = paused_ && p.state != "paused" ? tr("%1; pausing after this run").arg(QString::fromStdString(p.state))
+                                                   : QString::fromStdString(p.state);
     status_->setText(tr("Run %1 of %2: %3, %4 clients, round %5 \u2014 elapsed %6, about %7 left [%8]")
                          .arg(p.run)
                          .arg(p.total)
                          .arg(QString::fromStdString(p.series))
                          .arg(p.clients)
                          .arg(p.repetition)
-                         .arg(clock(p.elapsedS), clock(p.etaS), QString::fromStdString(p.state)));
+                         .arg(clock(p.elapsedS), clock(p.etaS), state));
+}
+
+void LivePage::showFinished(const QString& error) {
+    status_->setText(!error.isEmpty()           ? tr("The sweep failed: %1").arg(error)
+                     : lastState_ == "stopped" ? tr("The sweep was stopped; every finished run is in the file")
+                                               : tr("The sweep finished"));
+    lastState_.clear();
 }
 
 void LivePage::addSample(const SweepProgress& p, const LoadSample& s) {
@@ -110,7 +143,13 @@ void LivePage::refreshCharts() {
 }
 
 void LivePage::addWarning(const QString& text) {
-    warnings_->addItem(text);
+    auto* item = new QListWidgetItem(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss ")) + text);
+    // What needs a look stands out from the steps (starting the server, creating tables).
+    static const char* const attention[] = {"failed", "died", "crashed", "unstable", "client-bound", "does not answer",
+                                            "could not", "cannot"};
+    for (const char* word : attention)
+        if (text.contains(QLatin1String(word))) item->setForeground(QColor(0xc0, 0x39, 0x2b));
+    warnings_->addItem(item);
     warnings_->scrollToBottom();
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // While a sweep runs: progress (run k of n, series, clients, round, elapsed, ETA), Pause and
 // Stop, the current run's tps and latency, CPU (stacked, and per PU), disk and server counters,
-// and warnings as they happen.
+// and the sweep's messages (time-stamped; warnings and failures marked) as they happen.
 #include "models/Timeline.h"
 #include "sweep/SweepRunner.h"
 #include "topo/Topology.h"
@@ -24,10 +24,17 @@ class LivePage : public QWidget {
 public:
     explicit LivePage(const TopologyInfo& machine, QWidget* parent = nullptr);
 
+    // A new sweep: messages, charts and status of the last one go.
+    void startSweep();
     void showProgress(const SweepProgress& p);
     void addSample(const SweepProgress& p, const LoadSample& s);
     void addWarning(const QString& text);
     void setRunning(bool running);
+    // The sweep ended: "" when it finished or was stopped as asked, else why it failed.
+    void showFinished(const QString& error);
+
+    QLabel* statusLabel() const { return status_; }
+    QListWidget* messages() const { return warnings_; }
 
     TimelineChart* tpsChart() const { return tps_; }
     TimelineChart* latencyChart() const { return latency_; }
@@ -45,6 +52,8 @@ signals:
 private:
     Timeline timeline_;
     int currentRun_ = -1;
+    std::string lastState_;
+    SweepProgress last_;
     bool paused_ = false;
     QProgressBar* bar_;
     QLabel* status_;

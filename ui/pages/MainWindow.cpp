@@ -17,6 +17,7 @@
 #include <QPushButton>
 #include <QCloseEvent>
 #include <QDragEnterEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -47,6 +48,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     statusBar()->addWidget(statusLabel_, 1);
     controller_ = new SweepController(this);
     buildMenus();
+    // Nothing to export until a chart has points: a blank image or empty CSVs help nobody.
+    connect(results_, &ResultsPage::pointsChanged, this, [this](int points) {
+        for (QAction* a : exportActions_) a->setEnabled(points > 0);
+    });
+    for (QAction* a : exportActions_) a->setEnabled(false);
 
     connect(setup_, &SetupPage::startRequested, this, [this] {
         QString path = QFileDialog::getSaveFileName(this, tr("Experiment file"), QStringLiteral("experiment.slab"),
@@ -59,10 +65,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     connect(controller_, &SweepController::runFinished, results_, &ResultsPage::addRun);
     connect(controller_, &SweepController::finished, this, [this](const QString& error) {
         live_->setRunning(false);
+        live_->showFinished(error);
         setup_->startButton()->setEnabled(setup_->plan().has_value());
         statusLabel_->setText(error.isEmpty() ? tr("Sweep ended; the experiment is in %1").arg(path_) : error);
         if (!error.isEmpty()) live_->addWarning(tr("sweep failed: %1").arg(error));
-        if (!path_.isEmpty()) results_->load(path_);
+        if (!path_.isEmpty()) finishExperimentFile(!error.isEmpty());
         if (closingAfterStop_) close();
     });
     connect(live_, &LivePage::pauseRequested, controller_, &SweepController::pause);
@@ -117,19 +124,19 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Import pgbench output or CSV..."), this, [this] {
         importFiles(QFileDialog::getOpenFileNames(this, tr("Import"), {}, tr("pgbench output or runs CSV (*)")));
     });
-    file->addAction(tr("Export chart as PNG..."), this, [this] {
+    exportActions_ << file->addAction(tr("Export chart as PNG..."), this, [this] {
         QString p = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("scaling.png"), QStringLiteral("PNG (*.png)"));
         if (!p.isEmpty()) exportChart(p, 1);
     });
-    file->addAction(tr("Export chart as PNG (2x)..."), this, [this] {
+    exportActions_ << file->addAction(tr("Export chart as PNG (2x)..."), this, [this] {
         QString p = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("scaling@2x.png"), QStringLiteral("PNG (*.png)"));
         if (!p.isEmpty()) exportChart(p, 2);
     });
-    file->addAction(tr("Export chart as SVG..."), this, [this] {
+    exportActions_ << file->addAction(tr("Export chart as SVG..."), this, [this] {
         QString p = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("scaling.svg"), QStringLiteral("SVG (*.svg)"));
         if (!p.isEmpty()) exportChart(p, 1);
     });
-    file->addAction(tr("Export data as CSV..."), this, [this] {
+    exportActions_ << file->addAction(tr("Export data as CSV..."), this, [this] {
         if (path_.isEmpty()) return;
         QString dir = QFileDialog::getExistingDirectory(this, tr("Directory for the CSV files"));
         if (dir.isEmpty()) return;
@@ -174,13 +181,15 @@ void MainWindow::startSweepInto(const QString& path) {
     auto plan = setup_->plan();
     if (!plan || controller_->running()) return;
     path_ = path;
-    results_->clear();
+    results_->watch(path);
+    live_->startSweep();
     live_->setRunning(true);
+    statusLabel_->clear();
     setup_->startButton()->setEnabled(false);
     tabs_->setCurrentWidget(live_);
-    rememberRecent(path);
     updateTitle();
     bool resume = QFileInfo(path).exists() && QFileInfo(path).size() > 0;
+    sweepCreatesFile_ = !resume;
     controller_->start(*plan, path, resume);
 }
 
@@ -231,6 +240,25 @@ void MainWindow::importFiles(const QStringList& files) {
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Import"), QString::fromStdString(e.what()));
     }
+}
+
+// After a sweep of this window: the file is shown and remembered when it holds runs; a file
+// this sweep created and that failed before storing any run is removed, not left empty.
+void MainWindow::finishExperimentFile(bool failed) {
+    size_t runs = 0;
+    try {
+        runs = ExperimentStore::open(path_.toStdString(), true)->runs().size();
+    } catch (const std::exception&) {
+    }
+    if (failed && runs == 0 && sweepCreatesFile_) {
+        for (const char* suffix : {"", "-wal", "-shm"}) QFile::remove(path_ + QLatin1String(suffix));
+        path_.clear();
+        results_->clear();
+        updateTitle();
+        return;
+    }
+    results_->load(path_);
+    if (runs > 0) rememberRecent(path_);
 }
 
 void MainWindow::rememberRecent(const QString& path) {

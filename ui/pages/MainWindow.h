@@ -29,6 +29,7 @@ public:
     SweepController* controller() const { return controller_; }
     QTabWidget* tabs() const { return tabs_; }
     const QString& experimentPath() const { return path_; }
+    const QList<QAction*>& exportActions() const { return exportActions_; }
 
     // No dialogs: for tests and the command line.
     void openExperiment(const QString& path);
@@ -44,6 +45,7 @@ private:
     void buildMenus();
     void importFiles(const QStringList& files);
     void rememberRecent(const QString& path);
+    void finishExperimentFile(bool failed);
     void updateRecentMenu();
     void updateTitle();
 
@@ -57,6 +59,8 @@ private:
     QLabel* statusLabel_;
     QString path_;
     bool closingAfterStop_ = false;
+    bool sweepCreatesFile_ = false;  // the running sweep made its file (not a resume)
+    QList<QAction*> exportActions_;  // enabled while the chart has points
 };
 
 } // namespace scalelab::ui

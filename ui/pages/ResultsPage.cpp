@@ -5,6 +5,9 @@
 #include "stats/Peak.h"
 
 #include <QCheckBox>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QTimer>
 #include <QChartView>
 #include <QComboBox>
 #include <QMessageBox>
@@ -30,6 +33,15 @@ QTableWidgetItem* cell(const QString& text) {
 QString opt(const std::optional<double>& v, int decimals, const QString& suffix = {}) {
     return v ? QString::number(*v, 'f', decimals) + suffix : QStringLiteral("-");
 }
+// What changes when a writer commits: the file's and its -wal's sizes and times.
+QString fileState(const QString& path) {
+    QString state;
+    for (const QString& p : {path, path + QStringLiteral("-wal")}) {
+        QFileInfo f(p);
+        state += QStringLiteral("%1:%2:%3;").arg(f.exists()).arg(f.size()).arg(f.lastModified().toMSecsSinceEpoch());
+    }
+    return state;
+}
 } // namespace
 
 ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
@@ -50,6 +62,13 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     controls->addWidget(usl_);
     controls->addStretch();
     layout->addLayout(controls);
+    followNote_ = new QLabel;
+    followNote_->setWordWrap(true);
+    followNote_->hide();
+    layout->addWidget(followNote_);
+    follow_ = new QTimer(this);
+    follow_->setInterval(2000);
+    connect(follow_, &QTimer::timeout, this, &ResultsPage::followFile);
 
     auto* split = new QSplitter(Qt::Vertical);
     auto* top = new QWidget;
@@ -148,6 +167,9 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
 }
 
 void ResultsPage::clear() {
+    follow_->stop();
+    followNote_->hide();
+    fileState_.clear();
     path_.clear();
     seriesOrder_.clear();
     runs_->setRuns({});
@@ -157,6 +179,7 @@ void ResultsPage::clear() {
 
 void ResultsPage::load(const QString& path) {
     path_ = path;
+    fileState_ = fileState(path);
     auto store = ExperimentStore::open(path.toStdString(), true);
     seriesOrder_.clear();
     for (const auto& s : store->series()) seriesOrder_.push_back(s.label);
@@ -164,6 +187,50 @@ void ResultsPage::load(const QString& path) {
     runs_->setRuns(store->runs());
     offerMetricsPresent();
     refresh();
+    follow_->start();
+    followFile();
+}
+
+void ResultsPage::watch(const QString& path) {
+    clear();
+    path_ = path;
+    follow_->start();
+    followFile();
+}
+
+// A file that a sweep (of this window or another ScaleLab) is writing is followed read-only:
+// new runs appear, the chart and tables are recomputed, and the selected run stays selected.
+void ResultsPage::followFile() {
+    if (path_.isEmpty()) return;
+    bool writing = ExperimentStore::beingWritten(path_.toStdString());
+    followNote_->setText(tr("A sweep is writing this file: the page follows it (read-only), reading it again every %1 s.")
+                             .arg(follow_->interval() / 1000));
+    followNote_->setVisible(writing);
+    QString state = fileState(path_);
+    if (state == fileState_ || !QFileInfo::exists(path_)) return;  // not there yet: a sweep is starting
+    fileState_ = state;
+    try {
+        auto store = ExperimentStore::open(path_.toStdString(), true);
+        mergeSeriesOrder(store->series());
+        provenance_ = store->provenance();
+        runs_->syncRuns(store->runs());
+    } catch (const std::exception& e) {
+        // Gone or unreadable for now: say so and keep what the page shows.
+        followNote_->setText(tr("Cannot read %1 now: %2").arg(path_, QString::fromStdString(e.what())));
+        followNote_->show();
+        return;
+    }
+    offerMetricsPresent();
+    refresh();
+}
+
+bool ResultsPage::knowsSeries(const std::string& label) const {
+    return std::find(seriesOrder_.begin(), seriesOrder_.end(), label) != seriesOrder_.end();
+}
+
+void ResultsPage::mergeSeriesOrder(const std::vector<StoredSeries>& series) {
+    for (const auto& s : series)
+        if (!knowsSeries(s.label)) seriesOrder_.push_back(s.label);
 }
 
 void ResultsPage::offerMetricsPresent() {
@@ -180,7 +247,15 @@ void ResultsPage::offerMetricsPresent() {
 }
 
 void ResultsPage::addRun(const RunRecord& run) {
-    if (std::find(seriesOrder_.begin(), seriesOrder_.end(), run.series) == seriesOrder_.end()) seriesOrder_.push_back(run.series);
+    // The experiment's series order (the plan's), not the order runs arrive in: it gives each
+    // series its colour, and the reloaded file must show the same.
+    if (!knowsSeries(run.series) && !path_.isEmpty()) {
+        try {
+            mergeSeriesOrder(ExperimentStore::open(path_.toStdString(), true)->series());
+        } catch (const std::exception&) {
+        }
+    }
+    if (!knowsSeries(run.series)) seriesOrder_.push_back(run.series);
     runs_->addRun(run);
     offerMetricsPresent();
     refresh();
@@ -195,6 +270,7 @@ void ResultsPage::refresh() {
     ThisMachine here{hostname_, static_cast<int>(machine_.cores.size()), machine_.puCount()};
     data_.markers = markerViews(machineMarkers(runs_->runs(), provenance_, here));
     chart_->setData(data_, logX_->isChecked());
+    emit pointsChanged(data_.pointCount());
     QStringList fits;
     for (const auto& s : data_.series)
         if (!s.fitText.isEmpty()) fits << s.label + QStringLiteral(": ") + s.fitText;

@@ -17,6 +17,7 @@ class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
 class QTableWidget;
+class QTimer;
 
 namespace scalelab::ui {
 
@@ -28,8 +29,12 @@ class ResultsPage : public QWidget {
 public:
     explicit ResultsPage(const TopologyInfo& machine, QWidget* parent = nullptr);
 
-    // Reads everything from the experiment file (the page keeps no file open).
+    // Reads everything from the experiment file (the page keeps no file open), then follows
+    // it: every 2 s a file that changed (another ScaleLab's sweep writing it) is read again.
     void load(const QString& experimentPath);
+    // The file a sweep of this window is about to write (it may not exist yet): followed as
+    // load() follows a file, from empty.
+    void watch(const QString& experimentPath);
     void addRun(const RunRecord& run);  // a run just finished during a sweep
     void clear();
 
@@ -40,12 +45,22 @@ public:
     RunsTableModel* runsModel() const { return runs_; }
     QComboBox* metricCombo() const { return metric_; }
 
+    QLabel* followNote() const { return followNote_; }
+    QTimer* followTimer() const { return follow_; }
+
+signals:
+    void pointsChanged(int points);  // after each refresh: how many points the chart draws
+
 public slots:
     void refresh();
+    // Reads the file again when it changed since the last look; says when a writer holds it.
+    void followFile();
 
 private:
     void refreshComparison();
     void offerMetricsPresent();  // the metric menu lists only metrics the runs have
+    bool knowsSeries(const std::string& label) const;
+    void mergeSeriesOrder(const std::vector<StoredSeries>& series);  // the file's order, appended
     void showRunDetail(int sourceRow);
 
     TopologyInfo machine_;
@@ -65,6 +80,9 @@ private:
     QTableView* runsView_;
     QLineEdit* filter_;
     TimelineChart* detail_;
+    QLabel* followNote_;
+    QTimer* follow_;
+    QString fileState_;                         // sizes and times of the file and its -wal at the last read
 };
 
 } // namespace scalelab::ui

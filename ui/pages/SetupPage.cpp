@@ -5,7 +5,6 @@
 #include "util/Error.h"
 
 #include <QCheckBox>
-#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -16,6 +15,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QThread>
@@ -25,6 +25,14 @@
 
 namespace scalelab::ui {
 namespace {
+// A plan's JSON path as the form shows it: "$.series[1]" is the series table's row 2.
+QString forTheForm(const QString& problem) {
+    static const QRegularExpression row(QStringLiteral("^\\$\\.series\\[(\\d+)\\]\\.?"));
+    QRegularExpressionMatch m = row.match(problem);
+    if (!m.hasMatch()) return problem;
+    QString rest = problem.mid(m.capturedLength());
+    return QStringLiteral("series row %1%2%3").arg(m.captured(1).toInt() + 1).arg(rest.startsWith(QLatin1Char(':')) ? QString() : QStringLiteral(" ")).arg(rest);
+}
 
 enum SeriesColumn { Label, Placement, Separate, Settings, Pus, SeriesColumns };
 
@@ -357,16 +365,24 @@ void SetupPage::revalidate() {
             }
         }
     }
-    for (const QString& p : problems_) {
+    // A placement this machine cannot give (cores:8 on two cores) would fail the sweep at its
+    // first run of that series: refused here, where the PU column already says why.
+    for (const QString& pu : updatePuColumn()) {
+        QString path = pu.section(QLatin1Char(':'), 0, 0);
+        if (std::none_of(problems_.begin(), problems_.end(), [&](const QString& p) { return p.startsWith(path + QLatin1Char(':')); }))
+            problems_ << pu;  // once: the plan's own check may have named it already
+        plan_.reset();
+    }
+    for (QString& p : problems_) {
         if (QWidget* w = fieldFor(p.section(QLatin1Char(':'), 0, 0))) {
             w->setStyleSheet(QString::fromLatin1(kInvalidStyle));
-            w->setToolTip(p);
+            w->setToolTip(forTheForm(p));
             marked_.append(w);
         }
+        p = forTheForm(p);
     }
     problemsLabel_->setText(problems_.join(QLatin1Char('\n')));
     start_->setEnabled(plan_.has_value());
-    updatePuColumn();
     if (plan_) {
         size_t runs = plan_->series.size() * plan_->clients.size() * static_cast<size_t>(plan_->repetitions);
         // Connecting, sampling and recording added about 0.3 s per run in a 12-run sweep here.
@@ -386,8 +402,9 @@ void SetupPage::revalidate() {
     }
 }
 
-void SetupPage::updatePuColumn() {
+QStringList SetupPage::updatePuColumn() {
     QSignalBlocker block(series_);
+    QStringList problems;
     for (int r = 0; r < series_->rowCount(); ++r) {
         QString text;
         auto* placement = series_->item(r, Placement);
@@ -402,9 +419,11 @@ void SetupPage::updatePuColumn() {
             }
         } catch (const std::exception& e) {
             text = QString::fromStdString(e.what());
+            problems << QStringLiteral("$.series[%1].placement: %2").arg(r).arg(text);
         }
         if (series_->item(r, Pus)) series_->item(r, Pus)->setText(text);
     }
+    return problems;
 }
 
 } // namespace scalelab::ui

@@ -58,7 +58,7 @@ private slots:
 
 private:
     QWidget* fieldFor(const QString& path) const;
-    void updatePuColumn();
+    QStringList updatePuColumn();  // the problems of placements this machine cannot give
 
     TopologyInfo machine_;
     QRadioButton *embedded_, *remote_;

@@ -1,0 +1,72 @@
+// The Live page's state follows the sweep: a new attempt of the same run (a retry, a resume
+// after Stop) starts its own timeline; Pause says it waits for the run in progress; a new
+// sweep starts with no messages of the last one.
+#include "pages/LivePage.h"
+
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QtTest>
+
+using namespace scalelab;
+using namespace scalelab::ui;
+
+namespace {
+SweepProgress at(int run, const std::string& state) {
+    SweepProgress p;
+    p.run = run;
+    p.total = 4;
+    p.series = "A";
+    p.clients = 2;
+    p.repetition = 1;
+    p.state = state;
+    return p;
+}
+LoadSample sample(double end, double tps) {
+    LoadSample s;
+    s.endS = end;
+    s.tps = tps;
+    return s;
+}
+} // namespace
+
+class LivePageTest : public QObject {
+    Q_OBJECT
+private slots:
+    void aRetryOfTheSameRunStartsItsOwnTimeline() {
+        LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        page.showProgress(at(3, "running"));
+        page.addSample(at(3, "running"), sample(1, 100));
+        page.addSample(at(3, "running"), sample(2, 110));
+        QCOMPARE(page.timeline().size(), size_t{2});
+        page.showProgress(at(3, "preparing"));  // failed; the same run again
+        page.showProgress(at(3, "running"));
+        QCOMPARE(page.timeline().size(), size_t{0});
+        page.addSample(at(3, "running"), sample(1, 90));
+        QCOMPARE(page.timeline().size(), size_t{1});
+    }
+
+    void pauseSaysItWaitsForTheRunInProgress() {
+        LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        page.setRunning(true);
+        page.showProgress(at(2, "running"));
+        page.pauseButton()->click();
+        QVERIFY2(page.statusLabel()->text().endsWith(QStringLiteral("[running; pausing after this run]")),
+                 qPrintable(page.statusLabel()->text()));
+        page.showProgress(at(2, "paused"));
+        QVERIFY(page.statusLabel()->text().endsWith(QStringLiteral("[paused]")));
+    }
+
+    void aNewSweepStartsWithoutTheLastOnesMessages() {
+        LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        page.addWarning(QStringLiteral("run 2 failed: the server died"));
+        QCOMPARE(page.messages()->count(), 1);
+        QVERIFY(page.messages()->item(0)->foreground().color() != QColor(Qt::black));  // marked
+        page.startSweep();
+        QCOMPARE(page.messages()->count(), 0);
+        QCOMPARE(page.statusLabel()->text(), QStringLiteral("Starting the sweep"));
+    }
+};
+
+QTEST_MAIN(LivePageTest)
+#include "LivePageTest.moc"
