@@ -36,3 +36,13 @@ inline std::string missingServerPrograms() {
             GTEST_SKIP() << why_;                                                  \
         }                                                                          \
     } while (0)
+
+// The same for a QTest slot: fails under CI=true, skips elsewhere.
+#define SCALELAB_QREQUIRE_SERVER()                                                 \
+    do {                                                                           \
+        std::string why_ = ::scalelab::test::missingServerPrograms();              \
+        if (!why_.empty()) {                                                       \
+            if (::scalelab::test::runningInCi()) QFAIL(why_.c_str());              \
+            QSKIP(why_.c_str());                                                   \
+        }                                                                          \
+    } while (0)

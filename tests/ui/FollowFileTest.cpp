@@ -7,6 +7,7 @@
 
 #include <QLabel>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTimer>
 #include <QtTest>
 
@@ -52,6 +53,9 @@ private slots:
         QCOMPARE(resets.count(), 0);  // rows appended: the selection stays
         QCOMPARE(page.data().series.size(), 1);
         QCOMPARE(page.data().series[0].points.size(), 2);
+        // One series is not compared with itself.
+        QCOMPARE(page.comparisonTable()->rowCount(), 1);
+        QVERIFY(page.comparisonTable()->item(0, 0)->text().contains(QStringLiteral("nothing to compare")));
 
         page.followFile();  // unchanged file: nothing read again
         QCOMPARE(page.runsModel()->rowCount(), 2);

@@ -11,6 +11,7 @@
 #include "pages/MainWindow.h"
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
+#include "sweep/SweepRunner.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -41,11 +42,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void aSweepFillsTheLiveAndScalingChartsAndExports() {
-        std::string missing = test::missingServerPrograms();
-        if (!missing.empty()) {
-            if (test::runningInCi()) QFAIL(missing.c_str());
-            QSKIP(missing.c_str());
-        }
+        SCALELAB_QREQUIRE_SERVER();
         test::ThrowawayServer server;
         TempDir files("scalelab-gui");
         MainWindow window;
@@ -152,6 +149,45 @@ private slots:
         QVERIFY(!QFileInfo::exists(path));
         QVERIFY(!QSettings().value(QStringLiteral("files/recent")).toStringList().contains(path));
         QVERIFY(window.experimentPath().isEmpty());
+    }
+
+    // Resume takes the plan from the file: nothing to retype, no "replace it?" question.
+    void resumeContinuesTheFilesPlanWithoutRetyping() {
+        SCALELAB_QREQUIRE_SERVER();
+        test::ThrowawayServer server;
+        TempDir files("scalelab-gui");
+        std::string script = (files.path() / "one.sql").string();
+        std::ofstream(script) << "SELECT 1;\n";
+        nlohmann::json plan = {{"version", 1},
+                               {"target", {{"data_dir", server.dir.path().string()}}},
+                               {"workload", {{"files", script}, {"vacuum", "none"}}},
+                               {"series", {{{"label", "A"}}}},
+                               {"clients", {1, 2}},
+                               {"threads", 1},
+                               {"duration", 1},
+                               {"repetitions", 2},
+                               {"seed", 4}};
+        QString path = QString::fromStdString((files.path() / "resume.slab").string());
+        {
+            // A sweep stopped after its first run, as Stop or Ctrl-C leaves one.
+            struct StopAfterFirst : SweepObserver {
+                SweepRunner* runner = nullptr;
+                void onRunFinished(const RunRecord&) override { runner->stop(); }
+            } stopper;
+            auto store = ExperimentStore::create(path.toStdString());
+            SweepRunner runner(parsePlan(plan), *store, &stopper, false);
+            stopper.runner = &runner;
+            runner.run();
+            QCOMPARE(store->finishedRunIndexes().size(), size_t{1});
+        }
+        MainWindow window;
+        QSignalSpy finished(window.controller(), &SweepController::finished);
+        QCOMPARE(window.resumeExperiment(path), QString());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.first().first().toString(), QString());
+        QCOMPARE(ExperimentStore::open(path.toStdString(), true)->finishedRunIndexes().size(), size_t{4});
+        QCOMPARE(window.resultsPage()->data().pointCount(), 2);
+        QCOMPARE(window.experimentPath(), path);
     }
 };
 

@@ -111,6 +111,26 @@ void MainWindow::buildMenus() {
         if (!p.isEmpty()) openExperiment(p);
     });
     recent_ = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("&Resume experiment..."), this, [this] {
+        QString p = QFileDialog::getOpenFileName(this, tr("Resume the sweep of an experiment"), {},
+                                                 tr("ScaleLab experiments (*.slab)"));
+        if (p.isEmpty()) return;
+        if (QString error = resumeExperiment(p); !error.isEmpty()) QMessageBox::warning(this, tr("Resume"), error);
+    });
+    file->addSeparator();
+    file->addAction(tr("Open &plan..."), this, [this] {
+        QString p = QFileDialog::getOpenFileName(this, tr("Open a sweep plan"), {}, tr("Sweep plans (*.json)"));
+        if (p.isEmpty()) return;
+        if (QString error = loadPlanFrom(p); !error.isEmpty()) QMessageBox::warning(this, tr("Open plan"), error);
+    });
+    file->addAction(tr("Save p&lan as..."), this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Save the sweep plan"), QStringLiteral("plan.json"),
+                                                 tr("Sweep plans (*.json)"));
+        if (p.isEmpty()) return;
+        if (QString error = savePlanTo(p); !error.isEmpty()) QMessageBox::warning(this, tr("Save plan"), error);
+        else statusLabel_->setText(tr("Wrote %1; `scalelab sweep %1 -o EXP.slab` runs it without the window").arg(p));
+    });
+    file->addSeparator();
     file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] {
         if (path_.isEmpty()) return;
         QString p = QFileDialog::getSaveFileName(this, tr("Save experiment as"), {}, tr("ScaleLab experiments (*.slab)"));
@@ -179,7 +199,60 @@ void MainWindow::openExperiment(const QString& path) {
 
 void MainWindow::startSweepInto(const QString& path) {
     auto plan = setup_->plan();
-    if (!plan || controller_->running()) return;
+    if (plan) startSweep(*plan, path);
+}
+
+// The plan is the one in the file: nothing to retype, and the runner's check that a resume
+// continues the same plan compares it with itself.
+QString MainWindow::resumeExperiment(const QString& path) {
+    if (controller_->running()) return tr("A sweep is running; stop it first");
+    try {
+        nlohmann::json stored;
+        {
+            auto store = ExperimentStore::open(path.toStdString(), true);
+            auto plan = store->plan();
+            if (!plan) return tr("%1 holds no sweep plan (imported runs only): there is nothing to resume").arg(path);
+            stored = plan->first;
+        }
+        SweepPlan plan = parsePlan(stored);
+        setup_->setPlanJson(stored);  // shown on the Setup page, for reading
+        startSweep(plan, path);
+        return {};
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
+QString MainWindow::savePlanTo(const QString& path) const {
+    QFile f(path);
+    // No password is ever written (the connection string keeps the rest).
+    QByteArray text = QByteArray::fromStdString(planWithoutSecrets(setup_->planJson()).dump(2) + "\n");
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(text) != text.size())
+        return tr("Cannot write %1: %2").arg(path, f.errorString());
+    return {};
+}
+
+QString MainWindow::loadPlanFrom(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return tr("Cannot read %1: %2").arg(path, f.errorString());
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(f.readAll().toStdString());
+    } catch (const nlohmann::json::parse_error& e) {
+        return tr("%1 is not JSON: %2").arg(path, QString::fromStdString(e.what()));
+    }
+    try {
+        parsePlan(j);  // the same words as `scalelab sweep` for a plan it refuses
+    } catch (const std::exception& e) {
+        return tr("%1: %2").arg(path, QString::fromStdString(e.what()));
+    }
+    setup_->setPlanJson(j);
+    tabs_->setCurrentWidget(setup_);
+    return {};
+}
+
+void MainWindow::startSweep(const SweepPlan& plan, const QString& path) {
+    if (controller_->running()) return;
     path_ = path;
     results_->watch(path);
     live_->startSweep();
@@ -190,7 +263,7 @@ void MainWindow::startSweepInto(const QString& path) {
     updateTitle();
     bool resume = QFileInfo(path).exists() && QFileInfo(path).size() > 0;
     sweepCreatesFile_ = !resume;
-    controller_->start(*plan, path, resume);
+    controller_->start(plan, path, resume);
 }
 
 void MainWindow::exportChart(const QString& path, int scale) {

@@ -2,6 +2,7 @@
 // The main window: Setup, Live and Results pages; File menu (new, open, recent, save as,
 // import, export chart and data); drag-and-drop import; the sweep runs through SweepController
 // off the GUI thread. Window layout and the last plan persist in QSettings.
+#include "sweep/SweepPlan.h"
 #include "topo/Topology.h"
 
 #include <QMainWindow>
@@ -34,6 +35,11 @@ public:
     // No dialogs: for tests and the command line.
     void openExperiment(const QString& path);
     void startSweepInto(const QString& path);
+    // Continues the sweep in `path` with the plan stored there. "" when it started, else why not.
+    QString resumeExperiment(const QString& path);
+    // The Setup page's plan as a JSON file `scalelab sweep` reads, and back. "" or why not.
+    QString savePlanTo(const QString& path) const;
+    QString loadPlanFrom(const QString& path);
     void exportChart(const QString& path, int scale);  // .png (scale 1 or 2) or .svg
 
 protected:
@@ -46,6 +52,7 @@ private:
     void importFiles(const QStringList& files);
     void rememberRecent(const QString& path);
     void finishExperimentFile(bool failed);
+    void startSweep(const SweepPlan& plan, const QString& path);
     void updateRecentMenu();
     void updateTitle();
 

@@ -309,7 +309,15 @@ void ResultsPage::refresh() {
 
 void ResultsPage::refreshComparison() {
     comparison_->setRowCount(0);
+    comparison_->clearSpans();
     if (baseline_->currentText().isEmpty() || candidate_->currentText().isEmpty()) return;
+    if (seriesOrder_.size() < 2) {
+        // A series compared with itself is 0% everywhere and tells nothing.
+        comparison_->insertRow(0);
+        comparison_->setSpan(0, 0, 1, comparison_->columnCount());
+        comparison_->setItem(0, 0, cell(tr("This experiment has one series: there is nothing to compare it with.")));
+        return;
+    }
     RunMetric metric = parseRunMetric(metric_->currentText().toStdString());
     QList<ComparisonRowView> rows;
     try {
@@ -322,7 +330,6 @@ void ResultsPage::refreshComparison() {
         comparison_->setItem(0, 0, cell(QString::fromStdString(e.what())));
         return;
     }
-    comparison_->clearSpans();
     for (const auto& r : rows) {
         int row = comparison_->rowCount();
         comparison_->insertRow(row);
