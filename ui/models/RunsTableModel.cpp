@@ -50,6 +50,9 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::CheckStateRole && index.column() == Excluded) return countsInStatistics(r) ? Qt::Unchecked : Qt::Checked;
     if (role == Qt::ToolTipRole && !r.error.empty()) return QString::fromStdString(r.error);
     if (role == Qt::ForegroundRole && r.status != "completed") return QColor(Qt::darkRed);
+    if (role == SearchRole)
+        return index.column() == Excluded ? QString(countsInStatistics(r) ? QStringLiteral("counted") : QStringLiteral("excluded"))
+                                          : data(index, Qt::DisplayRole).toString();
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     QString flags;
     for (const auto& f : r.flags) flags += (flags.isEmpty() ? "" : ", ") + QString::fromStdString(f);

@@ -13,6 +13,9 @@ class RunsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Id, Series, Clients, Round, Status, Tps, P95, Failures, Flags, Excluded, ColumnCount };
+    // What the runs filter matches: each column's text, and "excluded" or "counted" for the
+    // check box (which has no text of its own).
+    static constexpr int SearchRole = Qt::UserRole + 1;
     using QAbstractTableModel::QAbstractTableModel;
 
     void setRuns(std::vector<RunRecord> runs);

@@ -25,6 +25,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -48,6 +49,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     statusBar()->addWidget(statusLabel_, 1);
     controller_ = new SweepController(this);
     buildMenus();
+    // Ctrl+Tab and Ctrl+Shift+Tab switch pages from any widget of the window, a drop-down or a
+    // table too (those keep the keys for themselves otherwise).
+    auto* next = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Tab), this);
+    auto* previous = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab), this);
+    for (auto* shortcut : {next, previous}) shortcut->setContext(Qt::WindowShortcut);
+    connect(next, &QShortcut::activated, this, [this] { tabs_->setCurrentIndex((tabs_->currentIndex() + 1) % tabs_->count()); });
+    connect(previous, &QShortcut::activated, this,
+            [this] { tabs_->setCurrentIndex((tabs_->currentIndex() + tabs_->count() - 1) % tabs_->count()); });
     // Nothing to export until a chart has points: a blank image or empty CSVs help nobody.
     connect(results_, &ResultsPage::pointsChanged, this, [this](int points) {
         for (QAction* a : exportActions_) a->setEnabled(points > 0);

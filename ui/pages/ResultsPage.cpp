@@ -119,6 +119,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     proxy_ = new QSortFilterProxyModel(this);
     proxy_->setSourceModel(runs_);
     proxy_->setFilterKeyColumn(-1);
+    proxy_->setFilterRole(RunsTableModel::SearchRole);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     proxy_->setSortRole(Qt::EditRole);
     runsView_ = new QTableView;

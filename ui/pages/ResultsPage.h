@@ -44,6 +44,8 @@ public:
     QTableWidget* peakTable() const { return peak_; }
     RunsTableModel* runsModel() const { return runs_; }
     QComboBox* metricCombo() const { return metric_; }
+    QLineEdit* runsFilter() const { return filter_; }
+    QSortFilterProxyModel* runsProxy() const { return proxy_; }
 
     QLabel* followNote() const { return followNote_; }
     QTimer* followTimer() const { return follow_; }
