@@ -18,8 +18,15 @@ CpuStatSnapshot parseCpuStat(const std::string& text) {
         if (!(fields >> t.irq)) t.irq = 0;
         if (!(fields >> t.softirq)) t.softirq = 0;
         if (!(fields >> t.steal)) t.steal = 0;
-        if (name == "cpu") snap.total = t;
-        else snap.perPu.emplace_back(std::stoi(name.substr(3)), t);
+        if (name == "cpu") {
+            snap.total = t;
+            continue;
+        }
+        // "cpuN": anything else starting with "cpu" is not a PU line (found by the fuzzer: a
+        // stray line made std::stoi throw out of the metrics thread).
+        std::string digits = name.substr(3);
+        if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+        snap.perPu.emplace_back(std::stoi(digits), t);
     }
     return snap;
 }

@@ -1,5 +1,6 @@
 #include "metrics/Pressure.h"
 
+#include <charconv>
 #include <sstream>
 
 namespace scalelab {
@@ -11,7 +12,11 @@ std::optional<PressureTotals> parsePressure(const std::string& text) {
     for (std::string line; std::getline(in, line);) {
         auto at = line.find("total=");
         if (at == std::string::npos) continue;
-        uint64_t total = std::stoull(line.substr(at + 6));
+        // A line without a number after "total=" is not the kernel's: skipped (found by the
+        // fuzzer: std::stoull threw out of the metrics thread).
+        uint64_t total = 0;
+        const char* begin = line.data() + at + 6;
+        if (std::from_chars(begin, line.data() + line.size(), total).ec != std::errc()) continue;
         if (line.rfind("some", 0) == 0) {
             t.someUs = total;
             some = true;

@@ -166,3 +166,17 @@ TEST(ServerCounters, AResetIsMarkedNotAZero) {
     ASSERT_TRUE(s.server.has_value());
     EXPECT_DOUBLE_EQ(s.server->commits, 500.0);
 }
+
+// Found by fuzz_proc: a line that is not the kernel's made std::stoi/stoull throw out of the
+// metrics thread. Such lines are skipped; the kernel's lines around them still count.
+TEST(ProcParsers, LinesThatAreNotTheKernelsAreSkipped) {
+    CpuStatSnapshot cpu = parseCpuStat("cpu  100 0 50 800 10 0 5\ncpu\xe1 1 2 3 4\ncpuX 1 2 3 4\ncpu0 7 0 3 90\n");
+    EXPECT_EQ(cpu.total.user, 100u);
+    ASSERT_EQ(cpu.perPu.size(), 1u);
+    EXPECT_EQ(cpu.perPu[0].first, 0);
+    EXPECT_EQ(cpu.perPu[0].second.user, 7u);
+    auto pressure = parsePressure("some avg10=0.00 avg60=0.00 avg300=0.00 total=\nsome avg10=0.00 total=1234\n");
+    ASSERT_TRUE(pressure.has_value());
+    EXPECT_EQ(pressure->someUs, 1234u);
+    EXPECT_FALSE(parsePressure("some total=x\n").has_value());
+}
