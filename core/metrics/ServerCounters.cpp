@@ -61,14 +61,9 @@ ServerCounters::ServerCounters(const std::string& conninfo, const std::string& l
         throw Error("cannot connect to read the server's counters: " +
                     firstLineOf(conn_ ? PQerrorMessage(conn_.get()) : "out of memory"));
     serverVersion_ = PQserverVersion(conn_.get());  // from the connection start-up: no statement
-}
-
-ServerCounters::~ServerCounters() = default;
-
-ServerCounterSnapshot ServerCounters::read() {
-    // Each statement runs in a transaction of its own, so the statistics snapshot is fresh.
-    // pg_stat_force_next_flush() (PostgreSQL 15+) makes this session report its own commit as
-    // soon as it goes idle, so that the next read sees it.
+    // Each read runs this one statement in a transaction of its own, so the statistics
+    // snapshot is fresh. pg_stat_force_next_flush() (PostgreSQL 15+) makes this session report
+    // its own commit as soon as it goes idle, so that the next read sees it.
     const std::string checkpointer =
         serverVersion_ >= 170000
             ? "(SELECT num_timed FROM pg_stat_checkpointer), (SELECT num_requested FROM pg_stat_checkpointer), "
@@ -78,20 +73,25 @@ ServerCounterSnapshot ServerCounters::read() {
     if (!quoted) throw Error("cannot read the server's counters: " + firstLineOf(PQerrorMessage(conn_.get())));
     const std::string appName = quoted;
     PQfreemem(quoted);
-    const std::string sql =
-        "SELECT xact_commit, xact_rollback, blks_read, blks_hit, tup_returned, tup_fetched, tup_inserted, "
-        "tup_updated, tup_deleted, deadlocks, temp_bytes, " + checkpointer +
-        "buffers_clean, buffers_alloc, "
-        "(SELECT coalesce(string_agg(w || '=' || n, ','), '') FROM (SELECT coalesce(wait_event_type, 'CPU') AS w, "
-        "count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' "
-        "AND pid <> pg_backend_pid() GROUP BY 1) AS waits), "
-        "(SELECT count(*) FROM pg_stat_activity WHERE application_name = " + appName + "), "
-        "coalesce(pg_stat_database.stats_reset::text, '') "
-        "FROM pg_stat_database, pg_stat_bgwriter" + std::string(serverVersion_ >= 150000 ? ", pg_stat_force_next_flush() AS flush " : " ") +
-        "WHERE datname = current_database()";
+    sql_ = "SELECT xact_commit, xact_rollback, blks_read, blks_hit, tup_returned, tup_fetched, tup_inserted, "
+           "tup_updated, tup_deleted, deadlocks, temp_bytes, " + checkpointer +
+           "buffers_clean, buffers_alloc, "
+           "(SELECT coalesce(string_agg(w || '=' || n, ','), '') FROM (SELECT coalesce(wait_event_type, 'CPU') AS w, "
+           "count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' "
+           "AND pid <> pg_backend_pid() GROUP BY 1) AS waits), "
+           "(SELECT count(*) FROM pg_stat_activity WHERE application_name = " + appName + "), "
+           "coalesce(pg_stat_database.stats_reset::text, '') "
+           "FROM pg_stat_database, pg_stat_bgwriter" +
+           std::string(serverVersion_ >= 150000 ? ", pg_stat_force_next_flush() AS flush " : " ") +
+           "WHERE datname = current_database()";
+}
+
+ServerCounters::~ServerCounters() = default;
+
+ServerCounterSnapshot ServerCounters::read() {
     ServerCounterSnapshot s;
     s.ownStatements = statements_++;
-    std::unique_ptr<PGresult, void (*)(PGresult*)> res(PQexec(conn_.get(), sql.c_str()), PQclear);
+    std::unique_ptr<PGresult, void (*)(PGresult*)> res(PQexec(conn_.get(), sql_.c_str()), PQclear);
     if (!res || PQresultStatus(res.get()) != PGRES_TUPLES_OK || PQntuples(res.get()) != 1)
         throw Error("cannot read the server's counters: " +
                     firstLineOf(res && PQresultErrorMessage(res.get())[0] ? PQresultErrorMessage(res.get())

@@ -60,6 +60,7 @@ private:
     };
     std::unique_ptr<pg_conn, CloseConnection> conn_;
     int serverVersion_ = 0;
+    std::string sql_;  // the one statement each read runs, built for this server
     std::string loadApplicationName_;
     uint64_t statements_ = 0;
 };

@@ -27,6 +27,14 @@
 namespace scalelab {
 namespace {
 
+// No transaction, no latency: missing (NULL in the file), never 0 ms.
+LatencySummary missingLatency() {
+    double none = std::numeric_limits<double>::quiet_NaN();
+    LatencySummary l;
+    l.meanMs = l.stddevMs = l.minMs = l.p50Ms = l.p90Ms = l.p95Ms = l.p99Ms = l.p999Ms = l.maxMs = none;
+    return l;
+}
+
 double secondsSince(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -46,12 +54,7 @@ RunRecord recordOf(const LoadResult& r, const std::string& series, int repetitio
     rec.transactions = r.transactions;
     rec.failures = r.failures.total();
     rec.latency = r.latency;
-    if (r.latency.count == 0) {
-        // No transaction, no latency: missing (NULL in the file), never 0 ms.
-        double none = std::numeric_limits<double>::quiet_NaN();
-        LatencySummary& l = rec.latency;
-        l.meanMs = l.stddevMs = l.minMs = l.p50Ms = l.p90Ms = l.p95Ms = l.p99Ms = l.p999Ms = l.maxMs = none;
-    }
+    if (r.latency.count == 0) rec.latency = missingLatency();
     if (r.system) {
         rec.cpuBusyPct = r.system->cpu.total.busy();
         rec.loadGeneratorCpuPct = r.system->loadGeneratorCpuPct;
@@ -187,9 +190,7 @@ RunRecord notStarted(const PlannedRun& planned, const SeriesSpec& series, const 
     r.status = "failed";
     r.error = error;
     r.startedAt = r.endedAt = utcTimestamp();
-    double none = std::numeric_limits<double>::quiet_NaN();
-    LatencySummary& l = r.latency;
-    l.meanMs = l.stddevMs = l.minMs = l.p50Ms = l.p90Ms = l.p95Ms = l.p99Ms = l.p999Ms = l.maxMs = none;
+    r.latency = missingLatency();
     return r;
 }
 

@@ -94,9 +94,9 @@ void SweepServers::recoverIfCrashed(EmbeddedServer& server) {
     std::string dir = server.dataDir().string();
     if (!server.status().running) {
         // Its log lines went with the failed run when the death was noticed there.
+        std::string log = lossSaid_ ? "" : "; its log since the last run began:" + indented(logSinceRunStart()) + "\n";
         note("the embedded server in " + dir + " died (its postmaster, pid " + std::to_string(activePid_) + ", is gone)" +
-             (lossSaid_ ? "" : "; its log since the last run began:" + indented(logSinceRunStart()) + "\n") +
-             (lossSaid_ ? "; " : "") + "starting it again; PostgreSQL recovers from the crash");
+             (log.empty() ? "; " : log) + "starting it again; PostgreSQL recovers from the crash");
         server.start();
         // A server the user had running before the sweep stays running after it, as it would have.
         if (reused_.count(&server)) server.keepRunning();

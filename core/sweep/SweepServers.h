@@ -9,6 +9,7 @@
 // with backoff for target.reconnect seconds, and then the sweep stops with a resume hint.
 #include "server/EmbeddedServer.h"
 #include "sweep/SweepPlan.h"
+#include "util/Error.h"
 
 #include <functional>
 #include <map>
