@@ -12,8 +12,8 @@ namespace scalelab::app {
 
 int runExportCommand(const ExportArgs& a) {
     try {
-        if (a.csvDir.empty() && a.json.empty() && a.png.empty() && a.svg.empty())
-            throw Error("say what to export: --csv DIR, --json FILE, --png FILE, --svg FILE");
+        if (a.csvDir.empty() && a.json.empty() && a.png.empty() && a.svg.empty() && a.html.empty())
+            throw Error("say what to export: --csv DIR, --json FILE, --png FILE, --svg FILE, --html FILE");
         auto store = ExperimentStore::open(a.experiment, true);
         if (!a.csvDir.empty())
             for (const auto& f : exportCsv(*store, a.csvDir)) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());
@@ -23,9 +23,9 @@ int runExportCommand(const ExportArgs& a) {
             if (!out) throw Error("cannot write " + a.json);
             std::fprintf(stderr, "scalelab: wrote %s\n", a.json.c_str());
         }
-        if (!a.png.empty() || !a.svg.empty()) {
-            renderChart(a.experiment, a.png, a.svg, a.metric, a.width, a.height, a.scale);
-            for (const auto& f : {a.png, a.svg})
+        if (!a.png.empty() || !a.svg.empty() || !a.html.empty()) {
+            renderExports(a);
+            for (const auto& f : {a.png, a.svg, a.html})
                 if (!f.empty()) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());
         }
         return 0;

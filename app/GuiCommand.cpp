@@ -1,5 +1,8 @@
 #include "GuiCommand.h"
 
+#include "ReportCommand.h"
+#include "charts/ReportExport.h"
+
 #include "charts/ChartExport.h"
 #include "bridge/SweepController.h"
 #include "charts/ScalingChart.h"
@@ -48,6 +51,16 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
     // What the command line names is checked before the window opens: a refused plan or an
     // unreadable experiment ends with the message on stderr and exit status 1.
     std::optional<SweepPlan> plan;
+    int width = 1400, height = 900;
+    if (!a.size.empty()) {
+        char x = 0;
+        char rest = 0;
+        if (std::sscanf(a.size.c_str(), "%d%c%d%c", &width, &x, &height, &rest) != 3 || x != 'x' || width < 320 || height < 240) {
+            std::fprintf(stderr, "scalelab: error: --size %s: give the window size as WIDTHxHEIGHT, at least 320x240\n",
+                         a.size.c_str());
+            return 2;
+        }
+    }
     try {
         if (!a.sweepPlan.empty()) plan = loadPlanFile(a.sweepPlan);
         if (!a.open.empty()) ExperimentStore::open(a.open, true);
@@ -59,12 +72,12 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
     QApplication::setApplicationName(QStringLiteral("ScaleLab"));
     QApplication::setOrganizationName(QStringLiteral("ScaleLab"));
     ui::MainWindow window;
-    window.resize(1400, 900);
+    window.resize(width, height);
     window.show();
     auto shoot = [&] {
         if (a.screenshots.empty()) return;
         QDir().mkpath(QString::fromStdString(a.screenshots));
-        const char* names[] = {"setup", "live", "results"};
+        const char* names[] = {"setup", "live", "results", "overview"};
         for (int i = 0; i < window.tabs()->count(); ++i) {
             window.tabs()->setCurrentIndex(i);
             QApplication::processEvents();
@@ -82,7 +95,7 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
         }
         QObject::connect(window.controller(), &ui::SweepController::finished, &window, [&](const QString& error) {
             if (!error.isEmpty()) std::fprintf(stderr, "scalelab: error: %s\n", error.toLocal8Bit().constData());
-            window.tabs()->setCurrentWidget(window.resultsPage());
+            window.showPage(window.resultsPage());
             QTimer::singleShot(500, &window, shoot);
         });
         window.startSweepInto(QString::fromStdString(a.sweepOutput));
@@ -93,21 +106,26 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
     return app.exec();
 }
 
-void renderChart(const std::string& experiment, const std::string& png, const std::string& svg, const std::string& metric,
-                 int width, int height, int scale) {
+void renderExports(const ExportArgs& a) {
     auto app = QApplication::instance() ? nullptr : headlessApp();
-    auto store = ExperimentStore::open(experiment, true);
-    std::vector<std::string> order;
-    for (const auto& s : store->series()) order.push_back(s.label);
-    ui::ScalingData data =
-        ui::buildScalingData(store->runs(), order, parseRunMetric(metric), ui::ErrorBars::ConfidenceInterval, 0.95, false);
-    if (data.series.isEmpty()) throw Error(experiment + " has no completed runs to chart");
-    data.markers = ui::markerViews(machineMarkers(store->runs(), store->provenance(), thisMachine()));
-    ui::ScalingChart chart;
-    chart.setData(data, false);
-    QSize size(width, height);
-    if (!png.empty()) ui::exportChartPng(&chart, QString::fromStdString(png), size, scale);
-    if (!svg.empty()) ui::exportChartSvg(&chart, QString::fromStdString(svg), size, QString::fromStdString(experiment));
+    ui::ScalingView view;
+    view.metric = parseRunMetric(a.metric);
+    view.bars = ui::parseErrorBars(a.errorBars);
+    view.confidence = a.confidence;
+    view.logX = a.log2;
+    view.usl = a.usl;
+    if (view.usl && !isThroughputMetric(view.metric))
+        throw Error(std::string("--usl fits throughput (tps, logical_reads); ") + runMetricName(view.metric) +
+                    " is not one, and the law does not describe it");
+    for (const auto& s : a.series) view.series << QString::fromStdString(s);
+    if (!a.png.empty() || !a.svg.empty())
+        ui::writeChartFiles(a.experiment, view, a.png, a.svg, QSize(a.width, a.height), a.scale);
+    if (!a.html.empty()) {
+        ui::ReportChoice choice;
+        if (!a.compare.empty()) choice.baseline = a.compare[0], choice.candidate = a.compare[1];
+        choice.paired = a.paired;
+        ui::writeHtmlReport(a.experiment, view, choice, a.html);
+    }
 }
 
 } // namespace scalelab::app

@@ -9,12 +9,14 @@ struct GuiArgs {
     std::string sweepPlan;    // run this plan through the window...
     std::string sweepOutput;  // ...into this experiment file
     std::string screenshots;  // then save a PNG of each page here and quit
+    std::string size;         // "WxH": the window's size (default 1400x900)
 };
 
 int runGui(int argc, char** argv, const GuiArgs& args = {});
 
-// The Results page's scaling chart of `experiment`, written without a display.
-void renderChart(const std::string& experiment, const std::string& png, const std::string& svg, const std::string& metric,
-                 int width, int height, int scale);
+struct ExportArgs;
+// The Results page's scaling chart (PNG, SVG) and the HTML report of an experiment, drawn as
+// the arguments' view says, without a display.
+void renderExports(const ExportArgs& args);
 
 } // namespace scalelab::app

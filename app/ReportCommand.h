@@ -32,7 +32,16 @@ struct ExportArgs {
     std::string csvDir;
     std::string json;
     std::string png, svg;  // the scaling chart (GUI library)
+    std::string html;      // the report (GUI library, for the charts)
+    // The view, as the window's Results page has it.
     std::string metric = "tps";
+    bool log2 = false;
+    std::string errorBars = "ci";
+    double confidence = 0.95;
+    bool usl = false;
+    std::vector<std::string> series;
+    std::vector<std::string> compare;  // {A, B}
+    bool paired = false;
     int width = 1200, height = 800;
     int scale = 1;
 };

@@ -134,6 +134,37 @@ int runRunsCommand(const std::string& experiment, const std::vector<long long>& 
                             return f;
                         }().c_str(),
                         r.excluded ? " excluded" : "", r.error.empty() ? "" : ("  " + r.error).c_str());
+        // Notes are the user's own words: listed in full after the table.
+        for (const auto& r : store->runs())
+            if (!r.note.empty()) std::printf("note on run %lld: %s\n", static_cast<long long>(r.id), r.note.c_str());
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "scalelab: error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+int runNoteCommand(const std::string& experiment, std::optional<long long> run, std::optional<std::string> text) {
+    try {
+        auto store = ExperimentStore::open(experiment, !text);
+        if (text) {
+            if (run) store->setRunNote(*run, *text);
+            else store->setNote(*text);
+            return 0;
+        }
+        bool any = false;
+        if (!run) {
+            std::string note = store->note();
+            if (!note.empty()) std::printf("%s\n", note.c_str()), any = true;
+        }
+        bool found = !run;
+        for (const auto& r : store->runs()) {
+            if (run && r.id != *run) continue;
+            found = true;
+            if (!r.note.empty()) std::printf("run %lld: %s\n", static_cast<long long>(r.id), r.note.c_str()), any = true;
+        }
+        if (!found) throw Error(experiment + " has no run " + std::to_string(*run));
+        if (!any) std::fprintf(stderr, "scalelab: no notes in %s\n", experiment.c_str());
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "scalelab: error: " << e.what() << "\n";

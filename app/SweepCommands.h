@@ -1,5 +1,6 @@
 #pragma once
 // `scalelab sweep`, `scalelab runs`: sweeps into experiment files, and what they hold.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,5 +17,7 @@ int runSweepCommand(const SweepArgs& args);
 // Lists the runs; first excludes/includes the runs with these ids (kept, but not in points).
 int runRunsCommand(const std::string& experiment, const std::vector<long long>& exclude = {},
                    const std::vector<long long>& include = {});
+// Without text: prints the experiment's note and the runs' notes (or run's). With text: sets it.
+int runNoteCommand(const std::string& experiment, std::optional<long long> run, std::optional<std::string> text);
 
 } // namespace scalelab::app

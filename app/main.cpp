@@ -150,6 +150,14 @@ int main(int argc, char** argv) {
     runsCmd->add_option("--exclude", excludeRuns, "Exclude these runs (ids) from points and statistics; they stay in the file");
     runsCmd->add_option("--include", includeRuns, "Include these excluded runs again");
 
+    std::string noteFile, noteText;
+    long long noteRun = 0;
+    auto* noteCmd = app.add_subcommand("note", "Show or set the note of an experiment, or of one of its runs");
+    noteCmd->add_option("experiment", noteFile, "Experiment file (.slab)")->required();
+    auto* noteTextOpt = noteCmd->add_option("text", noteText, "The note (\"\" removes it); without it the notes are shown");
+    auto* noteRunOpt = noteCmd->add_option("--run", noteRun, "The run (id, from `scalelab runs`) the note is on")
+                           ->check(CLI::PositiveNumber);
+
     scalelab::app::ImportArgs import;
     auto* importCmd = app.add_subcommand("import", "Import pgbench outputs or a runs CSV into an experiment file");
     importCmd->add_option("files", import.files, "pgbench output files, or runs .csv files")->required()->check(CLI::ExistingFile);
@@ -163,13 +171,22 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber)->needs(importCores);
 
     scalelab::app::ExportArgs exportArgs;
-    auto* exportCmd = app.add_subcommand("export", "Write an experiment as CSV files and/or JSON");
+    auto* exportCmd = app.add_subcommand("export", "Write an experiment as CSV, JSON, a chart (PNG, SVG) or an HTML report");
     exportCmd->add_option("experiment", exportArgs.experiment, "Experiment file (.slab)")->required()->check(CLI::ExistingFile);
     exportCmd->add_option("--csv", exportArgs.csvDir, "Directory for runs.csv, points.csv and samples.csv");
     exportCmd->add_option("--json", exportArgs.json, "JSON file of the whole experiment");
     exportCmd->add_option("--png", exportArgs.png, "The scaling chart as PNG (no display needed)");
     exportCmd->add_option("--svg", exportArgs.svg, "The scaling chart as SVG");
+    exportCmd->add_option("--html", exportArgs.html, "One self-contained HTML report: charts, tables, notes, provenance");
     exportCmd->add_option("--metric", exportArgs.metric, "What the chart's y axis shows (as for report)");
+    exportCmd->add_flag("--log2", exportArgs.log2, "Clients axis in log2 (suits doubling client counts)");
+    exportCmd->add_option("--error-bars", exportArgs.errorBars, "ci (confidence interval, default), sd, minmax");
+    exportCmd->add_option("--confidence", exportArgs.confidence, "Confidence level of the intervals")->check(CLI::Range(0.5, 0.9999));
+    exportCmd->add_flag("--usl", exportArgs.usl, "Draw the USL fit of each series (throughput metrics)");
+    exportCmd->add_option("--series", exportArgs.series, "Draw only this series (repeat for more); default: all");
+    exportCmd->add_option("--compare", exportArgs.compare, "HTML report: compare series B against baseline A "
+                                                           "(default: the first two series drawn)")->expected(2);
+    exportCmd->add_flag("--paired", exportArgs.paired, "HTML report: compare by repetition round");
     exportCmd->add_option("--width", exportArgs.width, "Chart width in pixels")->check(CLI::Range(200, 10000));
     exportCmd->add_option("--height", exportArgs.height, "Chart height in pixels")->check(CLI::Range(150, 10000));
     exportCmd->add_option("--scale", exportArgs.scale, "PNG pixel density: 1 or 2")->check(CLI::Range(1, 2));
@@ -193,6 +210,7 @@ int main(int argc, char** argv) {
     auto* guiPlan = guiCmd->add_option("--sweep", gui.sweepPlan, "Run this plan through the window")->check(CLI::ExistingFile);
     guiCmd->add_option("--output", gui.sweepOutput, "Experiment file for --sweep")->needs(guiPlan);
     guiCmd->add_option("--screenshots", gui.screenshots, "Save a PNG of each page into this directory, then quit");
+    guiCmd->add_option("--size", gui.size, "Window size WIDTHxHEIGHT (default 1400x900)");
 
     try {
         app.parse(argc, argv);
@@ -217,6 +235,9 @@ int main(int argc, char** argv) {
     if (topoCmd->parsed()) return scalelab::app::runTopologyCommand(topology);
     if (sweepCmd->parsed()) return scalelab::app::runSweepCommand(sweep);
     if (runsCmd->parsed()) return scalelab::app::runRunsCommand(runsFile, excludeRuns, includeRuns);
+    if (noteCmd->parsed())
+        return scalelab::app::runNoteCommand(noteFile, noteRunOpt->count() ? std::optional<long long>(noteRun) : std::nullopt,
+                                             noteTextOpt->count() ? std::optional<std::string>(noteText) : std::nullopt);
     if (importCmd->parsed()) return scalelab::app::runImportCommand(import);
     if (exportCmd->parsed()) return scalelab::app::runExportCommand(exportArgs);
     if (reportCmd->parsed()) return scalelab::app::runReportCommand(report);

@@ -58,6 +58,10 @@ const char* const kMigrations[] = {
     DROP INDEX runs_finished_once;
     CREATE UNIQUE INDEX runs_completed_once ON runs (run_index) WHERE status = 'completed';
     )sql",
+    // 3: a note on a run (why it was excluded, what happened); the experiment's note is in meta.
+    R"sql(
+    ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT '';
+    )sql",
 };
 constexpr int kMigrationCount = sizeof kMigrations / sizeof kMigrations[0];
 static_assert(kMigrationCount == ExperimentStore::kSchemaVersion, "one migration per schema version");
@@ -120,7 +124,7 @@ std::string utcTimestamp() {
 }
 
 ExperimentStore::ExperimentStore(std::unique_ptr<sqlite::Database> db, int writerLock)
-    : db_(std::move(db)), writerLock_(writerLock) {
+    : db_(std::move(db)), writerLock_(writerLock), schema_(schemaVersionOf(*db_)) {
     struct stat st {};
     if (stat(db_->path().c_str(), &st) == 0) {
         device_ = st.st_dev;
@@ -296,6 +300,25 @@ std::vector<nlohmann::json> ExperimentStore::provenance() {
     return out;
 }
 
+std::vector<std::string> ExperimentStore::seriesLabels() {
+    std::vector<std::string> out;
+    for (const auto& s : series()) out.push_back(s.label);
+    return out;
+}
+
+std::vector<ProvenanceRecord> ExperimentStore::provenanceRecords() {
+    std::vector<ProvenanceRecord> out;
+    auto st = db_->prepare("SELECT taken_at, json FROM provenance ORDER BY id");
+    while (st.step()) out.push_back({st.text(0), nlohmann::json::parse(st.text(1))});
+    return out;
+}
+
+std::string ExperimentStore::meta(const std::string& key) {
+    auto st = db_->prepare("SELECT value FROM meta WHERE key = ?");
+    st.bind(1, key);
+    return st.step() ? st.text(0) : std::string();
+}
+
 int64_t ExperimentStore::ensureSeries(const std::string& label, const nlohmann::json& config) {
     auto find = db_->prepare("SELECT id FROM series WHERE label = ?");
     find.bind(1, label);
@@ -324,8 +347,8 @@ int64_t ExperimentStore::insertRun(const RunRecord& r, const std::vector<StoredS
         "INSERT INTO runs (run_index, series_id, clients, threads, repetition, status, error, started_at, ended_at, "
         "source, excluded, flags, tps, measured_s, transactions, failures, lat_mean_ms, lat_sd_ms, lat_p50_ms, "
         "lat_p90_ms, lat_p95_ms, lat_p99_ms, lat_p999_ms, lat_max_ms, cpu_busy_pct, loadgen_cpu_pct, server_cpu_pct, "
-        "logical_reads_s, commits_s, detail) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        "logical_reads_s, commits_s, detail, note) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     st.bind(1, r.runIndex).bind(2, series).bind(3, r.clients).bind(4, r.threads).bind(5, r.repetition);
     st.bind(6, r.status).bind(7, r.error).bind(8, r.startedAt).bind(9, r.endedAt).bind(10, r.source);
     st.bind(11, r.excluded ? 1 : 0).bind(12, joined(r.flags)).bind(13, r.tps).bind(14, r.measuredSeconds);
@@ -339,6 +362,7 @@ int64_t ExperimentStore::insertRun(const RunRecord& r, const std::vector<StoredS
     bindOptional(st, 28, r.logicalReadsPerSec);
     bindOptional(st, 29, r.commitsPerSec);
     st.bind(30, r.detail.dump());
+    st.bind(31, r.note);
     try {
         st.run();
     } catch (const Error& e) {
@@ -384,8 +408,9 @@ std::vector<RunRecord> ExperimentStore::runs() {
         "SELECT r.id, r.run_index, s.label, r.clients, r.threads, r.repetition, r.status, r.error, r.started_at, "
         "r.ended_at, r.source, r.excluded, r.flags, r.tps, r.measured_s, r.transactions, r.failures, r.lat_mean_ms, "
         "r.lat_sd_ms, r.lat_p50_ms, r.lat_p90_ms, r.lat_p95_ms, r.lat_p99_ms, r.lat_p999_ms, r.lat_max_ms, "
-        "r.cpu_busy_pct, r.loadgen_cpu_pct, r.server_cpu_pct, r.logical_reads_s, r.commits_s, r.detail "
-        "FROM runs r JOIN series s ON s.id = r.series_id ORDER BY r.id");
+        "r.cpu_busy_pct, r.loadgen_cpu_pct, r.server_cpu_pct, r.logical_reads_s, r.commits_s, r.detail, " +
+        std::string(schema_ >= 3 ? "r.note" : "''") +  // a file older than notes, read without migrating
+        " FROM runs r JOIN series s ON s.id = r.series_id ORDER BY r.id");
     while (st.step()) {
         RunRecord r;
         r.id = st.integer(0);
@@ -416,6 +441,7 @@ std::vector<RunRecord> ExperimentStore::runs() {
         r.logicalReadsPerSec = optionalReal(st, 28);
         r.commitsPerSec = optionalReal(st, 29);
         r.detail = nlohmann::json::parse(st.text(30));
+        r.note = st.text(31);
         out.push_back(std::move(r));
     }
     return out;
@@ -450,6 +476,20 @@ std::set<int64_t> ExperimentStore::finishedRunIndexes() {
     auto st = db_->prepare("SELECT run_index FROM runs WHERE run_index IS NOT NULL AND status = 'completed'");
     while (st.step()) out.insert(st.integer(0));
     return out;
+}
+
+void ExperimentStore::setRunNote(int64_t runId, const std::string& note) {
+    auto st = db_->prepare("UPDATE runs SET note = ? WHERE id = ?");
+    st.bind(1, note).bind(2, runId).run();
+    if (db_->changes() == 0) throw Error(path() + " has no run " + std::to_string(runId));
+}
+
+std::string ExperimentStore::note() { return meta("note"); }
+
+void ExperimentStore::setNote(const std::string& note) {
+    db_->prepare("INSERT INTO meta (key, value) VALUES ('note', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        .bind(1, note)
+        .run();
 }
 
 void ExperimentStore::setExcluded(int64_t runId, bool excluded) {

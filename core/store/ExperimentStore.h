@@ -36,6 +36,7 @@ struct RunRecord {
     LatencySummary latency;
     std::optional<double> cpuBusyPct, loadGeneratorCpuPct, serverCpuPct, logicalReadsPerSec, commitsPerSec;
     nlohmann::json detail = nlohmann::json::object();  // the whole result (placement, system, ...), no samples
+    std::string note;                 // the user's words on the run (why it was excluded ...)
 };
 
 struct StoredSample {
@@ -44,6 +45,11 @@ struct StoredSample {
     uint64_t transactions = 0, failures = 0;
     double tps = 0, latMeanMs = 0, latP50Ms = 0, latP95Ms = 0, latP99Ms = 0;
     nlohmann::json system;  // null when not sampled
+};
+
+struct ProvenanceRecord {
+    std::string takenAt;  // ISO 8601, UTC: when a sweep session started measuring
+    nlohmann::json json;  // machine, server, scripts
 };
 
 struct StoredSeries {
@@ -62,7 +68,7 @@ public:
 
 class ExperimentStore {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     // A new experiment file. Throws Error when `path` exists and is not empty.
     static std::unique_ptr<ExperimentStore> create(const std::string& path);
@@ -84,9 +90,13 @@ public:
     std::optional<std::pair<nlohmann::json, uint64_t>> plan();
     void addProvenance(const nlohmann::json& provenance);
     std::vector<nlohmann::json> provenance();
+    std::vector<ProvenanceRecord> provenanceRecords();
+    // The file's own facts: application, created_by, created_at (and the note).
+    std::string meta(const std::string& key);
 
     int64_t ensureSeries(const std::string& label, const nlohmann::json& config = nlohmann::json::object());
     std::vector<StoredSeries> series();
+    std::vector<std::string> seriesLabels();  // in the experiment's order: each series' colour
 
     // The run and its samples in one transaction. Returns the run's id. Throws Error when it
     // cannot be stored (a full disk: nothing stored before is touched), and FileRewritten, with
@@ -99,6 +109,11 @@ public:
     std::set<int64_t> finishedRunIndexes();  // completed; failed and stopped attempts are history
     // excluded = false on a run that did not complete includes it on purpose (flag "included").
     void setExcluded(int64_t runId, bool excluded);
+    // The user's notes: on a run, and on the whole experiment ("" when none). Throws Error for
+    // a run the file does not have.
+    void setRunNote(int64_t runId, const std::string& note);
+    std::string note();
+    void setNote(const std::string& note);
 
     ~ExperimentStore();
     ExperimentStore(const ExperimentStore&) = delete;
@@ -112,6 +127,7 @@ private:
     int writerLock_ = -1;  // flock(LOCK_EX) on the file, held by a writer
     dev_t device_ = 0;     // the file's identity when opened: a name that leads elsewhere means
     ino_t inode_ = 0;      // it was deleted or replaced
+    int schema_ = 0;       // the file's schema: a reader does not migrate an older file
 };
 
 // Whether a run's values go into points, comparisons and fits: completed runs that are not

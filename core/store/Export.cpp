@@ -2,6 +2,7 @@
 
 #include "stats/ExperimentPoints.h"
 #include "store/Csv.h"
+#include "store/ReportCsv.h"
 #include "util/Error.h"
 
 #include <filesystem>
@@ -24,8 +25,7 @@ std::vector<std::string> exportCsv(ExperimentStore& store, const std::string& di
     std::filesystem::create_directories(dir, ec);
     if (ec) throw Error("cannot create " + dir + ": " + ec.message());
     auto runs = store.runs();
-    std::vector<std::string> order;
-    for (const auto& s : store.series()) order.push_back(s.label);
+    auto order = store.seriesLabels();
     std::vector<std::string> written;
 
     std::string runsPath = dir + "/runs.csv";
@@ -33,7 +33,7 @@ std::vector<std::string> exportCsv(ExperimentStore& store, const std::string& di
     w.row({"run_id", "run_index", "series", "clients", "threads", "repetition", "status", "excluded", "flags", "tps",
            "transactions", "failures", "measured_s", "latency_mean_ms", "latency_sd_ms", "latency_p50_ms", "latency_p90_ms",
            "latency_p95_ms", "latency_p99_ms", "latency_p999_ms", "latency_max_ms", "cpu_busy_pct", "loadgen_cpu_pct",
-           "server_cpu_pct", "logical_reads_s", "commits_s", "started_at", "ended_at", "source", "error"});
+           "server_cpu_pct", "logical_reads_s", "commits_s", "started_at", "ended_at", "source", "error", "note"});
     for (const auto& r : runs) {
         const auto& l = r.latency;
         w.row({std::to_string(r.id), r.runIndex ? std::to_string(*r.runIndex + 1) : "", r.series, std::to_string(r.clients),
@@ -42,22 +42,15 @@ std::vector<std::string> exportCsv(ExperimentStore& store, const std::string& di
                csvNumber(l.meanMs), csvNumber(l.stddevMs), csvNumber(l.p50Ms), csvNumber(l.p90Ms), csvNumber(l.p95Ms),
                csvNumber(l.p99Ms), csvNumber(l.p999Ms), csvNumber(l.maxMs), opt(r.cpuBusyPct), opt(r.loadGeneratorCpuPct),
                opt(r.serverCpuPct), opt(r.logicalReadsPerSec), opt(r.commitsPerSec), r.startedAt, r.endedAt, r.source,
-               r.error});
+               r.error, r.note});
     }
     w.close();
     written.push_back(runsPath);
 
     std::string pointsPath = dir + "/points.csv";
     CsvWriter p(pointsPath);
-    p.row({"series", "clients", "metric", "n", "mean", "sd", "se", "confidence", "ci_low", "ci_high", "median", "min", "max"});
-    for (RunMetric m : {RunMetric::Tps, RunMetric::LatencyMean, RunMetric::LatencyP95, RunMetric::LatencyP99,
-                        RunMetric::LogicalReads, RunMetric::CpuBusy, RunMetric::ServerCpu})
-        for (const auto& pt : summarizePoints(pointRuns(runs, order, m), confidence)) {
-            const PointSummary& s = pt.summary;
-            p.row({pt.series, std::to_string(pt.clients), runMetricName(m), std::to_string(s.n), csvNumber(s.mean),
-                   s.n > 1 ? csvNumber(s.sd) : "", s.n > 1 ? csvNumber(s.se) : "", csvNumber(confidence), opt(s.ciLow),
-                   opt(s.ciHigh), csvNumber(s.median), csvNumber(s.min), csvNumber(s.max)});
-        }
+    writePointsHeader(p);
+    for (RunMetric m : allRunMetrics()) writePointRows(p, summarizePoints(pointRuns(runs, order, m), confidence), m);
     p.close();
     written.push_back(pointsPath);
 
@@ -104,6 +97,7 @@ nlohmann::json exportJson(ExperimentStore& store, bool withSamples) {
         j["seed"] = plan->second;
     }
     j["provenance"] = store.provenance();
+    j["note"] = store.note();
     j["series"] = nlohmann::json::array();
     for (const auto& s : store.series()) j["series"].push_back({{"label", s.label}, {"config", s.config}});
     j["runs"] = nlohmann::json::array();
@@ -116,6 +110,7 @@ nlohmann::json exportJson(ExperimentStore& store, bool withSamples) {
                               {"repetition", r.repetition},
                               {"status", r.status},
                               {"error", r.error},
+                              {"note", r.note},
                               {"excluded", r.excluded},
                               {"flags", r.flags},
                               {"started_at", r.startedAt},

@@ -24,6 +24,7 @@ public:
     void exec(const std::string& sql);  // one or more statements without parameters
     Statement prepare(const std::string& sql);
     int64_t lastInsertId() const { return sqlite3_last_insert_rowid(db_); }
+    int changes() const { return sqlite3_changes(db_); }
     sqlite3* handle() const { return db_; }
     // A consistent copy of the whole database in a new file (SQLite's online backup).
     void copyTo(const std::string& target);

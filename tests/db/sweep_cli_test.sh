@@ -70,6 +70,29 @@ expect_rc 0 "export png/svg headless" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QP
 [[ "$(head -c 8 "$work/chart.png" | od -An -tx1 | tr -d ' \n')" == 89504e470d0a1a0a ]] || fail "chart.png is not a PNG"
 grep -q '>A<\|>A ' "$work/chart.svg" && grep -q '>B<\|>B ' "$work/chart.svg" || fail "chart.svg does not name the series"
 
+# The export draws the view its options describe: only series A, on a log2 axis, with the USL.
+expect_rc 0 "export svg with view options" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --svg "$work/a.svg" --series A --log2 --usl --error-bars sd
+grep -q '>A<' "$work/a.svg" || fail "a.svg does not draw A"
+grep -q '>B<\|>B ' "$work/a.svg" && fail "a.svg draws series B, which --series left out"
+expect_rc 1 "export an unknown series" "$scalelab" export "$work/e.slab" --png "$work/x.png" --series C
+grep -qF -- "--series: no series named 'C'" "$work/out" || fail "unknown series: $(cat "$work/out")"
+expect_rc 1 "unknown error-bar kind" "$scalelab" export "$work/e.slab" --png "$work/x.png" --error-bars range
+grep -qF "unknown error-bar kind 'range'" "$work/out" || fail "error bars: $(cat "$work/out")"
+
+# Notes, in the file and in what is shared.
+expect_rc 0 "note on the experiment" "$scalelab" note "$work/e.slab" "HEAD vs <patch>"
+expect_rc 0 "note on a run" "$scalelab" note "$work/e.slab" --run "$first" "a backup ran"
+expect_rc 1 "note on an unknown run" "$scalelab" note "$work/e.slab" --run 99999 "x"
+grep -q "has no run 99999" "$work/out" || fail "unknown run note: $(cat "$work/out")"
+expect_rc 0 "notes shown" "$scalelab" note "$work/e.slab"
+grep -qx "HEAD vs <patch>" "$work/out" && grep -qx "run $first: a backup ran" "$work/out" || fail "notes: $(cat "$work/out")"
+expect_rc 0 "HTML report" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --html "$work/e.html" --usl
+for part in '<h2>Comparison</h2>' '<h2>Universal Scalability Law</h2>' '<h2>Peaks</h2>' '<h3>Machine</h3>' '<h3>PostgreSQL</h3>' \
+            'HEAD vs &lt;patch&gt;' 'a backup ran' '<svg'; do
+  grep -qF -- "$part" "$work/e.html" || fail "the HTML report lacks $part"
+done
+grep -q '<script\|src=' "$work/e.html" && fail "the HTML report is not self-contained"
+
 # pgbench's own output, produced now by the installed pgbench, imported as a series.
 conninfo=$("$scalelab" server status --data "$data" --conninfo)
 pgbench=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)

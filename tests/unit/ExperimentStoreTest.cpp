@@ -8,6 +8,7 @@
 #include "util/Error.h"
 
 #include "ErrorOf.h"
+#include "RunRecords.h"
 
 #include <gtest/gtest.h>
 
@@ -34,16 +35,7 @@ std::string slurp(const std::string& path) {
 }
 
 RunRecord run(const std::string& series, int clients, int rep, double tps, std::optional<int64_t> index = {}) {
-    RunRecord r;
-    r.series = series;
-    r.clients = clients;
-    r.threads = 1;
-    r.repetition = rep;
-    r.status = "completed";
-    r.tps = tps;
-    r.runIndex = index;
-    r.startedAt = r.endedAt = "2026-11-30T08:00:00Z";
-    return r;
+    return test::completedRun(series, clients, rep, tps, index);
 }
 
 
@@ -141,7 +133,8 @@ TEST_F(StoreTest, ASchema1FileIsMigratedSoThatFailedRunsCanBeRetried) {
         ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
         ASSERT_EQ(sqlite3_exec(db,
                                "DROP INDEX runs_completed_once; CREATE UNIQUE INDEX runs_finished_once ON runs (run_index) "
-                               "WHERE status IN ('completed', 'failed'); PRAGMA user_version = 1;",
+                               "WHERE status IN ('completed', 'failed'); ALTER TABLE runs DROP COLUMN note; "
+                               "PRAGMA user_version = 1;",
                                nullptr, nullptr, nullptr),
                   SQLITE_OK);
         sqlite3_close(db);
@@ -153,6 +146,58 @@ TEST_F(StoreTest, ASchema1FileIsMigratedSoThatFailedRunsCanBeRetried) {
     EXPECT_TRUE(store->finishedRunIndexes().empty());
     store->saveRun(run("A", 1, 1, 100, 0), {});  // the retry: refused by the old index
     EXPECT_EQ(store->finishedRunIndexes(), std::set<int64_t>{0});
+}
+
+TEST_F(StoreTest, NotesOnTheExperimentAndOnRunsAreKept) {
+    int64_t id = 0;
+    {
+        auto store = ExperimentStore::create(path);
+        id = store->saveRun(run("A", 1, 1, 100, 0), {});
+        store->saveRun(run("A", 2, 1, 180, 1), {});
+        EXPECT_EQ(store->note(), "");
+        store->setNote("HEAD vs patch\nsecond line");
+        store->setNote("HEAD vs patch, laptop");  // replaced, not added
+        store->setRunNote(id, "backup ran during this run");
+        EXPECT_EQ(errorOf([&] { store->setRunNote(99, "x"); }), path + " has no run 99");
+    }
+    auto reader = ExperimentStore::open(path, true);
+    EXPECT_EQ(reader->note(), "HEAD vs patch, laptop");
+    auto runs = reader->runs();
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].note, "backup ran during this run");
+    EXPECT_EQ(runs[1].note, "");
+    auto j = exportJson(*reader, false);
+    EXPECT_EQ(j["note"], "HEAD vs patch, laptop");
+    EXPECT_EQ(j["runs"][0]["note"], "backup ran during this run");
+    exportCsv(*reader, (dir.path() / "csv").string());
+    std::string csv = slurp((dir.path() / "csv/runs.csv").string());
+    EXPECT_NE(csv.find(",error,note\r\n"), std::string::npos);
+    EXPECT_NE(csv.find(",backup ran during this run\r\n"), std::string::npos);
+}
+
+// Schema 3 added run notes. A schema-2 file is read as it is (no notes, nothing changed: a
+// reader never migrates) and migrated when opened for writing.
+TEST_F(StoreTest, ASchema2FileIsReadWithoutNotesAndMigratedForWriting) {
+    {
+        auto store = ExperimentStore::create(path);
+        store->saveRun(run("A", 1, 1, 100, 0), {});
+    }
+    {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN note; PRAGMA user_version = 2;", nullptr, nullptr, nullptr),
+                  SQLITE_OK);
+        sqlite3_close(db);
+    }
+    {
+        auto reader = ExperimentStore::open(path, true);
+        auto runs = reader->runs();
+        ASSERT_EQ(runs.size(), 1u);
+        EXPECT_EQ(runs[0].note, "");
+    }
+    auto writer = ExperimentStore::open(path);
+    writer->setRunNote(writer->runs()[0].id, "after the migration");
+    EXPECT_EQ(writer->runs()[0].note, "after the migration");
 }
 
 TEST_F(StoreTest, RefusesANewerFileAndLeavesItUntouched) {

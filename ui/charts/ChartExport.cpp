@@ -2,6 +2,7 @@
 
 #include "util/Error.h"
 
+#include <QBuffer>
 #include <QChart>
 #include <QGraphicsScene>
 #include <QImage>
@@ -40,18 +41,34 @@ void exportChartPng(QChart* chart, const QString& path, QSize size, qreal scale)
     if (!image.save(path, "PNG")) throw Error("cannot write the chart to " + path.toStdString());
 }
 
-void exportChartSvg(QChart* chart, const QString& path, QSize size, const QString& title) {
-    QSvgGenerator svg;
-    svg.setFileName(path);
+namespace {
+// Onto `svg`, whose output (file or buffer) is set; false when it cannot be written.
+bool paintSvg(QSvgGenerator& svg, QChart* chart, QSize size, const QString& title) {
     svg.setSize(size);
     svg.setViewBox(QRect(QPoint(0, 0), size));
     svg.setTitle(title);
     svg.setDescription(QStringLiteral("ScaleLab chart"));
     QPainter painter;
-    if (!painter.begin(&svg)) throw Error("cannot write the chart to " + path.toStdString());
+    if (!painter.begin(&svg)) return false;
     painter.setRenderHint(QPainter::Antialiasing);
     render(chart, painter, size);
-    painter.end();
+    return painter.end();
+}
+} // namespace
+
+void exportChartSvg(QChart* chart, const QString& path, QSize size, const QString& title) {
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    if (!paintSvg(svg, chart, size, title)) throw Error("cannot write the chart to " + path.toStdString());
+}
+
+QByteArray chartSvg(QChart* chart, QSize size, const QString& title) {
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    if (!paintSvg(svg, chart, size, title)) throw Error("cannot draw the chart as SVG");
+    return buffer.data();
 }
 
 } // namespace scalelab::ui

@@ -48,6 +48,9 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     const RunRecord& r = runs_[static_cast<size_t>(index.row())];
     // Checked: left out of the statistics (excluded, or not completed and not included on purpose).
     if (role == Qt::CheckStateRole && index.column() == Excluded) return countsInStatistics(r) ? Qt::Unchecked : Qt::Checked;
+    if (role == Qt::ToolTipRole && index.column() == Note)
+        return r.note.empty() ? tr("Double-click to write a note on this run (why it was excluded, what happened)")
+                              : QString::fromStdString(r.note);
     if (role == Qt::ToolTipRole && !r.error.empty()) return QString::fromStdString(r.error);
     if (role == Qt::ForegroundRole && r.status != "completed") return QColor(Qt::darkRed);
     if (role == SearchRole)
@@ -69,23 +72,34 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     case Failures: return static_cast<qulonglong>(r.failures);
     case Flags: return flags;
     case Excluded: return {};
+    case Note: return QString::fromStdString(r.note);
     }
     return {};
 }
 
 QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Run", "Series", "Clients", "Round", "Status", "tps", "p95 ms", "Failures", "Flags", "Excluded"};
+    static const char* names[] = {"Run", "Series", "Clients", "Round", "Status", "tps", "p95 ms", "Failures", "Flags", "Excluded", "Note"};
     return QString::fromLatin1(names[section]);
 }
 
 Qt::ItemFlags RunsTableModel::flags(const QModelIndex& index) const {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
     if (index.column() == Excluded) f |= Qt::ItemIsUserCheckable;
+    if (index.column() == Note) f |= Qt::ItemIsEditable;
     return f;
 }
 
 bool RunsTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    if (role == Qt::EditRole && index.column() == Note) {
+        RunRecord& r = runs_[static_cast<size_t>(index.row())];
+        std::string note = value.toString().trimmed().toStdString();
+        if (note == r.note) return true;
+        r.note = note;
+        emit dataChanged(index, index);
+        emit noteChanged(r.id, QString::fromStdString(note));
+        return true;
+    }
     if (role != Qt::CheckStateRole || index.column() != Excluded) return false;
     RunRecord& r = runs_[static_cast<size_t>(index.row())];
     applyExclusion(r, value.toInt() == Qt::Checked);

@@ -1,6 +1,7 @@
 #pragma once
 // The runs of an experiment as a table: sortable and filterable through a proxy; the
-// "excluded" column is checkable and reports the change, which the page writes to the file.
+// "excluded" column is checkable and the "note" column editable; each reports the change, which
+// the page writes to the file.
 #include "store/ExperimentStore.h"
 
 #include <QAbstractTableModel>
@@ -12,7 +13,7 @@ namespace scalelab::ui {
 class RunsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Id, Series, Clients, Round, Status, Tps, P95, Failures, Flags, Excluded, ColumnCount };
+    enum Column { Id, Series, Clients, Round, Status, Tps, P95, Failures, Flags, Excluded, Note, ColumnCount };
     // What the runs filter matches: each column's text, and "excluded" or "counted" for the
     // check box (which has no text of its own).
     static constexpr int SearchRole = Qt::UserRole + 1;
@@ -36,6 +37,7 @@ public:
 
 signals:
     void exclusionChanged(qint64 runId, bool excluded);
+    void noteChanged(qint64 runId, const QString& note);
 
 private:
     std::vector<RunRecord> runs_;

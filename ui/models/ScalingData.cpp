@@ -1,6 +1,7 @@
 #include "models/ScalingData.h"
 
 #include "stats/Usl.h"
+#include "util/Error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +15,46 @@ QString errorBarsLabel(ErrorBars kind, double confidence) {
     case ErrorBars::MinMax: return QStringLiteral("min to max of the runs");
     }
     return {};
+}
+
+ErrorBars parseErrorBars(const std::string& name) {
+    if (name == "ci") return ErrorBars::ConfidenceInterval;
+    if (name == "sd") return ErrorBars::StandardDeviation;
+    if (name == "minmax") return ErrorBars::MinMax;
+    throw Error("unknown error-bar kind '" + name + "': ci (confidence interval of the mean), sd (standard deviation), "
+                "minmax (min to max of the runs)");
+}
+
+QString ScalingView::describe() const {
+    QString d = QString::fromLatin1(runMetricName(metric)) + QStringLiteral(", error bars: ") + errorBarsLabel(bars, confidence);
+    d += logX ? QStringLiteral(", log2 clients axis") : QStringLiteral(", linear clients axis");
+    if (usl) d += QStringLiteral(", USL fit");
+    if (!series.isEmpty()) d += QStringLiteral(", series: ") + series.join(QStringLiteral(", "));
+    return d;
+}
+
+std::vector<std::string> ScalingView::drawn(const std::vector<std::string>& order) const {
+    std::vector<std::string> out;
+    for (const auto& s : order)
+        if (series.isEmpty() || series.contains(QString::fromStdString(s))) out.push_back(s);
+    return out;
+}
+
+std::vector<RunRecord> ScalingView::runsDrawn(const std::vector<RunRecord>& runs) const {
+    if (series.isEmpty()) return runs;
+    std::vector<RunRecord> out;
+    for (const auto& r : runs)
+        if (series.contains(QString::fromStdString(r.series))) out.push_back(r);
+    return out;
+}
+
+ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, const ScalingView& view) {
+    ScalingData d = buildScalingData(runs, order, view.metric, view.bars, view.confidence, view.usl);
+    if (!view.series.isEmpty())
+        d.series.erase(std::remove_if(d.series.begin(), d.series.end(),
+                                      [&](const ScalingSeriesView& s) { return !view.series.contains(s.label); }),
+                       d.series.end());
+    return d;
 }
 
 int ScalingData::pointCount() const {

@@ -18,6 +18,24 @@ namespace scalelab::ui {
 
 enum class ErrorBars { ConfidenceInterval, StandardDeviation, MinMax };
 QString errorBarsLabel(ErrorBars kind, double confidence);
+// "ci", "sd", "minmax" (the command line's words); throws scalelab::Error listing them.
+ErrorBars parseErrorBars(const std::string& name);
+
+// What the Results page shows, and what its exports and `scalelab export` draw: one value, so
+// an export is the view on screen.
+struct ScalingView {
+    RunMetric metric = RunMetric::Tps;
+    ErrorBars bars = ErrorBars::ConfidenceInterval;
+    double confidence = 0.95;
+    bool logX = false;
+    bool usl = false;
+    QStringList series;  // the series drawn; empty: all. Colours stay the experiment's.
+    QString describe() const;  // "tps, 95% confidence interval of the mean, log2 clients, USL fit"
+    // The experiment's series that the view draws, in the experiment's order.
+    std::vector<std::string> drawn(const std::vector<std::string>& order) const;
+    // The runs of the series drawn (points are made of every series the runs name).
+    std::vector<RunRecord> runsDrawn(const std::vector<RunRecord>& runs) const;
+};
 
 struct ScalingPointView {
     double clients = 0, mean = 0, low = 0, high = 0;
@@ -48,6 +66,8 @@ struct ScalingData {
 
 ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
                              RunMetric metric, ErrorBars bars, double confidence, bool withFit);
+ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
+                             const ScalingView& view);
 QList<MachineMarkerView> markerViews(const std::vector<MachineMarker>& markers);
 
 struct ComparisonRowView {

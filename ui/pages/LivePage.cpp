@@ -12,6 +12,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace scalelab::ui {
@@ -38,33 +39,49 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     tps_ = new TimelineChart(tr("Throughput (current run)"), tr("tps"), {"tps"}, {"tps"});
     latency_ = new TimelineChart(tr("Latency (current run)"), tr("ms"), {"p50", "p95", "p99"}, {"p50", "p95", "p99"});
     cpu_ = new TimelineChart(tr("CPU, all PUs"), tr("%"), {"cpu.user", "cpu.system", "cpu.iowait", "cpu.steal", "cpu.idle"},
-                             {"user", "system", "iowait", "steal", "idle"}, true, 100);
+                             // vmstat's column names: five legend entries fit a chart on a laptop screen
+                             {"us", "sy", "wa", "st", "id"}, true, 100);
+    cpu_->legend()->setAlignment(Qt::AlignRight);  // five entries: a column, never elided
     disk_ = new TimelineChart(tr("Disk throughput"), tr("MB/s"), {"disk.readMB", "disk.writeMB"}, {"read", "write"});
     iops_ = new TimelineChart(tr("Disk operations"), tr("per second"), {"disk.reads", "disk.writes"}, {"reads/s", "writes/s"});
     server_ = new TimelineChart(tr("Server counters"), tr("per second"), {"server.commits", "server.logical_reads"},
                                 {"commits/s", "logical reads/s"});
-    auto* charts = new QGridLayout;
+    auto* chartsBox = new QWidget;
+    auto* charts = new QGridLayout(chartsBox);
+    charts->setContentsMargins(0, 0, 0, 0);
     int i = 0;
     for (auto* c : {tps_, latency_, cpu_, disk_, iops_, server_}) {
         auto* view = new QChartView(c);
         view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(280, 200);
+        view->setMinimumSize(220, 190);
         views_.append(view);
         charts->addWidget(view, i / 3, i % 3);
         ++i;
     }
     pus_ = new PuStrip(machine);
     auto* puBox = new QVBoxLayout;
-    puBox->addWidget(new QLabel(tr("Busy % per PU (SMT siblings side by side)")));
+    auto* puLabel = new QLabel(tr("Busy % per PU (SMT siblings side by side)"));
+    puLabel->setWordWrap(true);
+    puBox->addWidget(puLabel);
     puBox->addWidget(pus_);
     warnings_ = new QListWidget;
+    warnings_->setWordWrap(true);  // a message is read whole, not scrolled sideways
+    warnings_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     puBox->addWidget(new QLabel(tr("Messages")));
     puBox->addWidget(warnings_);
     auto* side = new QWidget;
     side->setLayout(puBox);
-    side->setMaximumWidth(360);
-    charts->addWidget(side, 0, 3, 2, 1);
-    layout->addLayout(charts, 1);
+    side->setMinimumWidth(180);
+    side->setMaximumWidth(300);
+    // Charts and the side panel share the width: the splitter gives either more, and at
+    // 1024 pixels both fit without scrolling.
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(chartsBox);
+    split->addWidget(side);
+    split->setStretchFactor(0, 1);
+    split->setChildrenCollapsible(false);
+    split->setSizes({800, 220});
+    layout->addWidget(split, 1);
 
     connect(pause_, &QPushButton::clicked, this, [this] {
         paused_ = !paused_;

@@ -4,11 +4,14 @@
 #include "bridge/SweepController.h"
 #include "charts/ChartExport.h"
 #include "charts/ScalingChart.h"
+#include "charts/ReportExport.h"
 #include "pages/LivePage.h"
+#include "pages/OverviewPage.h"
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
 #include "server/PgBinaries.h"
 #include "store/Export.h"
+#include "store/ReportCsv.h"
 #include "store/Import.h"
 #include "sweep/SweepPlan.h"
 #include "topo/Placement.h"
@@ -25,7 +28,11 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QScrollArea>
 #include <QShortcut>
+#include <QDialog>
+#include <QTextBrowser>
+#include <QVBoxLayout>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -41,9 +48,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     setup_ = new SetupPage(machine_);
     live_ = new LivePage(machine_);
     results_ = new ResultsPage(machine_);
-    tabs_->addTab(setup_, tr("Setup"));
-    tabs_->addTab(live_, tr("Live"));
-    tabs_->addTab(results_, tr("Results"));
+    overview_ = new OverviewPage;
+    // Each page scrolls when the window is smaller than it (a 1024x700 screen): nothing is cut
+    // off and no button is out of reach.
+    auto addPage = [this](QWidget* page, const QString& title) {
+        auto* area = new QScrollArea;
+        area->setWidget(page);
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        tabs_->addTab(area, title);
+    };
+    addPage(setup_, tr("Setup"));
+    addPage(live_, tr("Live"));
+    addPage(results_, tr("Results"));
+    addPage(overview_, tr("Overview"));
     setCentralWidget(tabs_);
     statusLabel_ = new QLabel;
     statusBar()->addWidget(statusLabel_, 1);
@@ -62,6 +80,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
         for (QAction* a : exportActions_) a->setEnabled(points > 0);
     });
     for (QAction* a : exportActions_) a->setEnabled(false);
+    connect(results_, &ResultsPage::runsEdited, this, [this] {
+        try {
+            if (!path_.isEmpty()) overview_->load(path_);  // its counts of excluded runs and notes
+        } catch (const std::exception&) {
+        }
+    });
 
     connect(setup_, &SetupPage::startRequested, this, [this] {
         QString path = QFileDialog::getSaveFileName(this, tr("Experiment file"), QStringLiteral("experiment.slab"),
@@ -112,7 +136,8 @@ void MainWindow::buildMenus() {
         if (controller_->running()) return;
         path_.clear();
         results_->clear();
-        tabs_->setCurrentWidget(setup_);
+        overview_->clear();
+        showPage(setup_);
         updateTitle();
     });
     file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
@@ -169,17 +194,21 @@ void MainWindow::buildMenus() {
         if (path_.isEmpty()) return;
         QString dir = QFileDialog::getExistingDirectory(this, tr("Directory for the CSV files"));
         if (dir.isEmpty()) return;
-        try {
-            auto store = ExperimentStore::open(path_.toStdString(), true);
-            exportCsv(*store, dir.toStdString());
-            statusLabel_->setText(tr("Wrote runs.csv, points.csv and samples.csv to %1").arg(dir));
-        } catch (const std::exception& e) {
-            QMessageBox::warning(this, tr("Export"), QString::fromStdString(e.what()));
-        }
+        QString error = exportCsvTo(dir);
+        if (!error.isEmpty()) QMessageBox::warning(this, tr("Export"), error);
+    });
+    exportActions_ << file->addAction(tr("Export &HTML report..."), this, [this] {
+        if (path_.isEmpty()) return;
+        QString p = QFileDialog::getSaveFileName(this, tr("HTML report"), QFileInfo(path_).completeBaseName() + QStringLiteral(".html"),
+                                                 QStringLiteral("HTML (*.html)"));
+        if (p.isEmpty()) return;
+        QString error = exportHtmlTo(p);
+        if (!error.isEmpty()) QMessageBox::warning(this, tr("Export HTML report"), error);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("ScaleLab &help"), QKeySequence::HelpContents, this, &MainWindow::showHelp);
     help->addAction(tr("&About ScaleLab"), this, [this] {
         QString server;
         try {
@@ -194,12 +223,30 @@ void MainWindow::buildMenus() {
     });
 }
 
+QDialog* MainWindow::showHelp() {
+    if (!help_) {
+        help_ = new QDialog(this);
+        help_->setWindowTitle(tr("ScaleLab help"));
+        auto* layout = new QVBoxLayout(help_);
+        auto* browser = new QTextBrowser;
+        QFile text(QStringLiteral(":/scalelab/help.html"));
+        text.open(QIODevice::ReadOnly);
+        browser->setHtml(QString::fromUtf8(text.readAll()));
+        layout->addWidget(browser);
+        help_->resize(720, 600);
+    }
+    help_->show();
+    help_->raise();
+    return help_;
+}
+
 void MainWindow::openExperiment(const QString& path) {
     try {
         results_->load(path);
+        overview_->load(path);
         path_ = path;
         rememberRecent(path);
-        tabs_->setCurrentWidget(results_);
+        showPage(results_);
         updateTitle();
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Open experiment"), QString::fromStdString(e.what()));
@@ -256,7 +303,7 @@ QString MainWindow::loadPlanFrom(const QString& path) {
         return tr("%1: %2").arg(path, QString::fromStdString(e.what()));
     }
     setup_->setPlanJson(j);
-    tabs_->setCurrentWidget(setup_);
+    showPage(setup_);
     return {};
 }
 
@@ -268,7 +315,7 @@ void MainWindow::startSweep(const SweepPlan& plan, const QString& path) {
     live_->setRunning(true);
     statusLabel_->clear();
     setup_->startButton()->setEnabled(false);
-    tabs_->setCurrentWidget(live_);
+    showPage(live_);
     updateTitle();
     bool resume = QFileInfo(path).exists() && QFileInfo(path).size() > 0;
     sweepCreatesFile_ = !resume;
@@ -284,6 +331,39 @@ void MainWindow::exportChart(const QString& path, int scale) {
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Export chart"), QString::fromStdString(e.what()));
     }
+}
+
+QString MainWindow::exportCsvTo(const QString& dir) {
+    try {
+        auto store = ExperimentStore::open(path_.toStdString(), true);
+        auto order = store->seriesLabels();
+        auto written = exportCsv(*store, dir.toStdString());
+        // The tables the Results page shows, for the view on screen (what `report --csv` writes).
+        for (auto& f : writeReportCsv(reportFor(store->runs(), order, results_->view(), results_->choice(), path_.toStdString()),
+                                      dir.toStdString(), false))
+            written.push_back(f);
+        QStringList names;
+        for (const auto& f : written) names << QFileInfo(QString::fromStdString(f)).fileName();
+        statusLabel_->setText(tr("Wrote %1 to %2").arg(names.join(QStringLiteral(", ")), dir));
+        return {};
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
+QString MainWindow::exportHtmlTo(const QString& path) {
+    try {
+        writeHtmlReport(path_.toStdString(), results_->view(), results_->choice(), path.toStdString());
+        statusLabel_->setText(tr("Wrote %1").arg(path));
+        return {};
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
+void MainWindow::showPage(QWidget* page) {
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (auto* area = qobject_cast<QScrollArea*>(tabs_->widget(i)); area && area->widget() == page) tabs_->setCurrentIndex(i);
 }
 
 void MainWindow::importFiles(const QStringList& files) {
@@ -336,10 +416,16 @@ void MainWindow::finishExperimentFile(bool failed) {
         for (const char* suffix : {"", "-wal", "-shm"}) QFile::remove(path_ + QLatin1String(suffix));
         path_.clear();
         results_->clear();
+        overview_->clear();
         updateTitle();
         return;
     }
     results_->load(path_);
+    try {
+        overview_->load(path_);
+    } catch (const std::exception&) {
+        overview_->clear();
+    }
     if (runs > 0) rememberRecent(path_);
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The main window: Setup, Live and Results pages; File menu (new, open, recent, save as,
+// The main window: Setup, Live, Results and Overview pages; File menu (new, open, recent, save as,
 // import, export chart and data); drag-and-drop import; the sweep runs through SweepController
 // off the GUI thread. Window layout and the last plan persist in QSettings.
 #include "sweep/SweepPlan.h"
@@ -7,6 +7,7 @@
 
 #include <QMainWindow>
 
+class QDialog;
 class QLabel;
 class QMenu;
 class QTabWidget;
@@ -14,6 +15,7 @@ class QTabWidget;
 namespace scalelab::ui {
 
 class LivePage;
+class OverviewPage;
 class ResultsPage;
 class SetupPage;
 class SweepController;
@@ -27,6 +29,9 @@ public:
     SetupPage* setupPage() const { return setup_; }
     LivePage* livePage() const { return live_; }
     ResultsPage* resultsPage() const { return results_; }
+    OverviewPage* overviewPage() const { return overview_; }
+    // Pages sit in scroll areas (the tabs hold those): this shows the tab of `page`.
+    void showPage(QWidget* page);
     SweepController* controller() const { return controller_; }
     QTabWidget* tabs() const { return tabs_; }
     const QString& experimentPath() const { return path_; }
@@ -41,6 +46,10 @@ public:
     QString savePlanTo(const QString& path) const;
     QString loadPlanFrom(const QString& path);
     void exportChart(const QString& path, int scale);  // .png (scale 1 or 2) or .svg
+    // As the Results page shows it now. "" when written, else why not.
+    QString exportCsvTo(const QString& dir);     // runs, points, samples + comparison, USL, peak
+    QString exportHtmlTo(const QString& path);   // the self-contained HTML report
+    QDialog* showHelp();                          // Help > ScaleLab help (F1)
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -61,6 +70,7 @@ private:
     SetupPage* setup_;
     LivePage* live_;
     ResultsPage* results_;
+    OverviewPage* overview_;
     SweepController* controller_;
     QMenu* recent_;
     QLabel* statusLabel_;
@@ -68,6 +78,7 @@ private:
     bool closingAfterStop_ = false;
     bool sweepCreatesFile_ = false;  // the running sweep made its file (not a resume)
     QList<QAction*> exportActions_;  // enabled while the chart has points
+    QDialog* help_ = nullptr;
 };
 
 } // namespace scalelab::ui

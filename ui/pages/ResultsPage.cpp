@@ -16,6 +16,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QToolButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -54,12 +56,18 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     bars_->addItems({tr("95% confidence interval"), tr("standard deviation"), tr("min - max")});
     logX_ = new QCheckBox(tr("log2 clients"));
     usl_ = new QCheckBox(tr("USL fit"));
+    seriesButton_ = new QToolButton;
+    seriesButton_->setText(tr("Series"));
+    seriesButton_->setToolTip(tr("Which series the chart, the tables and the exports show"));
+    seriesButton_->setPopupMode(QToolButton::InstantPopup);
+    seriesButton_->setMenu(new QMenu(seriesButton_));
     controls->addWidget(new QLabel(tr("Metric")));
     controls->addWidget(metric_);
     controls->addWidget(new QLabel(tr("Error bars")));
     controls->addWidget(bars_);
     controls->addWidget(logX_);
     controls->addWidget(usl_);
+    controls->addWidget(seriesButton_);
     controls->addStretch();
     layout->addLayout(controls);
     followNote_ = new QLabel;
@@ -127,6 +135,8 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     runsView_->setSortingEnabled(true);
     runsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     runsView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    runsView_->horizontalHeader()->setStretchLastSection(true);  // the note
+    runsView_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     detail_ = new TimelineChart(tr("Selected run"), tr("tps"), {"tps"}, {"tps"});
     auto* detailView = new QChartView(detail_);
     detailView->setMinimumHeight(200);
@@ -151,6 +161,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     connect(runs_, &RunsTableModel::exclusionChanged, this, [this](qint64 id, bool excluded) {
         try {
             if (!path_.isEmpty()) ExperimentStore::open(path_.toStdString())->setExcluded(id, excluded);
+            emit runsEdited();
         } catch (const std::exception& e) {
             // The file went away or cannot be written: say so, and show what the file holds.
             QMessageBox::warning(this, tr("Exclude run"), QString::fromStdString(e.what()));
@@ -161,10 +172,71 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
         }
         refresh();
     });
+    connect(runs_, &RunsTableModel::noteChanged, this, [this](qint64 id, const QString& note) {
+        try {
+            if (!path_.isEmpty()) ExperimentStore::open(path_.toStdString())->setRunNote(id, note.toStdString());
+            emit runsEdited();
+        } catch (const std::exception& e) {
+            // A sweep holds the file, or it cannot be written: say so, and show what the file holds.
+            QMessageBox::warning(this, tr("Note on run %1").arg(id), QString::fromStdString(e.what()));
+            try {
+                runs_->syncRuns(ExperimentStore::open(path_.toStdString(), true)->runs());
+            } catch (const std::exception&) {
+            }
+        }
+    });
     connect(runsView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (current.isValid()) showRunDetail(proxy_->mapToSource(current).row());
             });
+}
+
+ScalingView ResultsPage::view() const {
+    ScalingView v;
+    v.metric = parseRunMetric(metric_->currentText().toStdString());
+    v.bars = static_cast<ErrorBars>(bars_->currentIndex());
+    v.confidence = 0.95;
+    v.logX = logX_->isChecked();
+    v.usl = usl_->isChecked() && isThroughputMetric(v.metric);
+    if (!hidden_.isEmpty())
+        for (const auto& s : seriesOrder_)
+            if (!hidden_.contains(QString::fromStdString(s))) v.series << QString::fromStdString(s);
+    return v;
+}
+
+ReportChoice ResultsPage::choice() const {
+    ReportChoice c;
+    std::string base = baseline_->currentText().toStdString(), cand = candidate_->currentText().toStdString();
+    if (!base.empty() && !cand.empty() && base != cand) c.baseline = base, c.candidate = cand;
+    c.paired = paired_->isChecked();
+    return c;
+}
+
+void ResultsPage::showSeries(const QStringList& series) {
+    hidden_.clear();
+    if (!series.isEmpty())
+        for (const auto& s : seriesOrder_)
+            if (!series.contains(QString::fromStdString(s))) hidden_ << QString::fromStdString(s);
+    offerSeries();
+    refresh();
+}
+
+void ResultsPage::offerSeries() {
+    QMenu* menu = seriesButton_->menu();
+    menu->clear();
+    for (const auto& s : seriesOrder_) {
+        QString label = QString::fromStdString(s);
+        QAction* a = menu->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(!hidden_.contains(label));
+        connect(a, &QAction::toggled, this, [this, label](bool on) {
+            if (on) hidden_.removeAll(label);
+            else hidden_ << label;
+            refresh();
+        });
+    }
+    seriesButton_->setEnabled(!seriesOrder_.empty());
+    seriesButton_->setText(hidden_.isEmpty() ? tr("Series") : tr("Series (%1 hidden)").arg(hidden_.size()));
 }
 
 void ResultsPage::clear() {
@@ -175,6 +247,8 @@ void ResultsPage::clear() {
     seriesOrder_.clear();
     runs_->setRuns({});
     provenance_.clear();
+    hidden_.clear();
+    offerSeries();
     refresh();
 }
 
@@ -185,7 +259,9 @@ void ResultsPage::load(const QString& path) {
     seriesOrder_.clear();
     for (const auto& s : store->series()) seriesOrder_.push_back(s.label);
     provenance_ = store->provenance();
+    hidden_.clear();
     runs_->setRuns(store->runs());
+    offerSeries();
     offerMetricsPresent();
     refresh();
     follow_->start();
@@ -230,8 +306,10 @@ bool ResultsPage::knowsSeries(const std::string& label) const {
 }
 
 void ResultsPage::mergeSeriesOrder(const std::vector<StoredSeries>& series) {
+    size_t before = seriesOrder_.size();
     for (const auto& s : series)
         if (!knowsSeries(s.label)) seriesOrder_.push_back(s.label);
+    if (seriesOrder_.size() != before) offerSeries();
 }
 
 void ResultsPage::offerMetricsPresent() {
@@ -256,18 +334,21 @@ void ResultsPage::addRun(const RunRecord& run) {
         } catch (const std::exception&) {
         }
     }
-    if (!knowsSeries(run.series)) seriesOrder_.push_back(run.series);
+    if (!knowsSeries(run.series)) {
+        seriesOrder_.push_back(run.series);
+        offerSeries();
+    }
     runs_->addRun(run);
     offerMetricsPresent();
     refresh();
 }
 
 void ResultsPage::refresh() {
-    RunMetric metric = parseRunMetric(metric_->currentText().toStdString());
-    auto bars = static_cast<ErrorBars>(bars_->currentIndex());
+    ScalingView shown = view();
+    RunMetric metric = shown.metric;
     usl_->setEnabled(isThroughputMetric(metric));  // the USL describes throughput only
     usl_->setToolTip(usl_->isEnabled() ? QString() : tr("The USL describes throughput (tps, logical reads)"));
-    data_ = buildScalingData(runs_->runs(), seriesOrder_, metric, bars, 0.95, usl_->isChecked());
+    data_ = buildScalingData(runs_->runs(), seriesOrder_, shown);
     ThisMachine here{hostname_, static_cast<int>(machine_.cores.size()), machine_.puCount()};
     data_.markers = markerViews(machineMarkers(runs_->runs(), provenance_, here));
     chart_->setData(data_, logX_->isChecked());
@@ -291,7 +372,7 @@ void ResultsPage::refresh() {
     }
     refreshComparison();
 
-    std::vector<SeriesPoint> summaries = summarizePoints(pointRuns(runs_->runs(), seriesOrder_, metric), 0.95);
+    std::vector<SeriesPoint> summaries = summarizePoints(pointRuns(shown.runsDrawn(runs_->runs()), seriesOrder_, metric), 0.95);
     peak_->setRowCount(0);
     if (!summaries.empty()) {
         auto rows = scalelab::peakTable(summaries, summaries.front().series);

@@ -2,6 +2,7 @@
 // Results of an experiment: the scaling chart (metric, error bars, log2 x, USL fits), a
 // comparison of two series, the peak table, the runs table (sortable, filterable, runs can be
 // excluded and included again) and the selected run's timeline.
+#include "charts/ReportExport.h"
 #include "models/RunsTableModel.h"
 #include "models/ScalingData.h"
 #include "store/ExperimentStore.h"
@@ -18,6 +19,7 @@ class QSortFilterProxyModel;
 class QTableView;
 class QTableWidget;
 class QTimer;
+class QToolButton;
 
 namespace scalelab::ui {
 
@@ -38,6 +40,15 @@ public:
     void addRun(const RunRecord& run);  // a run just finished during a sweep
     void clear();
 
+    // What the chart shows now (metric, error bars, axis, USL, series) and the comparison the
+    // tables hold: the window's exports draw exactly this.
+    ScalingView view() const;
+    ReportChoice choice() const;
+    const QString& path() const { return path_; }
+    // Draw only these series (empty: all); the Series menu does the same.
+    void showSeries(const QStringList& series);
+    QToolButton* seriesButton() const { return seriesButton_; }
+
     ScalingChart* chart() const { return chart_; }
     const ScalingData& data() const { return data_; }
     QTableWidget* comparisonTable() const { return comparison_; }
@@ -52,6 +63,7 @@ public:
 
 signals:
     void pointsChanged(int points);  // after each refresh: how many points the chart draws
+    void runsEdited();               // a run's exclusion or note was written into the file
 
 public slots:
     void refresh();
@@ -61,6 +73,7 @@ public slots:
 private:
     void refreshComparison();
     void offerMetricsPresent();  // the metric menu lists only metrics the runs have
+    void offerSeries();          // the Series menu lists the experiment's series
     bool knowsSeries(const std::string& label) const;
     void mergeSeriesOrder(const std::vector<StoredSeries>& series);  // the file's order, appended
     void showRunDetail(int sourceRow);
@@ -76,6 +89,8 @@ private:
     QLabel *tooltip_, *fitText_;
     QComboBox *metric_, *bars_, *baseline_, *candidate_;
     QCheckBox *logX_, *usl_, *paired_;
+    QToolButton* seriesButton_;
+    QStringList hidden_;                        // series the user took off the chart
     QTableWidget *comparison_, *peak_;
     RunsTableModel* runs_;
     QSortFilterProxyModel* proxy_;

@@ -1,0 +1,52 @@
+#include "stats/Report.h"
+
+#include "util/Error.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace scalelab {
+
+std::string confidenceLabel(double confidence) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f%%", 100 * confidence);
+    return buf;
+}
+
+StatsReport buildStatsReport(const std::vector<RunRecord>& runs, const std::vector<std::string>& order,
+                             const ReportOptions& o, const std::string& experiment) {
+    if (o.usl && !isThroughputMetric(o.metric))
+        throw Error(std::string("--usl fits throughput (tps, logical_reads); ") + runMetricName(o.metric) +
+                    " is not one, and the law does not describe it");
+    StatsReport r;
+    r.options = o;
+    auto points = pointRuns(runs, order, o.metric);
+    if (points.empty()) throw Error(experiment + " has no completed runs with " + runMetricName(o.metric));
+    r.points = summarizePoints(points, o.confidence);
+    if (r.compared()) {
+        for (const auto& name : {o.baseline, o.candidate})
+            if (std::find(order.begin(), order.end(), name) == order.end())
+                throw Error("--compare: no series named '" + name + "' in " + experiment);
+        r.comparison = compareSeries(points, o.baseline, o.candidate, o.paired, o.confidence);
+    }
+    if (o.usl) {
+        for (const auto& series : order) {
+            std::vector<ScalingPoint> sp;
+            for (const auto& p : r.points)
+                if (p.series == series)
+                    sp.push_back({static_cast<double>(p.clients), p.summary.mean, p.summary.sd, p.summary.n});
+            if (sp.empty()) continue;
+            UslRow row{series, static_cast<int>(sp.size()), std::nullopt, {}};
+            try {
+                row.fit = fitUsl(sp, o.weighted);
+            } catch (const Error& e) {
+                row.error = e.what();
+            }
+            r.usl.push_back(std::move(row));
+        }
+    }
+    if (o.peak) r.peaks = peakTable(r.points, o.peakBaseline);
+    return r;
+}
+
+} // namespace scalelab

@@ -1,0 +1,50 @@
+#pragma once
+// An experiment's statistics as one value: the points (mean and interval per series and client
+// count), a comparison of two series, USL fits, the peak table. Computed once here and written
+// by renderers (console, CSV, HTML) that compute nothing, so the CLI, the window and the HTML
+// report cannot disagree.
+#include "stats/ExperimentPoints.h"
+#include "stats/Usl.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+struct ReportOptions {
+    RunMetric metric = RunMetric::Tps;
+    double confidence = 0.95;
+    std::string baseline, candidate;  // compare candidate with baseline when both are set
+    bool paired = false;
+    bool usl = false, weighted = false;
+    bool peak = false;
+    std::string peakBaseline;         // the peak table's "% of" series; empty: none
+};
+
+struct UslRow {
+    std::string series;
+    int points = 0;                   // client counts the fit stood on
+    std::optional<UslFit> fit;
+    std::string error;                // why there is no fit
+};
+
+struct StatsReport {
+    ReportOptions options;
+    std::vector<SeriesPoint> points;            // series in the experiment's order
+    std::vector<PointComparison> comparison;    // when options name two series
+    std::vector<UslRow> usl;                    // one per series with points, when options.usl
+    std::vector<PeakRow> peaks;                 // when options.peak
+    bool compared() const { return !options.baseline.empty() && !options.candidate.empty(); }
+};
+
+// Throws Error (naming `experiment`) when no completed run has the metric, when a compared
+// series does not exist, when --usl meets a metric that is not throughput, or when a paired
+// comparison cannot be made.
+StatsReport buildStatsReport(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
+                             const ReportOptions& options, const std::string& experiment);
+
+// "95%": how the confidence level is written in headings.
+std::string confidenceLabel(double confidence);
+
+} // namespace scalelab

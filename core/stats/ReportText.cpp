@@ -1,0 +1,102 @@
+#include "stats/ReportText.h"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+namespace scalelab {
+namespace {
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+std::string opt(const char* f, const std::optional<double>& v) { return v ? fmt(f, *v) : "-"; }
+
+// printf onto a string.
+void add(std::string& out, const char* f, ...) __attribute__((format(printf, 2, 3)));
+void add(std::string& out, const char* f, ...) {
+    va_list ap, copy;
+    va_start(ap, f);
+    va_copy(copy, ap);
+    int n = std::vsnprintf(nullptr, 0, f, copy);
+    va_end(copy);
+    if (n > 0) {
+        std::string buf(static_cast<size_t>(n) + 1, '\0');
+        std::vsnprintf(buf.data(), buf.size(), f, ap);
+        buf.resize(static_cast<size_t>(n));
+        out += buf;
+    }
+    va_end(ap);
+}
+
+std::string pm(double v, double se, const char* f) {
+    return fmt(f, v) + (std::isnan(se) ? std::string(" +/- -") : " +/- " + fmt(f, se));
+}
+
+} // namespace
+
+std::string reportText(const StatsReport& r) {
+    const ReportOptions& o = r.options;
+    std::string out;
+    std::string level = confidenceLabel(o.confidence);
+    const char* metric = runMetricName(o.metric);
+    add(out, "%s (%s), mean with %s confidence interval (Student's t) over the runs of each point\n", metric,
+        runMetricUnit(o.metric), level.c_str());
+    add(out, "%-20s %7s %3s %12s %10s %12s %12s\n", "series", "clients", "n", "mean", "sd", "ci low", "ci high");
+    for (const auto& p : r.points) {
+        const PointSummary& s = p.summary;
+        add(out, "%-20s %7d %3d %12.2f %10s %12s %12s\n", p.series.c_str(), p.clients, s.n, s.mean,
+            s.n > 1 ? fmt("%.2f", s.sd).c_str() : "-", opt("%.2f", s.ciLow).c_str(), opt("%.2f", s.ciHigh).c_str());
+    }
+
+    if (r.compared()) {
+        const std::string &A = o.baseline, &B = o.candidate;
+        add(out, "\n%s vs %s (%s, %s), %s intervals\n", B.c_str(), A.c_str(), o.paired ? "paired by round" : "Welch's t-test",
+            metric, level.c_str());
+        add(out, "%7s %12s %12s %11s %9s %21s %9s  %s\n", "clients", A.substr(0, 12).c_str(), B.substr(0, 12).c_str(),
+            "difference", "change", "change interval", "p", "verdict");
+        for (const auto& [clients, c] : r.comparison) {
+            std::string interval = c.percentLow ? fmt("%+.1f%%", *c.percentLow) + " .. " + fmt("%+.1f%%", *c.percentHigh) : "-";
+            add(out, "%7d %12.2f %12.2f %11.2f %+8.2f%% %21s %9s  %s\n", clients, c.a.mean, c.b.mean, c.difference,
+                c.percentChange, interval.c_str(), opt("%.4f", c.pValue).c_str(), c.verdict.c_str());
+        }
+    }
+
+    if (o.usl) {
+        add(out, "\nUniversal Scalability Law fits (%s): X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1))%s\n", metric,
+            o.weighted ? ", weighted by 1/variance" : "");
+        for (const auto& row : r.usl) {
+            if (!row.fit) {
+                add(out, "%-20s no fit: %s\n", row.series.c_str(), row.error.c_str());
+                continue;
+            }
+            const UslFit& f = *row.fit;
+            add(out, "%-20s USL: lambda %s, sigma %s, kappa %s, R^2 %.4f, kappa > 0 (95%%): %s", row.series.c_str(),
+                pm(f.lambda, f.lambdaSe, "%.3f").c_str(), pm(f.sigma, f.sigmaSe, "%.5f").c_str(),
+                pm(f.kappa, f.kappaSe, "%.6f").c_str(), f.rSquared, f.kappaAboveZero ? "yes" : "no");
+            if (f.peakClients)
+                add(out, ", N* %s, X(N*) %s", pm(*f.peakClients, f.peakClientsSe.value_or(NAN), "%.1f").c_str(),
+                    pm(*f.peakThroughput, f.peakThroughputSe.value_or(NAN), "%.1f").c_str());
+            add(out, "\n");
+            if (f.amdahl)
+                add(out, "%-20s   Amdahl (second model, kappa = 0): lambda %s, sigma %s, R^2 %.4f, no peak\n", "",
+                    pm(f.amdahl->lambda, f.amdahl->lambdaSe, "%.3f").c_str(),
+                    pm(f.amdahl->sigma, f.amdahl->sigmaSe, "%.5f").c_str(), f.amdahl->rSquared);
+            if (!f.note.empty()) add(out, "%-20s   %s\n", "", f.note.c_str());
+        }
+    }
+
+    if (o.peak) {
+        add(out, "\nPeak %s per series%s\n", metric,
+            o.peakBaseline.empty() ? "" : (", as % of " + o.peakBaseline + "'s peak").c_str());
+        add(out, "%-20s %7s %12s %12s %12s %10s\n", "series", "clients", "mean", "ci low", "ci high", "% base");
+        for (const auto& p : r.peaks)
+            add(out, "%-20s %7d %12.2f %12s %12s %10s\n", p.series.c_str(), p.clients, p.at.mean,
+                opt("%.2f", p.at.ciLow).c_str(), opt("%.2f", p.at.ciHigh).c_str(), opt("%.1f", p.percentOfBaseline).c_str());
+    }
+    return out;
+}
+
+} // namespace scalelab

@@ -1,0 +1,119 @@
+#include "store/ExperimentOverview.h"
+
+#include <cstdio>
+#include <map>
+
+namespace scalelab {
+namespace {
+
+std::string text(const nlohmann::json& j, const char* key) {
+    if (!j.is_object() || !j.contains(key) || j[key].is_null()) return {};
+    const auto& v = j[key];
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+std::string yesNo(const nlohmann::json& j, const char* key) {
+    if (!j.is_object() || !j.contains(key) || !j[key].is_boolean()) return "unknown";
+    return j[key].get<bool>() ? "yes" : "no";
+}
+
+void add(std::vector<OverviewItem>& out, const std::string& section, const std::string& name, const std::string& value) {
+    if (!value.empty()) out.push_back({section, name, value});
+}
+
+void describeMachine(std::vector<OverviewItem>& out, const std::string& section, const nlohmann::json& m) {
+    add(out, section, "Host", text(m, "hostname"));
+    add(out, section, "CPU", text(m, "cpu_model"));
+    add(out, section, "Topology", text(m, "topology"));
+    std::string smt = "available: " + yesNo(m, "smt_available") + ", active: " + yesNo(m, "smt_active");
+    if (auto c = text(m, "smt_control"); !c.empty()) smt += ", kernel control: " + c;
+    add(out, section, "SMT", smt);
+    add(out, section, "NUMA nodes", text(m, "numa_nodes"));
+    add(out, section, "Kernel", text(m, "kernel"));
+    add(out, section, "Architecture", text(m, "arch"));
+    if (m.contains("memory_bytes") && m["memory_bytes"].is_number()) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f GiB", m["memory_bytes"].get<double>() / (1024.0 * 1024 * 1024));
+        add(out, section, "Memory", buf);
+    }
+    add(out, section, "Frequency governor", text(m, "cpufreq_governor"));
+}
+
+void describeServer(std::vector<OverviewItem>& out, const std::string& section, const nlohmann::json& s) {
+    add(out, section, "Version", text(s, "version"));
+    if (!s.is_object() || !s.contains("non_default_settings")) return;
+    for (const auto& [name, v] : s["non_default_settings"].items()) {
+        std::string value = text(v, "value");
+        if (value.empty()) value = "'' (empty)";
+        if (auto unit = text(v, "unit"); !unit.empty()) value += " (unit " + unit + ")";
+        if (auto source = text(v, "source"); !source.empty()) value += ", from " + source;
+        add(out, section, name, value);
+    }
+}
+
+void describeScripts(std::vector<OverviewItem>& out, const std::string& section, const nlohmann::json& s) {
+    if (!s.is_object()) return;
+    if (s.contains("scripts"))
+        for (const auto& script : s["scripts"]) {
+            std::string name = text(script, "name");
+            if (auto w = text(script, "weight"); !w.empty()) name += " (weight " + w + ")";
+            add(out, section, name, text(script, "text"));
+        }
+    if (s.contains("define"))
+        for (const auto& [name, v] : s["define"].items()) add(out, section, "-D " + name, v.is_string() ? v.get<std::string>() : v.dump());
+}
+
+} // namespace
+
+std::vector<OverviewItem> experimentOverview(ExperimentStore& store) {
+    std::vector<OverviewItem> out;
+    const std::string ex = "Experiment";
+    add(out, ex, "File", store.path());
+    add(out, ex, "Created", store.meta("created_at") + (store.meta("created_by").empty() ? "" : " by " + store.meta("created_by")));
+    std::string series;
+    for (const auto& s : store.series()) series += (series.empty() ? "" : ", ") + s.label;
+    add(out, ex, "Series", series.empty() ? "none yet" : series);
+    std::map<std::string, int> byStatus;
+    int excluded = 0, counted = 0, notes = 0;
+    auto runs = store.runs();
+    for (const auto& r : runs) {
+        ++byStatus[r.status];
+        excluded += r.excluded;
+        counted += countsInStatistics(r);
+        notes += !r.note.empty();
+    }
+    std::string runText = std::to_string(runs.size()) + (runs.size() == 1 ? " run" : " runs");
+    for (const auto& [status, n] : byStatus) runText += ", " + std::to_string(n) + " " + status;
+    runText += "; " + std::to_string(counted) + " counted, " + std::to_string(excluded) + " excluded";
+    add(out, ex, "Runs", runText);
+    if (notes) add(out, ex, "Run notes", std::to_string(notes) + (notes == 1 ? " run has a note" : " runs have a note"));
+    add(out, ex, "Note", store.note());
+
+    auto records = store.provenanceRecords();
+    if (records.empty()) add(out, "Machine", "Provenance", "none recorded (imported runs, or a sweep that measured nothing)");
+    nlohmann::json previous;
+    for (size_t i = 0; i < records.size(); ++i) {
+        const nlohmann::json& j = records[i].json;
+        std::string suffix = i == 0 ? "" : " (session " + std::to_string(i + 1) + ", " + records[i].takenAt + ")";
+        auto part = [&](const char* key) { return j.contains(key) ? j[key] : nlohmann::json(); };
+        auto changed = [&](const char* key) { return i == 0 || !previous.contains(key) || previous[key] != part(key); };
+        if (i == 0) add(out, ex, "Measured from", records[i].takenAt);
+        if (changed("machine")) describeMachine(out, "Machine" + suffix, part("machine"));
+        if (changed("server")) describeServer(out, "PostgreSQL" + suffix, part("server"));
+        if (changed("scripts")) describeScripts(out, "Scripts" + suffix, part("scripts"));
+        if (changed("machine")) {
+            const auto m = part("machine");
+            add(out, "ScaleLab" + suffix, "Version", text(m, "scalelab"));
+            if (m.is_object() && m.contains("libraries"))
+                for (const auto& [name, v] : m["libraries"].items()) add(out, "ScaleLab" + suffix, name, v.get<std::string>());
+        }
+        previous = j;
+    }
+    if (auto plan = store.plan()) {
+        add(out, "Plan", "Seed", std::to_string(plan->second));
+        add(out, "Plan", "JSON", plan->first.dump(2));
+    }
+    return out;
+}
+
+} // namespace scalelab

@@ -1,0 +1,211 @@
+#include "store/HtmlReport.h"
+
+#include "util/Versions.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace scalelab {
+namespace {
+
+std::string num(double v, int decimals) {
+    if (!std::isfinite(v)) return "&ndash;";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+std::string opt(const std::optional<double>& v, int decimals, const std::string& suffix = "") {
+    return v ? num(*v, decimals) + suffix : "&ndash;";
+}
+std::string signedPct(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%+.1f%%", v);
+    return buf;
+}
+
+void replaceAll(std::string& s, const std::string& from, const std::string& to) {
+    for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size()) s.replace(pos, from.size(), to);
+}
+
+// An SVG document inside HTML: without the XML prolog and doctype, which HTML does not take,
+// and with its element ids prefixed, since ids are shared by the whole page.
+std::string inlineSvg(const std::string& svg, const std::string& prefix) {
+    size_t start = svg.find("<svg");
+    if (start == std::string::npos) return {};
+    std::string out = svg.substr(start);
+    replaceAll(out, " id=\"", " id=\"" + prefix);
+    replaceAll(out, "url(#", "url(#" + prefix);
+    replaceAll(out, "href=\"#", "href=\"#" + prefix);
+    return out;
+}
+
+struct Table {
+    std::string& out;
+    explicit Table(std::string& o, const std::vector<std::string>& headings) : out(o) {
+        out += "<table>\n<thead><tr>";
+        for (const auto& h : headings) out += "<th>" + htmlEscape(h) + "</th>";
+        out += "</tr></thead>\n<tbody>\n";
+    }
+    // Cells are HTML already (numbers, escaped text).
+    void row(const std::vector<std::string>& cells, const std::string& cls = "") {
+        out += cls.empty() ? "<tr>" : "<tr class=\"" + cls + "\">";
+        for (const auto& c : cells) out += "<td>" + c + "</td>";
+        out += "</tr>\n";
+    }
+    ~Table() { out += "</tbody>\n</table>\n"; }
+};
+
+const char* kStyle = R"css(
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; padding: 0 1em; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
+h3 { font-size: 1.05em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; vertical-align: top; }
+th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }
+table.overview td { text-align: left; } table.overview td:first-child { white-space: nowrap; }
+tr.excluded td { color: #888; } tr.failed td { color: #a33; }
+pre { margin: 0; white-space: pre-wrap; font-size: 0.95em; }
+figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
+.note { background: #fffbe6; border-left: 4px solid #e6c200; padding: 0.5em 1em; white-space: pre-wrap; }
+.meta { color: #666; font-size: 0.9em; }
+)css";
+
+} // namespace
+
+std::string htmlEscape(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string overviewHtml(const std::vector<OverviewItem>& overview) {
+    std::string out, section;
+    bool open = false;
+    for (const auto& item : overview) {
+        if (item.section != section) {
+            if (open) out += "</tbody>\n</table>\n";
+            section = item.section;
+            out += "<h3>" + htmlEscape(section) + "</h3>\n<table class=\"overview\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tbody>\n";
+            open = true;
+        }
+        bool multiline = item.value.find('\n') != std::string::npos;
+        out += "<tr><td>" + htmlEscape(item.name) + "</td><td>" +
+               (multiline ? "<pre>" + htmlEscape(item.value) + "</pre>" : htmlEscape(item.value)) + "</td></tr>\n";
+    }
+    if (open) out += "</tbody>\n</table>\n";
+    return out;
+}
+
+std::string htmlReport(const HtmlReportInput& in) {
+    const StatsReport& r = in.report;
+    const ReportOptions& o = r.options;
+    const std::string metric = runMetricName(o.metric), level = confidenceLabel(o.confidence);
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ScaleLab: " +
+                      htmlEscape(in.title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+    out += "<h1>" + htmlEscape(in.title) + "</h1>\n<p class=\"meta\">Report written by ScaleLab " +
+           htmlEscape(scalelabVersion()) + " at " + htmlEscape(in.generatedAt) + ". Charts: " + htmlEscape(in.view) +
+           ". Only completed runs that are not excluded count in points and statistics.</p>\n";
+
+    if (!in.note.empty()) out += "<div class=\"note\">" + htmlEscape(in.note) + "</div>\n";
+
+    out += "<h2>Charts</h2>\n";
+    for (size_t i = 0; i < in.charts.size(); ++i) {
+        const HtmlChart& c = in.charts[i];
+        out += "<figure>\n" + inlineSvg(c.svg, "chart" + std::to_string(i + 1) + "-") + "\n<figcaption>" + htmlEscape(c.caption) + "</figcaption>\n</figure>\n";
+    }
+
+    out += "<h2>Points</h2>\n<p>" + htmlEscape(metric + " (" + runMetricUnit(o.metric) + "), mean with " + level +
+                                                " confidence interval (Student's t) over the runs of each point.") + "</p>\n";
+    {
+        Table t(out, {"Series", "Clients", "n", "Mean", "sd", "CI low", "CI high", "Median", "Min", "Max"});
+        for (const auto& p : r.points) {
+            const PointSummary& s = p.summary;
+            t.row({htmlEscape(p.series), std::to_string(p.clients), std::to_string(s.n), num(s.mean, 2),
+                   s.n > 1 ? num(s.sd, 2) : "&ndash;", opt(s.ciLow, 2), opt(s.ciHigh, 2), num(s.median, 2), num(s.min, 2),
+                   num(s.max, 2)});
+        }
+    }
+
+    if (r.compared()) {
+        out += "<h2>Comparison</h2>\n<p>" +
+               htmlEscape(o.candidate + " against " + o.baseline + " (" +
+                          (o.paired ? "paired by round" : "Welch's t-test") + ", " + metric + "), " + level +
+                          " intervals. The verdict says whether the difference is larger than run-to-run variation "
+                          "at that client count.") +
+               "</p>\n";
+        Table t(out, {"Clients", o.baseline + " mean", o.candidate + " mean", "Difference", "Change", "Change interval",
+                      "p", "Verdict"});
+        for (const auto& [clients, c] : r.comparison)
+            t.row({std::to_string(clients), num(c.a.mean, 2), num(c.b.mean, 2), num(c.difference, 2),
+                   signedPct(c.percentChange),
+                   c.percentLow ? signedPct(*c.percentLow) + " .. " + signedPct(*c.percentHigh) : "&ndash;",
+                   opt(c.pValue, 4), htmlEscape(c.verdict)});
+    } else if (o.baseline.empty()) {
+        out += "<h2>Comparison</h2>\n<p>One series: nothing to compare it with.</p>\n";
+    }
+
+    if (o.usl) {
+        out += "<h2>Universal Scalability Law</h2>\n<p>X(N) = &lambda;N / (1 + &sigma;(N&minus;1) + &kappa;N(N&minus;1)), "
+               "fitted to the point means" + std::string(o.weighted ? ", weighted by 1/variance" : "") +
+               "; &plusmn; one standard error.</p>\n";
+        Table t(out, {"Series", "Points", "λ", "σ", "κ", "R²", "κ > 0 (95%)", "N*", "X(N*)", "Note"});
+        auto pm = [](double v, double se, int d) { return num(v, d) + (std::isnan(se) ? "" : " &plusmn; " + num(se, d)); };
+        for (const auto& row : r.usl) {
+            if (!row.fit) {
+                t.row({htmlEscape(row.series), std::to_string(row.points), "&ndash;", "&ndash;", "&ndash;", "&ndash;",
+                       "&ndash;", "&ndash;", "&ndash;", "no fit: " + htmlEscape(row.error)});
+                continue;
+            }
+            const UslFit& f = *row.fit;
+            t.row({htmlEscape(row.series), std::to_string(f.points), pm(f.lambda, f.lambdaSe, 2), pm(f.sigma, f.sigmaSe, 5),
+                   pm(f.kappa, f.kappaSe, 6), num(f.rSquared, 4), f.kappaAboveZero ? "yes" : "no",
+                   f.peakClients ? pm(*f.peakClients, f.peakClientsSe.value_or(NAN), 1) : "&ndash;",
+                   f.peakThroughput ? pm(*f.peakThroughput, f.peakThroughputSe.value_or(NAN), 1) : "&ndash;",
+                   htmlEscape(f.note)});
+        }
+    }
+
+    if (o.peak) {
+        out += "<h2>Peaks</h2>\n<p>" +
+               htmlEscape("Each series' highest mean " + metric +
+                          (o.peakBaseline.empty() ? std::string() : ", and as % of " + o.peakBaseline + "'s peak") + ".") +
+               "</p>\n";
+        Table t(out, {"Series", "Clients at peak", "Mean", "CI low", "CI high",
+                      o.peakBaseline.empty() ? std::string("% of a baseline") : "% of " + o.peakBaseline});
+        for (const auto& p : r.peaks)
+            t.row({htmlEscape(p.series), std::to_string(p.clients), num(p.at.mean, 2), opt(p.at.ciLow, 2),
+                   opt(p.at.ciHigh, 2), opt(p.percentOfBaseline, 1, "%")});
+    }
+
+    out += "<h2>Runs</h2>\n";
+    {
+        Table t(out, {"Id", "Series", "Clients", "Round", "Status", "tps", "p95 ms", "Failures", "Flags", "Note / error"});
+        for (const auto& run : in.runs) {
+            std::string flags;
+            for (const auto& f : run.flags) flags += (flags.empty() ? "" : ", ") + f;
+            if (run.excluded) flags += (flags.empty() ? "" : ", ") + std::string("excluded");
+            std::string words = htmlEscape(run.note);
+            if (!run.error.empty()) words += (words.empty() ? "" : "<br>") + htmlEscape(run.error);
+            t.row({std::to_string(run.id), htmlEscape(run.series), std::to_string(run.clients), std::to_string(run.repetition),
+                   htmlEscape(run.status), num(run.tps, 1), num(run.latency.p95Ms, 3), std::to_string(run.failures),
+                   htmlEscape(flags), words},
+                  run.excluded ? "excluded" : run.status == "completed" ? "" : "failed");
+        }
+    }
+
+    out += "<h2>Overview</h2>\n" + overviewHtml(in.overview);
+    out += "</body>\n</html>\n";
+    return out;
+}
+
+} // namespace scalelab

@@ -1,0 +1,90 @@
+#include "store/ReportCsv.h"
+
+#include "util/Error.h"
+
+#include <filesystem>
+
+namespace scalelab {
+namespace {
+
+std::string opt(const std::optional<double>& v) { return v ? csvNumber(*v) : ""; }
+
+} // namespace
+
+void writePointsHeader(CsvWriter& csv) {
+    csv.row({"series", "clients", "metric", "n", "mean", "sd", "se", "confidence", "ci_low", "ci_high", "median", "min", "max"});
+}
+
+void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunMetric metric) {
+    for (const auto& pt : points) {
+        const PointSummary& s = pt.summary;
+        csv.row({pt.series, std::to_string(pt.clients), runMetricName(metric), std::to_string(s.n), csvNumber(s.mean),
+                 s.n > 1 ? csvNumber(s.sd) : "", s.n > 1 ? csvNumber(s.se) : "", csvNumber(s.confidence), opt(s.ciLow),
+                 opt(s.ciHigh), csvNumber(s.median), csvNumber(s.min), csvNumber(s.max)});
+    }
+}
+
+std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string& dir, bool withPoints) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw Error("cannot create " + dir + ": " + ec.message());
+    std::vector<std::string> written;
+    const ReportOptions& o = r.options;
+    if (withPoints) {
+        CsvWriter csv(dir + "/points.csv");
+        writePointsHeader(csv);
+        writePointRows(csv, r.points, o.metric);
+        csv.close();
+        written.push_back(dir + "/points.csv");
+    }
+    if (r.compared()) {
+        CsvWriter csv(dir + "/compare.csv");
+        csv.row({"clients", "baseline", "candidate", "baseline_mean", "candidate_mean", "difference", "diff_low",
+                 "diff_high", "percent_change", "percent_low", "percent_high", "p_value", "paired", "verdict"});
+        for (const auto& [clients, c] : r.comparison)
+            csv.row({std::to_string(clients), o.baseline, o.candidate, csvNumber(c.a.mean), csvNumber(c.b.mean),
+                     csvNumber(c.difference), opt(c.diffLow), opt(c.diffHigh), csvNumber(c.percentChange),
+                     opt(c.percentLow), opt(c.percentHigh), opt(c.pValue), o.paired ? "1" : "0", c.verdict});
+        csv.close();
+        written.push_back(dir + "/compare.csv");
+    }
+    if (o.usl) {
+        CsvWriter csv(dir + "/usl.csv");
+        csv.row({"series", "model", "lambda", "lambda_se", "sigma", "sigma_se", "kappa", "kappa_se", "r_squared",
+                 "kappa_above_zero", "converged", "peak_clients", "peak_clients_se", "peak_throughput",
+                 "peak_throughput_se", "amdahl_lambda", "amdahl_lambda_se", "amdahl_sigma", "amdahl_sigma_se",
+                 "amdahl_r_squared", "points", "note"});
+        for (const auto& row : r.usl) {
+            if (!row.fit) {
+                std::vector<std::string> fields(22);
+                fields[0] = row.series;
+                fields[20] = std::to_string(row.points);
+                fields[21] = row.error;
+                csv.row(fields);
+                continue;
+            }
+            const UslFit& f = *row.fit;
+            const auto& a = f.amdahl;
+            csv.row({row.series, f.model, csvNumber(f.lambda), csvNumber(f.lambdaSe), csvNumber(f.sigma),
+                     csvNumber(f.sigmaSe), csvNumber(f.kappa), csvNumber(f.kappaSe), csvNumber(f.rSquared),
+                     f.kappaAboveZero ? "1" : "0", f.converged ? "1" : "0", opt(f.peakClients), opt(f.peakClientsSe),
+                     opt(f.peakThroughput), opt(f.peakThroughputSe), a ? csvNumber(a->lambda) : "",
+                     a ? csvNumber(a->lambdaSe) : "", a ? csvNumber(a->sigma) : "", a ? csvNumber(a->sigmaSe) : "",
+                     a ? csvNumber(a->rSquared) : "", std::to_string(f.points), f.note});
+        }
+        csv.close();
+        written.push_back(dir + "/usl.csv");
+    }
+    if (o.peak) {
+        CsvWriter csv(dir + "/peak.csv");
+        csv.row({"series", "clients", "mean", "ci_low", "ci_high", "percent_of_baseline"});
+        for (const auto& p : r.peaks)
+            csv.row({p.series, std::to_string(p.clients), csvNumber(p.at.mean), opt(p.at.ciLow), opt(p.at.ciHigh),
+                     opt(p.percentOfBaseline)});
+        csv.close();
+        written.push_back(dir + "/peak.csv");
+    }
+    return written;
+}
+
+} // namespace scalelab

@@ -1,0 +1,26 @@
+#pragma once
+// The CSV renderer of a StatsReport, and the one layout of points.csv. Schemas (one per file,
+// documented in docs/statistics.md):
+//   points.csv   series, clients, metric, n, mean, sd, se, confidence, ci_low, ci_high, median, min, max
+//   compare.csv  clients, baseline, candidate, baseline_mean, candidate_mean, difference, diff_low,
+//                diff_high, percent_change, percent_low, percent_high, p_value, paired, verdict
+//   usl.csv      series, model, lambda(_se), sigma(_se), kappa(_se), r_squared, kappa_above_zero,
+//                converged, peak_clients(_se), peak_throughput(_se), amdahl_*, points, note
+//   peak.csv     series, clients, mean, ci_low, ci_high, percent_of_baseline
+// A value that does not exist (no interval for one run, no p-value) is an empty field, never 0.
+#include "stats/Report.h"
+#include "store/Csv.h"
+
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+void writePointsHeader(CsvWriter& csv);
+void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunMetric metric);
+
+// DIR/points.csv (unless withPoints is false: exportCsv wrote every metric's there), and
+// compare.csv, usl.csv, peak.csv for the parts the report has. Creates DIR. Returns the files.
+std::vector<std::string> writeReportCsv(const StatsReport& report, const std::string& dir, bool withPoints = true);
+
+} // namespace scalelab

@@ -1,0 +1,171 @@
+// The window on a laptop screen, and sharing what it shows: every page fits 1024x700 (pages
+// scroll, nothing is cut off sideways); the Series menu, the HTML report and the CSV export
+// keep the view on screen; notes on runs and on the experiment are written into the file.
+#include "charts/ScalingChart.h"
+#include "pages/MainWindow.h"
+#include "pages/OverviewPage.h"
+#include "pages/ResultsPage.h"
+#include "pages/SetupPage.h"
+#include "server/EmbeddedServer.h"
+#include "store/ExperimentStore.h"
+
+#include "RunRecords.h"
+
+#include <QCheckBox>
+#include <QDialog>
+#include <QFile>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QtTest>
+
+using namespace scalelab;
+using namespace scalelab::ui;
+
+namespace {
+
+// Two series at 1, 2, 4 and 8 clients, three rounds each; B is 20% below A.
+void writeExperiment(const std::string& path) {
+    auto store = ExperimentStore::create(path);
+    int64_t index = 0;
+    for (int rep = 1; rep <= 3; ++rep)
+        for (int clients : {1, 2, 4, 8})
+            for (const char* series : {"A", "B"})
+                store->saveRun(test::completedRun(series, clients, rep,
+                                                  (series[0] == 'A' ? 1000.0 : 800.0) * clients * (1.0 + 0.01 * rep), index++),
+                               {});
+}
+
+QString slurp(const QString& path) {
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return QString::fromUtf8(f.readAll());
+}
+
+} // namespace
+
+class ReportExportTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void everyPageFitsALaptopScreen() {
+        TempDir dir("scalelab-small");
+        std::string path = (dir.path() / "e.slab").string();
+        writeExperiment(path);
+        MainWindow window;
+        window.openExperiment(QString::fromStdString(path));
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(window.size(), QSize(1024, 700));
+        QVERIFY2(window.minimumSizeHint().width() <= 1024 && window.minimumSizeHint().height() <= 700,
+                 qPrintable(QStringLiteral("minimum %1x%2").arg(window.minimumSizeHint().width()).arg(window.minimumSizeHint().height())));
+        for (int i = 0; i < window.tabs()->count(); ++i) {
+            window.tabs()->setCurrentIndex(i);
+            QApplication::processEvents();
+            auto* area = qobject_cast<QScrollArea*>(window.tabs()->widget(i));
+            QVERIFY(area);
+            // Nothing cut off sideways: a page scrolls down when it must, never across.
+            QVERIFY2(area->horizontalScrollBar()->maximum() == 0, qPrintable(window.tabs()->tabText(i)));
+        }
+        // Start sweep is in reach: the Setup page scrolls to it.
+        window.showPage(window.setupPage());
+        auto* area = qobject_cast<QScrollArea*>(window.tabs()->currentWidget());
+        area->ensureWidgetVisible(window.setupPage()->startButton());
+        QApplication::processEvents();
+        QVERIFY(!window.setupPage()->startButton()->visibleRegion().isEmpty());
+    }
+
+    void exportsKeepTheViewOnScreen() {
+        TempDir dir("scalelab-view");
+        std::string path = (dir.path() / "e.slab").string();
+        writeExperiment(path);
+        MainWindow window;
+        window.openExperiment(QString::fromStdString(path));
+        ResultsPage* results = window.resultsPage();
+        QCOMPARE(results->data().series.size(), 2);
+        QCOMPARE(results->seriesButton()->menu()->actions().size(), 2);
+
+        // Take B off the chart with the Series menu: A keeps its colour.
+        results->seriesButton()->menu()->actions().at(1)->setChecked(false);
+        QCOMPARE(results->data().series.size(), 1);
+        QCOMPARE(results->data().series[0].label, QStringLiteral("A"));
+        QCOMPARE(results->data().series[0].colorIndex, 0);
+        QCOMPARE(results->view().series, QStringList{QStringLiteral("A")});
+        for (auto* box : results->findChildren<QCheckBox*>())
+            if (box->text() == QStringLiteral("log2 clients")) box->setChecked(true);
+        QVERIFY(results->view().logX);
+
+        QString html = QString::fromStdString((dir.path() / "report.html").string());
+        QCOMPARE(window.exportHtmlTo(html), QString());
+        QString text = slurp(html);
+        QVERIFY(text.contains(QStringLiteral("log2 clients axis")));
+        QVERIFY(text.contains(QStringLiteral("series: A")));
+        QVERIFY(text.contains(QStringLiteral("<svg")));
+        int at = static_cast<int>(text.indexOf(QStringLiteral("<tr><td>B</td>")));
+        QVERIFY2(at < 0, qPrintable(text.mid(at - 300, 400)));
+        QVERIFY(text.contains(QStringLiteral("One series: nothing to compare it with.")));
+
+        // Both series again: the CSV export holds the comparison and peak tables of the view.
+        results->showSeries({});
+        QCOMPARE(results->data().series.size(), 2);
+        QString csvDir = QString::fromStdString((dir.path() / "csv").string());
+        QCOMPARE(window.exportCsvTo(csvDir), QString());
+        for (const char* f : {"runs.csv", "points.csv", "samples.csv", "compare.csv", "peak.csv"})
+            QVERIFY2(QFile::exists(csvDir + QLatin1Char('/') + QLatin1String(f)), f);
+        QString compare = slurp(csvDir + QStringLiteral("/compare.csv"));
+        QVERIFY(compare.contains(QStringLiteral("\r\n1,A,B,")));
+        QVERIFY(compare.contains(QStringLiteral("distinguishable")));
+        QVERIFY(!QFile::exists(csvDir + QStringLiteral("/usl.csv")));  // the USL box is not ticked
+    }
+
+    void helpExplainsEachPageAndTheKeys() {
+        MainWindow window;
+        QDialog* help = window.showHelp();
+        QVERIFY(help->isVisible());
+        QString text = help->findChild<QTextBrowser*>()->toPlainText();
+        for (const char* words : {"Setup", "Live", "Results", "Overview", "Ctrl+Tab", "scalelab sweep PLAN -o EXP.slab",
+                                  "HTML report", "never as 0"})
+            QVERIFY2(text.contains(QLatin1String(words)), words);
+        bool f1 = false;
+        for (QAction* a : window.findChildren<QAction*>()) f1 = f1 || a->shortcut() == QKeySequence(QKeySequence::HelpContents);
+        QVERIFY(f1);
+    }
+
+    void notesAreWrittenIntoTheFile() {
+        TempDir dir("scalelab-notes");
+        std::string path = (dir.path() / "e.slab").string();
+        writeExperiment(path);
+        MainWindow window;
+        window.openExperiment(QString::fromStdString(path));
+        RunsTableModel* model = window.resultsPage()->runsModel();
+        QVERIFY(model->flags(model->index(0, RunsTableModel::Note)) & Qt::ItemIsEditable);
+        QVERIFY(model->setData(model->index(0, RunsTableModel::Note), QStringLiteral("  cron job ran  "), Qt::EditRole));
+        QCOMPARE(ExperimentStore::open(path, true)->runs()[0].note, std::string("cron job ran"));
+
+        OverviewPage* overview = window.overviewPage();
+        QVERIFY(overview->browser()->toPlainText().contains(QStringLiteral("24 runs, 24 completed; 24 counted, 0 excluded")));
+        QVERIFY(overview->browser()->toPlainText().contains(QStringLiteral("1 run has a note")));
+        QVERIFY(overview->saveButton()->isEnabled());
+        overview->noteEdit()->setPlainText(QStringLiteral("HEAD vs patch"));
+        QCOMPARE(overview->saveNote(), QString());
+        QCOMPARE(ExperimentStore::open(path, true)->note(), std::string("HEAD vs patch"));
+
+        // A writer holds the file (a sweep): the note is not lost silently, it says why.
+        auto writer = ExperimentStore::open(path);
+        overview->noteEdit()->setPlainText(QStringLiteral("second thoughts"));
+        QString why = overview->saveNote();
+        QVERIFY2(why.startsWith(QStringLiteral("Not saved: ")), qPrintable(why));
+        QCOMPARE(overview->noteEdit()->toPlainText(), QStringLiteral("second thoughts"));
+    }
+};
+
+QTEST_MAIN(ReportExportTest)
+#include "ReportExportTest.moc"

@@ -1,0 +1,231 @@
+// Reports as data: the statistics computed once (buildStatsReport) and written by the console,
+// CSV and HTML renderers; the experiment overview the window and the HTML report show.
+#include "server/EmbeddedServer.h"
+#include "stats/Report.h"
+#include "stats/ReportText.h"
+#include "store/Export.h"
+#include "store/ExperimentOverview.h"
+#include "store/HtmlReport.h"
+#include "store/ReportCsv.h"
+
+#include "ErrorOf.h"
+#include "RunRecords.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace scalelab;
+using test::errorOf;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// CSV records end with CRLF (RFC 4180).
+std::string firstLine(const std::string& text) { return text.substr(0, text.find("\r\n")); }
+
+using test::completedRun;
+RunRecord run(const std::string& series, int clients, int rep, double tps) { return completedRun(series, clients, rep, tps); }
+
+// A: rises to a peak at 4 clients; B: 20% below A everywhere, little noise; one run of B at 16.
+std::vector<RunRecord> experimentRuns() {
+    std::vector<RunRecord> runs;
+    const double a[] = {1000, 1900, 3000, 2600};
+    const int clients[] = {1, 2, 4, 8};
+    for (int rep = 1; rep <= 3; ++rep)
+        for (int i = 0; i < 4; ++i) {
+            double wiggle = 1.0 + 0.01 * (rep - 2);
+            runs.push_back(run("A", clients[i], rep, a[i] * wiggle));
+            runs.push_back(run("B", clients[i], rep, 0.8 * a[i] * wiggle));
+        }
+    runs.push_back(run("B", 16, 1, 1500));
+    return runs;
+}
+
+const std::vector<std::string> kOrder{"A", "B"};
+
+ReportOptions everything() {
+    ReportOptions o;
+    o.baseline = "A";
+    o.candidate = "B";
+    o.usl = true;
+    o.peak = true;
+    o.peakBaseline = "A";
+    return o;
+}
+
+} // namespace
+
+TEST(StatsReport, HoldsPointsComparisonFitsAndPeaks) {
+    StatsReport r = buildStatsReport(experimentRuns(), kOrder, everything(), "e.slab");
+    ASSERT_EQ(r.points.size(), 9u);
+    EXPECT_EQ(r.points[0].series, "A");
+    EXPECT_EQ(r.points[0].clients, 1);
+    EXPECT_EQ(r.points[8].series, "B");
+    EXPECT_EQ(r.points[8].clients, 16);
+    EXPECT_FALSE(r.points[8].summary.ciLow) << "one run has no interval";
+
+    ASSERT_EQ(r.comparison.size(), 4u) << "only the client counts both series have";
+    for (const auto& c : r.comparison) {
+        EXPECT_NEAR(c.comparison.percentChange, -20.0, 1e-9);
+        EXPECT_EQ(c.comparison.verdict, "distinguishable");
+    }
+    ASSERT_EQ(r.usl.size(), 2u);
+    EXPECT_EQ(r.usl[0].series, "A");
+    EXPECT_TRUE(r.usl[0].fit.has_value()) << r.usl[0].error;
+    ASSERT_EQ(r.peaks.size(), 2u);
+    EXPECT_EQ(r.peaks[0].clients, 4);
+    EXPECT_NEAR(*r.peaks[1].percentOfBaseline, 80.0, 1e-9);
+}
+
+TEST(StatsReport, RefusesWhatItCannotReport) {
+    ReportOptions o = everything();
+    o.candidate = "C";
+    EXPECT_EQ(errorOf([&] { buildStatsReport(experimentRuns(), kOrder, o, "e.slab"); }),
+              "--compare: no series named 'C' in e.slab");
+    o = everything();
+    o.metric = RunMetric::LatencyP95;
+    EXPECT_EQ(errorOf([&] { buildStatsReport(experimentRuns(), kOrder, o, "e.slab"); }),
+              "--usl fits throughput (tps, logical_reads); latency_p95 is not one, and the law does not describe it");
+    EXPECT_EQ(errorOf([&] { buildStatsReport({}, kOrder, ReportOptions{}, "e.slab"); }),
+              "e.slab has no completed runs with tps");
+}
+
+TEST(StatsReport, ConsoleRendererPrintsEachPartAndMissingValuesAsDashes) {
+    std::string text = reportText(buildStatsReport(experimentRuns(), kOrder, everything(), "e.slab"));
+    EXPECT_NE(text.find("tps (transactions/s), mean with 95% confidence interval"), std::string::npos);
+    EXPECT_NE(text.find("B vs A (Welch's t-test, tps), 95% intervals"), std::string::npos);
+    EXPECT_NE(text.find("Universal Scalability Law fits (tps)"), std::string::npos);
+    EXPECT_NE(text.find("Peak tps per series, as % of A's peak"), std::string::npos);
+    // B at 16 clients: one run, so no sd and no interval, shown as "-", never 0.
+    EXPECT_NE(text.find("B                         16   1      1500.00          -            -            -\n"),
+              std::string::npos)
+        << text;
+}
+
+TEST(StatsReport, CsvRendererWritesOneSchemaPerFileAndEmptyFieldsForMissingValues) {
+    TempDir dir("scalelab-report");
+    std::string out = (dir.path() / "tables").string();
+    StatsReport r = buildStatsReport(experimentRuns(), kOrder, everything(), "e.slab");
+    auto written = writeReportCsv(r, out);
+    ASSERT_EQ(written.size(), 4u);
+    std::string points = slurp(out + "/points.csv");
+    EXPECT_EQ(firstLine(points), "series,clients,metric,n,mean,sd,se,confidence,ci_low,ci_high,median,min,max");
+    EXPECT_NE(points.find("\nB,16,tps,1,1500,,,0.95,,,1500,1500,1500\r\n"), std::string::npos) << points;
+    EXPECT_EQ(firstLine(slurp(out + "/compare.csv")),
+              "clients,baseline,candidate,baseline_mean,candidate_mean,difference,diff_low,diff_high,percent_change,"
+              "percent_low,percent_high,p_value,paired,verdict");
+    EXPECT_EQ(firstLine(slurp(out + "/peak.csv")), "series,clients,mean,ci_low,ci_high,percent_of_baseline");
+    std::string usl = slurp(out + "/usl.csv");
+    EXPECT_EQ(std::count(usl.begin(), usl.end(), '\n'), 3) << "a header and a row per series";
+
+    // `export --csv` writes points.csv in the same layout (every metric).
+    auto store = ExperimentStore::create((dir.path() / "e.slab").string());
+    for (const auto& run : experimentRuns()) store->saveRun(run, {});
+    exportCsv(*store, (dir.path() / "export").string());
+    EXPECT_EQ(firstLine(slurp((dir.path() / "export/points.csv").string())), firstLine(points));
+
+    // Without points: the window's export, whose points.csv exportCsv wrote.
+    std::string tablesOnly = (dir.path() / "tables-only").string();
+    EXPECT_EQ(writeReportCsv(r, tablesOnly, false).size(), 3u);
+    EXPECT_FALSE(std::filesystem::exists(tablesOnly + "/points.csv"));
+}
+
+TEST(HtmlReport, IsOneSelfContainedFileWithEveryPartEscaped) {
+    std::vector<RunRecord> runs = experimentRuns();
+    for (auto& r : runs)
+        if (r.series == "B") r.series = "B <script>&";
+    runs[0].note = "backup <during> this run";
+    runs[1].excluded = true;
+    HtmlReportInput in;
+    in.title = "e.slab";
+    in.generatedAt = "2026-11-30T09:00:00Z";
+    in.view = "tps, log2 clients axis";
+    in.note = "HEAD vs \"patch\"";
+    ReportOptions o = everything();
+    o.candidate = "B <script>&";
+    in.report = buildStatsReport(runs, {"A", "B <script>&"}, o, "e.slab");
+    in.runs = runs;
+    in.overview = {{"Machine", "Topology", "1 package, 2 cores"}, {"Plan", "JSON", "{\n  \"a\": 1\n}"}};
+    in.charts = {{"tps", "<?xml version=\"1.0\"?>\n<svg viewBox=\"0 0 10 10\"><defs><linearGradient id=\"gradient1\"/></defs>"
+                         "<rect fill=\"url(#gradient1)\"/></svg>"},
+                 {"p95", "<svg><linearGradient id=\"gradient1\"/><rect fill=\"url(#gradient1)\"/></svg>"}};
+    std::string html = htmlReport(in);
+
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    for (const char* part : {"<h2>Charts</h2>", "<h2>Points</h2>", "<h2>Comparison</h2>", "<h2>Universal Scalability Law</h2>",
+                             "<h2>Peaks</h2>", "<h2>Runs</h2>", "<h2>Overview</h2>"})
+        EXPECT_NE(html.find(part), std::string::npos) << part;
+    // Nothing from outside the file, and nothing the user typed becomes markup.
+    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_EQ(html.find("src="), std::string::npos);
+    EXPECT_EQ(html.find("<link"), std::string::npos);
+    EXPECT_EQ(html.find("<?xml"), std::string::npos);
+    EXPECT_NE(html.find("B &lt;script&gt;&amp;"), std::string::npos);
+    EXPECT_NE(html.find("backup &lt;during&gt; this run"), std::string::npos);
+    EXPECT_NE(html.find("<div class=\"note\">HEAD vs &quot;patch&quot;</div>"), std::string::npos);
+    EXPECT_NE(html.find("<tr class=\"excluded\">"), std::string::npos);
+    EXPECT_NE(html.find("<pre>{\n  &quot;a&quot;: 1\n}</pre>"), std::string::npos);
+    // Two charts inline, each with its own ids: the page's ids stay unique.
+    EXPECT_NE(html.find("id=\"chart1-gradient1\""), std::string::npos);
+    EXPECT_NE(html.find("url(#chart2-gradient1)"), std::string::npos);
+    EXPECT_EQ(html.find("id=\"gradient1\""), std::string::npos);
+    // B at 16 clients, one run: no interval, shown as a dash.
+    EXPECT_NE(html.find("<td>16</td><td>1</td><td>1500.00</td><td>&ndash;</td><td>&ndash;</td><td>&ndash;</td>"),
+              std::string::npos);
+}
+
+TEST(ExperimentOverview, DescribesTheFileTheMachineTheServerAndOnlySessionsThatDiffer) {
+    TempDir dir("scalelab-overview");
+    std::string path = (dir.path() / "e.slab").string();
+    auto store = ExperimentStore::create(path);
+    store->savePlan({{"version", 1}, {"clients", "1-8 x2"}}, 42);
+    nlohmann::json machine = {{"hostname", "db1"},        {"cpu_model", "Xeon"},     {"topology", "2 packages, 12 cores, 24 PUs"},
+                              {"smt_available", true},    {"smt_active", false},     {"smt_control", "off"},
+                              {"kernel", "Linux 6.1"},    {"memory_bytes", 68719476736.0}, {"scalelab", "0.1.0"},
+                              {"libraries", {{"libpq", "15.18"}}}};
+    nlohmann::json server = {{"version", "PostgreSQL 15.18"},
+                             {"non_default_settings", {{"shared_buffers", {{"value", "16384"}, {"unit", "8kB"}, {"source", "configuration file"}}},
+                                                       {"listen_addresses", {{"value", ""}, {"unit", ""}, {"source", "command line"}}}}}};
+    store->addProvenance({{"machine", machine}, {"server", server}});
+    store->addProvenance({{"machine", machine}, {"server", server}});  // a resume on the same box
+    nlohmann::json changed = server;
+    changed["version"] = "PostgreSQL 16.4";
+    store->addProvenance({{"machine", machine}, {"server", changed}});
+    store->saveRun(run("A", 1, 1, 100), {});
+    RunRecord failed = run("A", 2, 1, 0);
+    failed.status = "failed";
+    store->saveRun(failed, {});
+    store->setNote("why we measured");
+
+    std::map<std::pair<std::string, std::string>, std::string> items;
+    std::set<std::string> sections;
+    for (const auto& i : experimentOverview(*store)) {
+        items[{i.section, i.name}] = i.value;
+        sections.insert(i.section);
+    }
+    EXPECT_EQ((items[{"Experiment", "Runs"}]), "2 runs, 1 completed, 1 failed; 1 counted, 0 excluded");
+    EXPECT_EQ((items[{"Experiment", "Note"}]), "why we measured");
+    EXPECT_EQ((items[{"Machine", "SMT"}]), "available: yes, active: no, kernel control: off");
+    EXPECT_EQ((items[{"Machine", "Memory"}]), "64.0 GiB");
+    EXPECT_EQ((items[{"PostgreSQL", "shared_buffers"}]), "16384 (unit 8kB), from configuration file");
+    EXPECT_EQ((items[{"PostgreSQL", "listen_addresses"}]), "'' (empty), from command line");
+    EXPECT_EQ((items[{"ScaleLab", "libpq"}]), "15.18");
+    EXPECT_EQ((items[{"Plan", "Seed"}]), "42");
+    // Session 2 repeats session 1 and is not shown; session 3's server differs, its machine does not.
+    int sessionSections = 0;
+    for (const auto& s : sections) sessionSections += s.find("(session") != std::string::npos;
+    EXPECT_EQ(sessionSections, 1);
+    bool newServer = false;
+    for (const auto& [key, value] : items)
+        if (key.first.rfind("PostgreSQL (session 3, ", 0) == 0 && key.second == "Version") newServer = value == "PostgreSQL 16.4";
+    EXPECT_TRUE(newServer);
+}
