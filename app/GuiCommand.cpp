@@ -119,12 +119,12 @@ void renderExports(const ExportArgs& a) {
                     " is not one, and the law does not describe it");
     for (const auto& s : a.series) view.series << QString::fromStdString(s);
     if (!a.png.empty() || !a.svg.empty())
-        ui::writeChartFiles(a.experiment, view, a.png, a.svg, QSize(a.width, a.height), a.scale);
+        ui::writeChartFiles(a.experiment, view, a.png, a.svg, QSize(a.width, a.height), a.scale, a.with);
     if (!a.html.empty()) {
         ui::ReportChoice choice;
         if (!a.compare.empty()) choice.baseline = a.compare[0], choice.candidate = a.compare[1];
         choice.paired = a.paired;
-        ui::writeHtmlReport(a.experiment, view, choice, a.html);
+        ui::writeHtmlReport(a.experiment, view, choice, a.html, a.with);
     }
 }
 

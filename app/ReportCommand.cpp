@@ -2,7 +2,7 @@
 
 #include "stats/Report.h"
 #include "stats/ReportText.h"
-#include "store/ExperimentStore.h"
+#include "store/CombinedRuns.h"
 #include "store/Import.h"
 #include "store/ReportCsv.h"
 
@@ -13,7 +13,7 @@ namespace scalelab::app {
 
 int runReportCommand(const ReportArgs& a) {
     try {
-        auto store = ExperimentStore::open(a.experiment, true);
+        CombinedRuns runs = combineExperiments(a.experiment, a.with);
         ReportOptions o;
         o.metric = parseRunMetric(a.metric);
         o.confidence = a.confidence;
@@ -23,7 +23,7 @@ int runReportCommand(const ReportArgs& a) {
         o.weighted = a.weighted;
         o.peak = a.peak;
         o.peakBaseline = a.baseline;
-        StatsReport report = buildStatsReport(store->runs(), store->seriesLabels(), o, a.experiment);
+        StatsReport report = buildStatsReport(runs.runs, runs.order, o, a.experiment);
         std::fputs(reportText(report).c_str(), stdout);
         if (!a.csvDir.empty()) writeReportCsv(report, a.csvDir);
         return 0;

@@ -16,6 +16,7 @@ struct ReportArgs {
     bool peak = false;
     std::string baseline;
     std::string csvDir;
+    std::vector<std::string> with;     // other experiments whose series are added
 };
 
 struct ImportArgs {
@@ -42,6 +43,7 @@ struct ExportArgs {
     std::vector<std::string> series;
     std::vector<std::string> compare;  // {A, B}
     bool paired = false;
+    std::vector<std::string> with;     // other experiments whose series are added
     int width = 1200, height = 800;
     int scale = 1;
 };

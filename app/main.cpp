@@ -187,6 +187,8 @@ int main(int argc, char** argv) {
     exportCmd->add_option("--compare", exportArgs.compare, "HTML report: compare series B against baseline A "
                                                            "(default: the first two series drawn)")->expected(2);
     exportCmd->add_flag("--paired", exportArgs.paired, "HTML report: compare by repetition round");
+    exportCmd->add_option("--with", exportArgs.with, "Add the series of another experiment file, named \"LABEL [FILE]\" (repeatable)")
+        ->check(CLI::ExistingFile);
     exportCmd->add_option("--width", exportArgs.width, "Chart width in pixels")->check(CLI::Range(200, 10000));
     exportCmd->add_option("--height", exportArgs.height, "Chart height in pixels")->check(CLI::Range(150, 10000));
     exportCmd->add_option("--scale", exportArgs.scale, "PNG pixel density: 1 or 2")->check(CLI::Range(1, 2));
@@ -203,6 +205,8 @@ int main(int argc, char** argv) {
     reportCmd->add_flag("--peak", report.peak, "Peak table");
     reportCmd->add_option("--baseline", report.baseline, "Series the peak table compares with");
     reportCmd->add_option("--csv", report.csvDir, "Also write the tables as CSV files into this directory");
+    reportCmd->add_option("--with", report.with, "Add the series of another experiment file, named \"LABEL [FILE]\" (repeatable)")
+        ->check(CLI::ExistingFile);
 
     scalelab::app::GuiArgs gui;
     auto* guiCmd = app.add_subcommand("gui", "Open the desktop window (the same as no arguments)");

@@ -75,7 +75,9 @@ public:
     const PgBinaries& binaries() const { return binaries_; }
     const std::filesystem::path& dataDir() const { return options_.dataDir; }
     const std::optional<UserIdentity>& serverUser() const { return user_; }
-    std::filesystem::path logFile() const { return options_.dataDir / "scalelab-server.log"; }
+    std::filesystem::path logFile() const { return logFileOf(options_.dataDir); }
+    // Where the server of a data directory writes its log (the window tails it during a sweep).
+    static std::filesystem::path logFileOf(const std::filesystem::path& dataDir) { return dataDir / "scalelab-server.log"; }
     // The log's size now, and its last lines written since it had `offset` bytes: what the
     // server said about a run (a crash, a FATAL) is read from there.
     std::uintmax_t logSize() const;

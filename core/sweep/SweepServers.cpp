@@ -57,8 +57,12 @@ std::string SweepServers::activate(const SeriesSpec& series) {
     return plan_.conninfo;
 }
 
+std::filesystem::path embeddedDataDir(const SweepPlan& plan, const SeriesSpec& series) {
+    return series.dataDir ? *series.dataDir : plan.dataDir ? *plan.dataDir : defaultDataDir();
+}
+
 std::string SweepServers::activateEmbedded(const SeriesSpec& series) {
-    std::filesystem::path dir = series.dataDir ? *series.dataDir : plan_.dataDir ? *plan_.dataDir : defaultDataDir();
+    std::filesystem::path dir = embeddedDataDir(plan_, series);
     auto bindir = series.pgBindir ? series.pgBindir : plan_.pgBindir;
     auto& server = embedded_[dir.string()];
     if (!server) {

@@ -22,6 +22,9 @@
 namespace scalelab {
 
 // The target server did not come back within the plan's reconnect time: the sweep stops.
+// The data directory of the embedded server a series runs on: its own, the plan's, or the default.
+std::filesystem::path embeddedDataDir(const SweepPlan& plan, const SeriesSpec& series);
+
 class TargetGone : public Error {
 public:
     using Error::Error;

@@ -108,6 +108,12 @@ expect_rc 0 "import with --cores" "$scalelab" import "$work/pgbench.txt" --serie
 expect_rc 0 "export svg of the import" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/m.slab" --svg "$work/m.svg"
 grep -q "imported: 2 cores" "$work/m.svg" || fail "no marker for the import's machine in the SVG"
 grep -q 'this machine' "$work/m.svg" && fail "an import from another machine got this machine's markers"
+# Another experiment's series beside this one's: named "LABEL [FILE]", nothing written to either.
+expect_rc 0 "report with another experiment" "$scalelab" report "$work/e.slab" --with "$work/m.slab" --compare A "other-box [m.slab]"
+grep -q '^other-box \[m.slab\] vs A' "$work/out" || fail "cross-file comparison: $(cat "$work/out")"
+expect_rc 0 "HTML report with another experiment" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --with "$work/m.slab" --html "$work/both.html"
+grep -qF 'other-box [m.slab]' "$work/both.html" && grep -qF '<h3>[m.slab] Experiment</h3>' "$work/both.html" || fail "both.html lacks m.slab's series or overview"
+"$scalelab" runs "$work/e.slab" | grep -q 'other-box' && fail "adding m.slab's series wrote into e.slab"
 printf 'transaction type: x\nnumber of clients: two\n' >"$work/broken.txt"
 expect_rc 1 "malformed import" "$scalelab" import "$work/broken.txt" --series x -o "$work/new.slab"
 [[ ! -e "$work/new.slab" ]] || fail "a failed import left $work/new.slab behind"

@@ -1,6 +1,7 @@
 // The Live page's state follows the sweep: a new attempt of the same run (a retry, a resume
 // after Stop) starts its own timeline; Pause says it waits for the run in progress; a new
 // sweep starts with no messages of the last one.
+#include "charts/TimelineChart.h"
 #include "pages/LivePage.h"
 
 #include <QLabel>
@@ -44,6 +45,29 @@ private slots:
         QCOMPARE(page.timeline().size(), size_t{0});
         page.addSample(at(3, "running"), sample(1, 90));
         QCOMPARE(page.timeline().size(), size_t{1});
+    }
+
+    void theWholeSweepTimelineKeepsEveryRunWithItsStartMarked() {
+        LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        page.startSweep();
+        SweepProgress first = at(1, "running");
+        first.elapsedS = 0;
+        page.showProgress(first);
+        page.addSample(first, sample(1, 100));
+        page.addSample(first, sample(2, 110));
+        SweepProgress second = at(2, "running");
+        second.elapsedS = 7;  // the settle pause and the reconnect lie between
+        page.showProgress(at(2, "settling"));
+        page.showProgress(second);
+        page.addSample(second, sample(1, 300));
+        QCOMPARE(page.timeline().size(), size_t{1});        // the current run only
+        QCOMPARE(page.sweepTimeline().size(), size_t{3});   // every run
+        QCOMPARE(page.sweepTimeline().boundaries(), (std::vector<double>{0, 7}));
+        QCOMPARE(page.sweepTimeline().lastX(), 8.0);
+        QCOMPARE(page.sweepTimeline().maxOf(QStringLiteral("tps")), 300.0);
+        QVERIFY(page.sweepTpsChart()->pointCount() >= 3 + 6);  // tps, and two boundaries drawn
+        page.startSweep();
+        QCOMPARE(page.sweepTimeline().size(), size_t{0});
     }
 
     void pauseSaysItWaitsForTheRunInProgress() {

@@ -5,6 +5,9 @@
 #include "server/EmbeddedServer.h"
 
 #include <QFile>
+#include <QDoubleSpinBox>
+#include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QStandardPaths>
 #include <QtTest>
@@ -34,6 +37,46 @@ private slots:
         MainWindow other;
         QCOMPARE(other.loadPlanFrom(path), QString());
         QCOMPARE(other.setupPage()->planJson(), saved);
+    }
+
+    // What the form has no field for is the plan's own: kept, listed, run and saved.
+    void membersTheFormDoesNotShowAreKeptAndSaid() {
+        TempDir dir("scalelab-planfile");
+        QString in = QString::fromStdString((dir.path() / "in.json").string());
+        QString out = QString::fromStdString((dir.path() / "out.json").string());
+        std::ofstream(in.toStdString()) << R"({"version": 1, "seed": 7,
+            "workload": {"builtin": ["select-only@3", "tpcb-like@1"], "rate": 50, "define": {"aid": 1}},
+            "series": [{"label": "A", "placement": "cores:1", "data_dir": "/tmp/other-cluster"}, {"label": "B"}],
+            "clients": [1, 2], "duration": 5})";
+        MainWindow window;
+        QCOMPARE(window.loadPlanFrom(in), QString());
+        SetupPage* setup = window.setupPage();
+        QStringList kept = setup->keptMembers();
+        for (const char* m : {"$.seed", "$.workload.rate", "$.workload.define", "$.series[A].data_dir"})
+            QVERIFY2(kept.contains(QLatin1String(m)), m);
+        QVERIFY(!setup->keptLabel()->isHidden());
+        QVERIFY(setup->keptLabel()->text().contains(QStringLiteral("$.workload.rate")));
+
+        setup->durationSpin()->setValue(9);  // a change in the form keeps them
+        QCOMPARE(window.savePlanTo(out), QString());
+        std::ifstream saved(out.toStdString());
+        nlohmann::json j = nlohmann::json::parse(saved);
+        QCOMPARE(j["seed"], nlohmann::json(7));
+        QCOMPARE(j["workload"]["rate"], nlohmann::json(50));
+        QCOMPARE(j["workload"]["define"]["aid"], nlohmann::json(1));
+        QCOMPARE(j["workload"]["builtin"], (nlohmann::json{"select-only@3", "tpcb-like@1"}));
+        QCOMPARE(j["series"][0]["data_dir"], nlohmann::json("/tmp/other-cluster"));
+        QCOMPARE(j["duration"], nlohmann::json(9.0));
+        // And the plan the Start button runs has them.
+        QVERIFY(setup->plan().has_value());
+        QCOMPARE(setup->plan()->rate, 50.0);
+        QCOMPARE(setup->plan()->series[0].dataDir->string(), std::string("/tmp/other-cluster"));
+        QCOMPARE(setup->plan()->builtins.size(), size_t{2});
+
+        // Another script chosen in the form: the others no longer run with it.
+        setup->builtinCombo()->setCurrentText(QStringLiteral("tpcb-like"));
+        QCOMPARE(setup->planJson()["workload"]["builtin"], nlohmann::json("tpcb-like"));
+        QCOMPARE(setup->planJson()["workload"]["rate"], nlohmann::json(50));
     }
 
     void aBadPlanFileSaysWhatAndWhere() {

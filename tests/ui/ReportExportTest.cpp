@@ -12,6 +12,7 @@
 #include "RunRecords.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialog>
 #include <QFile>
 #include <QMenu>
@@ -124,6 +125,47 @@ private slots:
         QVERIFY(compare.contains(QStringLiteral("\r\n1,A,B,")));
         QVERIFY(compare.contains(QStringLiteral("distinguishable")));
         QVERIFY(!QFile::exists(csvDir + QStringLiteral("/usl.csv")));  // the USL box is not ticked
+    }
+
+    void seriesOfAnotherExperimentJoinTheChartTablesAndReport() {
+        TempDir dir("scalelab-compare-files");
+        std::string head = (dir.path() / "head.slab").string(), patch = (dir.path() / "patch.slab").string();
+        writeExperiment(head);
+        {
+            auto store = ExperimentStore::create(patch);
+            int64_t index = 0;
+            for (int rep = 1; rep <= 3; ++rep)
+                for (int clients : {1, 2, 4, 8})
+                    store->saveRun(test::completedRun("A", clients, rep, 1100.0 * clients * (1.0 + 0.01 * rep), index++), {});
+        }
+        MainWindow window;
+        window.openExperiment(QString::fromStdString(head));
+        ResultsPage* results = window.resultsPage();
+        QCOMPARE(results->addExperiment(QString::fromStdString(head)).contains(QStringLiteral("is the experiment shown")), true);
+        QCOMPARE(results->addExperiment(QString::fromStdString(patch)), QString());
+        QCOMPARE(results->data().series.size(), 3);
+        QCOMPARE(results->data().series[2].label, QStringLiteral("A [patch.slab]"));
+        QCOMPARE(results->data().series[2].colorIndex, 2);  // after the file's own series: theirs stay
+        QCOMPARE(results->seriesButton()->menu()->actions().size(), 3);
+        QCOMPARE(results->runsModel()->rowCount(), 24);  // the runs table is the open file's (exclusions write to it)
+        QVERIFY(results->addExperiment(QString::fromStdString(patch)).contains(QStringLiteral("shown already")));
+
+        // The comparison can be across files: HEAD's A against the patch's A.
+        for (auto* combo : results->findChildren<QComboBox*>())
+            if (combo->findText(QStringLiteral("A [patch.slab]")) >= 0 && combo->currentText() == QStringLiteral("B"))
+                combo->setCurrentText(QStringLiteral("A [patch.slab]"));
+        QCOMPARE(results->choice().candidate, std::string("A [patch.slab]"));
+        QString html = QString::fromStdString((dir.path() / "report.html").string());
+        QCOMPARE(window.exportHtmlTo(html), QString());
+        QString text = slurp(html);
+        QVERIFY(text.contains(QStringLiteral("A [patch.slab] against A")));
+        QVERIFY(text.contains(QStringLiteral("<h3>[patch.slab] Experiment</h3>")));
+        QVERIFY(text.contains(QStringLiteral("<td>Series added from</td>")));
+
+        results->removeAddedExperiments();
+        QCOMPARE(results->data().series.size(), 2);
+        QCOMPARE(results->seriesButton()->menu()->actions().size(), 2);
+        QCOMPARE(ExperimentStore::open(head, true)->seriesLabels(), (std::vector<std::string>{"A", "B"}));
     }
 
     void helpExplainsEachPageAndTheKeys() {

@@ -3,6 +3,7 @@
 #include "server/EmbeddedServer.h"
 #include "stats/Report.h"
 #include "stats/ReportText.h"
+#include "store/CombinedRuns.h"
 #include "store/Export.h"
 #include "store/ExperimentOverview.h"
 #include "store/HtmlReport.h"
@@ -228,4 +229,40 @@ TEST(ExperimentOverview, DescribesTheFileTheMachineTheServerAndOnlySessionsThatD
     for (const auto& [key, value] : items)
         if (key.first.rfind("PostgreSQL (session 3, ", 0) == 0 && key.second == "Version") newServer = value == "PostgreSQL 16.4";
     EXPECT_TRUE(newServer);
+}
+
+TEST(CombinedRuns, AddsTheSeriesOfOtherFilesUnderTheirOwnNames) {
+    TempDir dir("scalelab-combined");
+    std::string head = (dir.path() / "head.slab").string(), patch = (dir.path() / "patch.slab").string();
+    {
+        auto a = ExperimentStore::create(head);
+        a->saveRun(run("A", 1, 1, 100), {});
+        a->saveRun(run("A", 2, 1, 190), {});
+        auto b = ExperimentStore::create(patch);
+        b->saveRun(run("A", 1, 1, 120), {});  // the same label in the other file
+        b->saveRun(run("B", 1, 1, 130), {});
+    }
+    CombinedRuns c = combineExperiments(head, {patch});
+    EXPECT_EQ(c.order, (std::vector<std::string>{"A", "A [patch.slab]", "B [patch.slab]"}));
+    ASSERT_EQ(c.runs.size(), 4u);
+    EXPECT_EQ(c.runs[2].series, "A [patch.slab]");
+    EXPECT_EQ(c.runs[2].source.rfind("added from " + patch, 0), 0u);
+    StatsReport r = buildStatsReport(c.runs, c.order, [] {
+        ReportOptions o;
+        o.baseline = "A";
+        o.candidate = "A [patch.slab]";
+        return o;
+    }(), head);
+    ASSERT_EQ(r.comparison.size(), 1u);
+    EXPECT_NEAR(r.comparison[0].comparison.percentChange, 20.0, 1e-9);
+
+    EXPECT_EQ(errorOf([&] { combineExperiments(head, {head}); }), head + " is the experiment itself: its series are shown already");
+    EXPECT_EQ(errorOf([&] { combineExperiments(head, {patch, patch}); }),
+              patch + ": its series 'A' is shown already as 'A [patch.slab]' (the same file, or one with the same name, was "
+                      "added before)");
+    EXPECT_EQ(errorOf([&] { combineExperiments(head, {(dir.path() / "none.slab").string()}); }),
+              "no experiment file " + (dir.path() / "none.slab").string());
+    // Nothing was written into either file.
+    EXPECT_EQ(ExperimentStore::open(head, true)->seriesLabels(), std::vector<std::string>{"A"});
+    EXPECT_EQ(ExperimentStore::open(patch, true)->runs().size(), 2u);
 }

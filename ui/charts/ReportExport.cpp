@@ -25,23 +25,21 @@ void checkSeries(const ScalingView& view, const std::vector<std::string>& order,
 
 } // namespace
 
-void drawExperiment(ExperimentStore& store, const ScalingView& view, ScalingChart& chart) {
-    auto order = store.seriesLabels();
-    checkSeries(view, order, store.path());
-    auto runs = store.runs();
-    ScalingData data = buildScalingData(runs, order, view);
+void drawRuns(const CombinedRuns& c, const ScalingView& view, ScalingChart& chart, const std::string& what) {
+    checkSeries(view, c.order, what);
+    ScalingData data = buildScalingData(c.runs, c.order, view);
     if (data.series.isEmpty())
-        throw Error(store.path() + " has no completed runs with " + runMetricName(view.metric) +
+        throw Error(what + " has no completed runs with " + runMetricName(view.metric) +
                     (view.series.isEmpty() ? std::string() : " in the series asked for"));
-    data.markers = markerViews(machineMarkers(runs, store.provenance(), thisMachine()));
+    data.markers = markerViews(machineMarkers(c.runs, c.provenance, thisMachine()));
     chart.setData(data, view.logX);
 }
 
 void writeChartFiles(const std::string& experiment, const ScalingView& view, const std::string& png, const std::string& svg,
-                     QSize size, int scale) {
-    auto store = ExperimentStore::open(experiment, true);
+                     QSize size, int scale, const std::vector<std::string>& others) {
+    CombinedRuns c = combineExperiments(experiment, others);
     ScalingChart chart;
-    drawExperiment(*store, view, chart);
+    drawRuns(c, view, chart, experiment);
     if (!png.empty()) exportChartPng(&chart, QString::fromStdString(png), size, scale);
     if (!svg.empty()) exportChartSvg(&chart, QString::fromStdString(svg), size, QString::fromStdString(experiment));
 }
@@ -64,27 +62,39 @@ StatsReport reportFor(const std::vector<RunRecord>& runs, const std::vector<std:
 }
 
 void writeHtmlReport(const std::string& experiment, const ScalingView& view, const ReportChoice& choice,
-                     const std::string& output) {
+                     const std::string& output, const std::vector<std::string>& others) {
+    CombinedRuns c = combineExperiments(experiment, others);
+    checkSeries(view, c.order, experiment);
     auto store = ExperimentStore::open(experiment, true);
-    auto order = store->seriesLabels();
-    checkSeries(view, order, experiment);
-    auto runs = store->runs();
     HtmlReportInput in;
     in.title = QFileInfo(QString::fromStdString(experiment)).fileName().toStdString();
     in.generatedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
     in.view = view.describe().toStdString();
     in.overview = experimentOverview(*store);
+    // Each added experiment says what it was measured on too.
+    auto afterExperiment = std::find_if(in.overview.begin(), in.overview.end(),
+                                        [](const OverviewItem& i) { return i.section != "Experiment"; });
+    for (auto it = others.rbegin(); it != others.rend(); ++it)
+        afterExperiment = in.overview.insert(afterExperiment, {"Experiment", "Series added from", *it});
+    for (const auto& other : others) {
+        std::string name = QFileInfo(QString::fromStdString(other)).fileName().toStdString();
+        auto added = ExperimentStore::open(other, true);
+        for (auto item : experimentOverview(*added)) {
+            item.section = "[" + name + "] " + item.section;
+            in.overview.push_back(std::move(item));
+        }
+    }
     in.note = store->note();
-    in.report = reportFor(runs, order, view, choice, experiment);
-    in.runs = runs;
+    in.report = reportFor(c.runs, c.order, view, choice, experiment);
+    in.runs = c.runs;
     const QSize size(1100, 650);
     auto chartOf = [&](const ScalingView& v) {
         ScalingChart chart;
-        drawExperiment(*store, v, chart);
+        drawRuns(c, v, chart, experiment);
         return chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString();
     };
     in.charts.push_back({std::string(runMetricName(view.metric)) + " by clients: " + in.view, chartOf(view)});
-    auto present = metricsPresent(runs);
+    auto present = metricsPresent(c.runs);
     if (isThroughputMetric(view.metric) &&
         std::find(present.begin(), present.end(), RunMetric::LatencyP95) != present.end()) {
         ScalingView latency = view;

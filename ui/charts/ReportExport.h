@@ -3,6 +3,7 @@
 // exports (the view on screen) and `scalelab export` (the view its options describe) share it.
 #include "models/ScalingData.h"
 #include "stats/Report.h"
+#include "store/CombinedRuns.h"
 
 #include <QSize>
 
@@ -20,12 +21,13 @@ struct ReportChoice {
     bool paired = false;
 };
 
-// Draws `experiment` as `view` shows it onto `chart`, with markers at the cores and PUs of the
-// machines the runs were measured on. Throws Error when there is nothing to draw.
-void drawExperiment(ExperimentStore& store, const ScalingView& view, ScalingChart& chart);
+// Draws the runs as `view` shows them onto `chart`, with markers at the cores and PUs of the
+// machines the runs were measured on. Throws Error naming `what` when there is nothing to draw.
+void drawRuns(const CombinedRuns& runs, const ScalingView& view, ScalingChart& chart, const std::string& what);
 
+// `others`: experiment files whose series are added (store/CombinedRuns.h), as in the window.
 void writeChartFiles(const std::string& experiment, const ScalingView& view, const std::string& png,
-                     const std::string& svg, QSize size, int scale);
+                     const std::string& svg, QSize size, int scale, const std::vector<std::string>& others = {});
 
 // The report's statistics for the series the view draws (ReportOptions from view + choice).
 StatsReport reportFor(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, const ScalingView& view,
@@ -34,6 +36,6 @@ StatsReport reportFor(const std::vector<RunRecord>& runs, const std::vector<std:
 // One self-contained HTML file (store/HtmlReport.h): the view's chart, the p95 latency chart
 // beside a throughput chart when runs have latencies, tables, notes, overview, runs.
 void writeHtmlReport(const std::string& experiment, const ScalingView& view, const ReportChoice& choice,
-                     const std::string& output);
+                     const std::string& output, const std::vector<std::string>& others = {});
 
 } // namespace scalelab::ui

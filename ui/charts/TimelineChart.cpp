@@ -1,6 +1,7 @@
 #include "charts/TimelineChart.h"
 
 #include <QAreaSeries>
+#include <QColor>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -53,6 +54,15 @@ TimelineChart::TimelineChart(const QString& title, const QString& yTitle, QStrin
     y_->setRange(0, fixedMaxY_ > 0 ? fixedMaxY_ : 1);
 }
 
+void TimelineChart::showBoundaries(const QString& label) {
+    boundaries_ = new QLineSeries;
+    boundaries_->setName(label);
+    boundaries_->setColor(QColor(150, 150, 150));
+    addSeries(boundaries_);
+    boundaries_->attachAxis(x_);
+    boundaries_->attachAxis(y_);
+}
+
 void TimelineChart::refresh(const Timeline& timeline, int columns) {
     QList<QPointF> sum;
     double maxY = 0;
@@ -73,11 +83,18 @@ void TimelineChart::refresh(const Timeline& timeline, int columns) {
     if (xMax != shownMaxX_) x_->setRange(0, shownMaxX_ = xMax);
     double yMax = fixedMaxY_ > 0 ? fixedMaxY_ : niceCeil(maxY * 1.05);
     if (yMax != shownMaxY_) y_->setRange(0, shownMaxY_ = yMax);
+    if (boundaries_) {
+        // One series: up and down at each boundary, along the x axis between them.
+        QList<QPointF> marks;
+        for (double b : timeline.boundaries()) marks << QPointF(b, 0) << QPointF(b, yMax) << QPointF(b, 0);
+        boundaries_->replace(marks);
+    }
 }
 
 int TimelineChart::pointCount() const {
     int n = 0;
     for (auto* l : lines_) n += static_cast<int>(l->count());
+    if (boundaries_) n += static_cast<int>(boundaries_->count());
     return n;
 }
 

@@ -17,12 +17,15 @@ public:
     // names: Timeline series names; labels: their legend texts. stacked: areas summed (CPU).
     TimelineChart(const QString& title, const QString& yTitle, QStringList names, QStringList labels, bool stacked = false,
                   double fixedMaxY = 0);
+    // Draw the timeline's boundaries (run starts on a whole sweep's axis) as grey vertical lines.
+    void showBoundaries(const QString& label);
     void refresh(const Timeline& timeline, int columns);
-    int pointCount() const;
+    int pointCount() const;  // of every line drawn, boundaries included
 
 private:
     QStringList names_;
     QList<QLineSeries*> lines_;
+    QLineSeries* boundaries_ = nullptr;
     QValueAxis* x_;
     QValueAxis* y_;
     bool stacked_;

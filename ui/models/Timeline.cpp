@@ -10,6 +10,7 @@ void Timeline::clear() {
     x_.clear();
     series_.clear();
     perPu_.clear();
+    boundaries_.clear();
 }
 
 void Timeline::put(const QString& name, double value) {
@@ -18,8 +19,10 @@ void Timeline::put(const QString& name, double value) {
     v.push_back(value);
 }
 
-void Timeline::add(const LoadSample& s) {
-    x_.push_back(s.endS);
+void Timeline::add(const LoadSample& s) { add(s, s.endS); }
+
+void Timeline::add(const LoadSample& s, double x) {
+    x_.push_back(x);
     put("tps", s.tps);
     put("p50", s.latency.p50Ms);
     put("p95", s.latency.p95Ms);
@@ -32,6 +35,7 @@ void Timeline::add(const LoadSample& s) {
     put("cpu.iowait", c.iowait);
     put("cpu.steal", c.steal);
     put("cpu.idle", c.idle);
+    put("cpu.busy", c.busy());
     double read = 0, write = 0, reads = 0, writes = 0;
     for (const auto& d : m.disks) read += d.readMBps, write += d.writeMBps, reads += d.readsPerSec, writes += d.writesPerSec;
     put("disk.readMB", read);

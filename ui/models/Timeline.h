@@ -17,9 +17,13 @@ class Timeline {
 public:
     void clear();
     void add(const LoadSample& sample);  // x = the sample's end time in seconds
+    void add(const LoadSample& sample, double x);  // x given: a whole sweep's time axis
+    // Where a run starts on a whole sweep's axis (the chart marks it).
+    void markBoundary(double x) { boundaries_.push_back(x); }
+    const std::vector<double>& boundaries() const { return boundaries_; }
 
     // Names: "tps", "p50", "p95", "p99", "cpu.user", "cpu.system", "cpu.iowait", "cpu.steal",
-    // "cpu.idle", "disk.readMB", "disk.writeMB", "disk.reads", "disk.writes" (per second, all
+    // "cpu.idle", "cpu.busy" (100 - idle - iowait - steal), "disk.readMB", "disk.writeMB", "disk.reads", "disk.writes" (per second, all
     // reported disks), "server.commits", "server.logical_reads".
     QList<QPointF> points(const QString& name, int columns) const;
     bool has(const QString& name) const { return series_.count(name) > 0; }
@@ -34,6 +38,7 @@ private:
     std::vector<double> x_;
     std::map<QString, std::vector<double>> series_;
     std::vector<std::pair<int, double>> perPu_;
+    std::vector<double> boundaries_;
 };
 
 } // namespace scalelab::ui

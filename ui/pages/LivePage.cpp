@@ -11,8 +11,11 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QProgressBar>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTimer>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace scalelab::ui {
@@ -46,6 +49,7 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     iops_ = new TimelineChart(tr("Disk operations"), tr("per second"), {"disk.reads", "disk.writes"}, {"reads/s", "writes/s"});
     server_ = new TimelineChart(tr("Server counters"), tr("per second"), {"server.commits", "server.logical_reads"},
                                 {"commits/s", "logical reads/s"});
+    auto* chartTabs = new QTabWidget;
     auto* chartsBox = new QWidget;
     auto* charts = new QGridLayout(chartsBox);
     charts->setContentsMargins(0, 0, 0, 0);
@@ -67,16 +71,41 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     warnings_ = new QListWidget;
     warnings_->setWordWrap(true);  // a message is read whole, not scrolled sideways
     warnings_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    puBox->addWidget(new QLabel(tr("Messages")));
-    puBox->addWidget(warnings_);
+    serverLog_ = new QPlainTextEdit;
+    serverLog_->setReadOnly(true);
+    serverLog_->setMaximumBlockCount(2000);
+    serverLog_->setPlaceholderText(tr("The embedded server's log, while a sweep runs"));
+    auto* sideTabs = new QTabWidget;
+    sideTabs->addTab(warnings_, tr("Messages"));
+    sideTabs->addTab(serverLog_, tr("Server log"));
+    puBox->addWidget(sideTabs, 1);
+    serverLogTimer_ = new QTimer(this);
+    serverLogTimer_->setInterval(1000);
+    connect(serverLogTimer_, &QTimer::timeout, this, &LivePage::readServerLog);
     auto* side = new QWidget;
     side->setLayout(puBox);
     side->setMinimumWidth(180);
     side->setMaximumWidth(300);
     // Charts and the side panel share the width: the splitter gives either more, and at
     // 1024 pixels both fit without scrolling.
+    chartTabs->addTab(chartsBox, tr("Current run"));
+    // The whole sweep on one axis: drift, warm-up effects and the cost between runs show here.
+    sweepTps_ = new TimelineChart(tr("Throughput, whole sweep"), tr("tps"), {"tps"}, {"tps"});
+    sweepCpu_ = new TimelineChart(tr("CPU busy, whole sweep"), tr("%"), {"cpu.busy"}, {"busy"}, false, 100);
+    auto* sweepBox = new QWidget;
+    auto* sweepLayout = new QVBoxLayout(sweepBox);
+    sweepLayout->setContentsMargins(0, 0, 0, 0);
+    for (auto* c : {sweepTps_, sweepCpu_}) {
+        c->showBoundaries(tr("run starts"));
+        auto* view = new QChartView(c);
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumSize(300, 180);
+        sweepViews_.append(view);
+        sweepLayout->addWidget(view);
+    }
+    chartTabs->addTab(sweepBox, tr("Whole sweep"));
     auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(chartsBox);
+    split->addWidget(chartTabs);
     split->addWidget(side);
     split->setStretchFactor(0, 1);
     split->setChildrenCollapsible(false);
@@ -93,7 +122,22 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     setRunning(false);
 }
 
+void LivePage::setServerLogs(std::map<std::string, QString> logBySeries) {
+    logs_ = std::move(logBySeries);
+    tail_ = LogTail();
+    tailedSeries_.clear();
+}
+
+void LivePage::readServerLog() {
+    for (const QString& line : tail_.read()) serverLog_->appendPlainText(line);
+}
+
 void LivePage::setRunning(bool running) {
+    if (running) serverLogTimer_->start();
+    else {
+        readServerLog();  // the last words of the server
+        serverLogTimer_->stop();
+    }
     pause_->setEnabled(running);
     stop_->setEnabled(running);
     if (!running) {
@@ -104,7 +148,10 @@ void LivePage::setRunning(bool running) {
 
 void LivePage::startSweep() {
     warnings_->clear();
+    serverLog_->clear();
     timeline_.clear();
+    sweep_.clear();
+    runStartX_ = 0;
     currentRun_ = -1;
     lastState_.clear();
     last_ = SweepProgress{};
@@ -118,10 +165,27 @@ void LivePage::showProgress(const SweepProgress& p) {
         // A new attempt, also of the same run (a retry, or a resume after Stop): its own timeline.
         currentRun_ = p.run;
         timeline_.clear();
+        runStartX_ = p.elapsedS;
+        sweep_.markBoundary(runStartX_);
         refreshCharts();
     }
     lastState_ = p.state;
     last_ = p;
+    if (!p.series.empty() && p.series != tailedSeries_) {
+        // The series that runs now decides which server's log is followed.
+        tailedSeries_ = p.series;
+        readServerLog();
+        auto log = logs_.find(p.series);
+        QString path = log == logs_.end() ? QString() : log->second;
+        if (path != tail_.path()) {
+            tail_ = LogTail(path);
+            serverLog_->appendPlainText(path.isEmpty()
+                                            ? tr("-- %1 runs on a server of yours: its log is on that server --")
+                                                  .arg(QString::fromStdString(p.series))
+                                            : tr("-- %1: %2 --").arg(QString::fromStdString(p.series), path));
+            readServerLog();
+        }
+    }
     if (p.total == 0) return;
     bar_->setRange(0, std::max(1, p.total));
     bar_->setValue(p.done);
@@ -148,14 +212,19 @@ void LivePage::addSample(const SweepProgress& p, const LoadSample& s) {
     if (p.run != currentRun_) {  // a new run starts its own timeline
         currentRun_ = p.run;
         timeline_.clear();
+        runStartX_ = p.elapsedS;
+        sweep_.markBoundary(runStartX_);
     }
     timeline_.add(s);
+    sweep_.add(s, runStartX_ + s.endS);
     refreshCharts();
 }
 
 void LivePage::refreshCharts() {
     int columns = views_.isEmpty() ? 600 : std::max(100, views_.first()->width());
     for (auto* c : {tps_, latency_, cpu_, disk_, iops_, server_}) c->refresh(timeline_, columns);
+    int sweepColumns = sweepViews_.isEmpty() ? 800 : std::max(200, sweepViews_.first()->width());
+    for (auto* c : {sweepTps_, sweepCpu_}) c->refresh(sweep_, sweepColumns);
     pus_->setBusy(timeline_.lastPerPu());
 }
 

@@ -1,18 +1,24 @@
 #pragma once
 // While a sweep runs: progress (run k of n, series, clients, round, elapsed, ETA), Pause and
 // Stop, the current run's tps and latency, CPU (stacked, and per PU), disk and server counters,
-// and the sweep's messages (time-stamped; warnings and failures marked) as they happen.
+// the whole sweep's tps and CPU with run starts marked, and the sweep's messages (time-stamped; warnings and failures marked) as they happen.
+#include "models/LogTail.h"
 #include "models/Timeline.h"
 #include "sweep/SweepRunner.h"
 #include "topo/Topology.h"
 
 #include <QWidget>
 
+#include <map>
+#include <string>
+
 class QChartView;
 class QLabel;
 class QListWidget;
 class QProgressBar;
+class QPlainTextEdit;
 class QPushButton;
+class QTimer;
 
 namespace scalelab::ui {
 
@@ -30,6 +36,11 @@ public:
     void addSample(const SweepProgress& p, const LoadSample& s);
     void addWarning(const QString& text);
     void setRunning(bool running);
+    // The embedded server log of each series (by label; none for a server of the user's): the
+    // Server log tab follows the log of the series that runs, as the server writes it.
+    void setServerLogs(std::map<std::string, QString> logBySeries);
+    QPlainTextEdit* serverLog() const { return serverLog_; }
+    void readServerLog();  // what the timer does every second while a sweep runs
     // The sweep ended: "" when it finished or was stopped as asked, else why it failed.
     void showFinished(const QString& error);
 
@@ -40,6 +51,9 @@ public:
     TimelineChart* latencyChart() const { return latency_; }
     TimelineChart* cpuChart() const { return cpu_; }
     const Timeline& timeline() const { return timeline_; }
+    // Every run of the sweep on one axis (seconds since the sweep started), run starts marked.
+    const Timeline& sweepTimeline() const { return sweep_; }
+    TimelineChart* sweepTpsChart() const { return sweepTps_; }
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* stopButton() const { return stop_; }
     void refreshCharts();
@@ -51,6 +65,8 @@ signals:
 
 private:
     Timeline timeline_;
+    Timeline sweep_;
+    double runStartX_ = 0;  // the current attempt's start on the sweep's axis
     int currentRun_ = -1;
     std::string lastState_;
     SweepProgress last_;
@@ -59,9 +75,16 @@ private:
     QLabel* status_;
     QPushButton *pause_, *stop_;
     TimelineChart *tps_, *latency_, *cpu_, *disk_, *iops_, *server_;
+    TimelineChart *sweepTps_, *sweepCpu_;
+    QList<QChartView*> sweepViews_;
     QList<QChartView*> views_;
     PuStrip* pus_;
     QListWidget* warnings_;
+    QPlainTextEdit* serverLog_;
+    QTimer* serverLogTimer_;
+    std::map<std::string, QString> logs_;
+    LogTail tail_;
+    std::string tailedSeries_;
 };
 
 } // namespace scalelab::ui

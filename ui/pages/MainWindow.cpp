@@ -14,6 +14,7 @@
 #include "store/ReportCsv.h"
 #include "store/Import.h"
 #include "sweep/SweepPlan.h"
+#include "sweep/SweepServers.h"
 #include "topo/Placement.h"
 
 #include <QApplication>
@@ -137,6 +138,7 @@ void MainWindow::buildMenus() {
         path_.clear();
         results_->clear();
         overview_->clear();
+        removeSeries_->setEnabled(false);
         showPage(setup_);
         updateTitle();
     });
@@ -174,6 +176,25 @@ void MainWindow::buildMenus() {
         if (!QFile::copy(path_, p)) QMessageBox::warning(this, tr("Save as"), tr("Cannot copy %1 to %2").arg(path_, p));
         else openExperiment(p);
     });
+    file->addSeparator();
+    addSeries_ = file->addAction(tr("Add series from another e&xperiment..."), this, [this] {
+        QString p = QFileDialog::getOpenFileName(this, tr("Add the series of another experiment"), {},
+                                                 tr("ScaleLab experiments (*.slab)"));
+        if (p.isEmpty()) return;
+        if (QString error = results_->addExperiment(p); !error.isEmpty())
+            QMessageBox::warning(this, tr("Add series"), error);
+        else {
+            statusLabel_->setText(tr("Series of %1 added (named \"LABEL [%2]\"); nothing is written to either file")
+                                      .arg(p, QFileInfo(p).fileName()));
+            showPage(results_);
+        }
+        removeSeries_->setEnabled(!results_->addedExperiments().isEmpty());
+    });
+    removeSeries_ = file->addAction(tr("Remove added series"), this, [this] {
+        results_->removeAddedExperiments();
+        removeSeries_->setEnabled(false);
+    });
+    removeSeries_->setEnabled(false);
     file->addSeparator();
     file->addAction(tr("&Import pgbench output or CSV..."), this, [this] {
         importFiles(QFileDialog::getOpenFileNames(this, tr("Import"), {}, tr("pgbench output or runs CSV (*)")));
@@ -245,6 +266,7 @@ void MainWindow::openExperiment(const QString& path) {
         results_->load(path);
         overview_->load(path);
         path_ = path;
+        removeSeries_->setEnabled(!results_->addedExperiments().isEmpty());
         rememberRecent(path);
         showPage(results_);
         updateTitle();
@@ -312,6 +334,11 @@ void MainWindow::startSweep(const SweepPlan& plan, const QString& path) {
     path_ = path;
     results_->watch(path);
     live_->startSweep();
+    std::map<std::string, QString> logs;  // a server of the user's keeps its log to itself
+    if (plan.conninfo.empty())
+        for (const auto& series : plan.series)
+            logs[series.label] = QString::fromStdString(EmbeddedServer::logFileOf(embeddedDataDir(plan, series)).string());
+    live_->setServerLogs(std::move(logs));
     live_->setRunning(true);
     statusLabel_->clear();
     setup_->startButton()->setEnabled(false);
@@ -336,10 +363,11 @@ void MainWindow::exportChart(const QString& path, int scale) {
 QString MainWindow::exportCsvTo(const QString& dir) {
     try {
         auto store = ExperimentStore::open(path_.toStdString(), true);
-        auto order = store->seriesLabels();
         auto written = exportCsv(*store, dir.toStdString());
-        // The tables the Results page shows, for the view on screen (what `report --csv` writes).
-        for (auto& f : writeReportCsv(reportFor(store->runs(), order, results_->view(), results_->choice(), path_.toStdString()),
+        // The tables the Results page shows, for the view on screen (what `report --csv` writes),
+        // with the series added from other experiments.
+        for (auto& f : writeReportCsv(reportFor(results_->allRuns(), results_->seriesOrder(), results_->view(),
+                                                results_->choice(), path_.toStdString()),
                                       dir.toStdString(), false))
             written.push_back(f);
         QStringList names;
@@ -353,7 +381,9 @@ QString MainWindow::exportCsvTo(const QString& dir) {
 
 QString MainWindow::exportHtmlTo(const QString& path) {
     try {
-        writeHtmlReport(path_.toStdString(), results_->view(), results_->choice(), path.toStdString());
+        std::vector<std::string> others;
+        for (const QString& f : results_->addedExperiments()) others.push_back(f.toStdString());
+        writeHtmlReport(path_.toStdString(), results_->view(), results_->choice(), path.toStdString(), others);
         statusLabel_->setText(tr("Wrote %1").arg(path));
         return {};
     } catch (const std::exception& e) {

@@ -248,16 +248,63 @@ void ResultsPage::clear() {
     runs_->setRuns({});
     provenance_.clear();
     hidden_.clear();
+    added_ = CombinedRuns{};
+    addedFiles_.clear();
     offerSeries();
     refresh();
 }
 
+std::vector<RunRecord> ResultsPage::allRuns() const {
+    std::vector<RunRecord> all = runs_->runs();
+    all.insert(all.end(), added_.runs.begin(), added_.runs.end());
+    return all;
+}
+
+QString ResultsPage::addExperiment(const QString& other) {
+    if (path_.isEmpty()) return tr("Open an experiment first; then add the series of others to it.");
+    if (QFileInfo(other).canonicalFilePath() == QFileInfo(path_).canonicalFilePath())
+        return tr("%1 is the experiment shown: its series are here already.").arg(other);
+    try {
+        CombinedRuns more = added_;
+        more.order = seriesOrder_;  // a name taken by a series of the file is refused too
+        addExperimentRuns(more, other.toStdString());
+        for (size_t i = seriesOrder_.size(); i < more.order.size(); ++i) {
+            seriesOrder_.push_back(more.order[i]);
+            added_.order.push_back(more.order[i]);
+        }
+        added_.runs = std::move(more.runs);
+        added_.provenance = std::move(more.provenance);
+        addedFiles_ << other;
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    offerSeries();
+    offerMetricsPresent();
+    refresh();
+    return {};
+}
+
+void ResultsPage::removeAddedExperiments() {
+    for (const auto& label : added_.order) seriesOrder_.erase(std::remove(seriesOrder_.begin(), seriesOrder_.end(), label), seriesOrder_.end());
+    for (const auto& label : added_.order) hidden_.removeAll(QString::fromStdString(label));
+    added_ = CombinedRuns{};
+    addedFiles_.clear();
+    offerSeries();
+    offerMetricsPresent();
+    refresh();
+}
+
 void ResultsPage::load(const QString& path) {
+    if (path != path_) {  // series added from other files belong to the experiment they were added to
+        added_ = CombinedRuns{};
+        addedFiles_.clear();
+    }
     path_ = path;
     fileState_ = fileState(path);
     auto store = ExperimentStore::open(path.toStdString(), true);
     seriesOrder_.clear();
     for (const auto& s : store->series()) seriesOrder_.push_back(s.label);
+    for (const auto& s : added_.order) seriesOrder_.push_back(s);
     provenance_ = store->provenance();
     hidden_.clear();
     runs_->setRuns(store->runs());
@@ -314,7 +361,7 @@ void ResultsPage::mergeSeriesOrder(const std::vector<StoredSeries>& series) {
 
 void ResultsPage::offerMetricsPresent() {
     QStringList names;
-    for (RunMetric m : metricsPresent(runs_->runs())) names << QString::fromLatin1(runMetricName(m));
+    for (RunMetric m : metricsPresent(allRuns())) names << QString::fromLatin1(runMetricName(m));
     QStringList current;
     for (int i = 0; i < metric_->count(); ++i) current << metric_->itemText(i);
     if (names == current) return;
@@ -348,9 +395,12 @@ void ResultsPage::refresh() {
     RunMetric metric = shown.metric;
     usl_->setEnabled(isThroughputMetric(metric));  // the USL describes throughput only
     usl_->setToolTip(usl_->isEnabled() ? QString() : tr("The USL describes throughput (tps, logical reads)"));
-    data_ = buildScalingData(runs_->runs(), seriesOrder_, shown);
+    std::vector<RunRecord> runs = allRuns();
+    data_ = buildScalingData(runs, seriesOrder_, shown);
     ThisMachine here{hostname_, static_cast<int>(machine_.cores.size()), machine_.puCount()};
-    data_.markers = markerViews(machineMarkers(runs_->runs(), provenance_, here));
+    std::vector<nlohmann::json> provenance = provenance_;
+    provenance.insert(provenance.end(), added_.provenance.begin(), added_.provenance.end());
+    data_.markers = markerViews(machineMarkers(runs, provenance, here));
     chart_->setData(data_, logX_->isChecked());
     emit pointsChanged(data_.pointCount());
     QStringList fits;
@@ -372,7 +422,7 @@ void ResultsPage::refresh() {
     }
     refreshComparison();
 
-    std::vector<SeriesPoint> summaries = summarizePoints(pointRuns(shown.runsDrawn(runs_->runs()), seriesOrder_, metric), 0.95);
+    std::vector<SeriesPoint> summaries = summarizePoints(pointRuns(shown.runsDrawn(runs), seriesOrder_, metric), 0.95);
     peak_->setRowCount(0);
     if (!summaries.empty()) {
         auto rows = scalelab::peakTable(summaries, summaries.front().series);
@@ -403,7 +453,7 @@ void ResultsPage::refreshComparison() {
     RunMetric metric = parseRunMetric(metric_->currentText().toStdString());
     QList<ComparisonRowView> rows;
     try {
-        rows = buildComparison(runs_->runs(), seriesOrder_, baseline_->currentText().toStdString(),
+        rows = buildComparison(allRuns(), seriesOrder_, baseline_->currentText().toStdString(),
                                candidate_->currentText().toStdString(), metric, paired_->isChecked(), 0.95);
     } catch (const std::exception& e) {
         // A comparison that cannot be made (a round twice on a side, paired) says why in the table.

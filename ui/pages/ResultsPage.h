@@ -45,6 +45,15 @@ public:
     ScalingView view() const;
     ReportChoice choice() const;
     const QString& path() const { return path_; }
+    // "HEAD last week against the patch today": the series of another experiment file, named
+    // "LABEL [FILE]", join the chart, tables and exports (nothing is written to either file).
+    // "" when added, else why not.
+    QString addExperiment(const QString& otherPath);
+    void removeAddedExperiments();
+    const QStringList& addedExperiments() const { return addedFiles_; }
+    std::vector<RunRecord> allRuns() const;  // the file's runs and the added ones
+    const std::vector<std::string>& seriesOrder() const { return seriesOrder_; }
+
     // Draw only these series (empty: all); the Series menu does the same.
     void showSeries(const QStringList& series);
     QToolButton* seriesButton() const { return seriesButton_; }
@@ -91,6 +100,8 @@ private:
     QCheckBox *logX_, *usl_, *paired_;
     QToolButton* seriesButton_;
     QStringList hidden_;                        // series the user took off the chart
+    CombinedRuns added_;                        // runs, series and provenance of added files
+    QStringList addedFiles_;
     QTableWidget *comparison_, *peak_;
     RunsTableModel* runs_;
     QSortFilterProxyModel* proxy_;

@@ -4,6 +4,7 @@
 #include "topo/Placement.h"
 #include "util/Error.h"
 
+#include <algorithm>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -161,6 +162,10 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     sl->addWidget(seriesNote_);
     layout->addWidget(seriesBox);
 
+    kept_ = new QLabel;
+    kept_->setWordWrap(true);
+    kept_->hide();
+    layout->addWidget(kept_);
     estimate_ = new QLabel;
     problemsLabel_ = new QLabel;
     problemsLabel_->setWordWrap(true);
@@ -235,7 +240,82 @@ void SetupPage::addSeries(const QString& label, const QString& placement, const 
     revalidate();
 }
 
+namespace {
+// What the form writes; anything else in a given plan is the plan's own and is kept.
+const char* const kFormMembers[] = {"version", "target", "workload", "series", "clients", "threads", "duration",
+                                    "warmup", "transactions", "repetitions", "order", "data"};
+const char* const kFormWorkload[] = {"builtin", "files", "replay", "shuffle", "mode"};
+const char* const kFormTarget[] = {"data_dir", "conninfo"};
+const char* const kFormSeries[] = {"label", "placement", "separate", "settings"};
+const char* const kFormData[] = {"scale"};
+
+template <size_t N>
+bool among(const std::string& key, const char* const (&names)[N]) {
+    return std::find(std::begin(names), std::end(names), key) != std::end(names);
+}
+
+// Members of `from` that are not among `names`, copied into `into` (which the form filled).
+template <size_t N>
+void keepOthers(nlohmann::json& into, const nlohmann::json& from, const char* const (&names)[N]) {
+    if (!from.is_object()) return;
+    for (const auto& [key, value] : from.items())
+        if (!among(key, names)) into[key] = value;
+}
+} // namespace
+
+QStringList SetupPage::keptMembers() const {
+    QStringList kept;
+    if (!loaded_.is_object()) return kept;
+    auto list = [&](const nlohmann::json& obj, const QString& at, auto& names) {
+        if (!obj.is_object()) return;
+        for (const auto& [key, value] : obj.items())
+            if (!among(key, names)) kept << at + QString::fromStdString(key);
+    };
+    list(loaded_, QStringLiteral("$."), kFormMembers);
+    if (loaded_.contains("workload")) list(loaded_["workload"], QStringLiteral("$.workload."), kFormWorkload);
+    if (loaded_.contains("target")) list(loaded_["target"], QStringLiteral("$.target."), kFormTarget);
+    if (loaded_.contains("data")) list(loaded_["data"], QStringLiteral("$.data."), kFormData);
+    if (loaded_.contains("series") && loaded_["series"].is_array())
+        for (const auto& s : loaded_["series"])
+            if (s.is_object() && s.contains("label") && s["label"].is_string())
+                list(s, QStringLiteral("$.series[%1].").arg(QString::fromStdString(s["label"].get<std::string>())), kFormSeries);
+    return kept;
+}
+
 nlohmann::json SetupPage::planJson() const {
+    nlohmann::json j = planFromForm();
+    if (!loaded_.is_object() || loaded_.empty()) return j;
+    keepOthers(j, loaded_, kFormMembers);
+    if (loaded_.contains("workload") && loaded_["workload"].is_object()) {
+        const nlohmann::json& lw = loaded_["workload"];
+        nlohmann::json& w = j["workload"];
+        keepOthers(w, lw, kFormWorkload);
+        // The form shows the first of several scripts; while that one stays chosen, all run.
+        auto firstName = [](const nlohmann::json& list) {
+            std::string first = list.at(0).get<std::string>();
+            return first.substr(0, first.find('@'));
+        };
+        if (lw.contains("builtin") && lw["builtin"].is_array() && lw["builtin"].size() > 1 && w.contains("builtin") &&
+            w["builtin"].is_string() && firstName(lw["builtin"]) == w["builtin"].get<std::string>())
+            w["builtin"] = lw["builtin"];
+        if (lw.contains("files") && lw["files"].is_array() && lw["files"].size() > 1 && w.contains("files") &&
+            w["files"].is_array() && !w["files"].empty() && firstName(lw["files"]) == firstName(w["files"]))
+            w["files"] = lw["files"];
+    }
+    if (loaded_.contains("data")) keepOthers(j["data"], loaded_["data"], kFormData);
+    // The target's other members (its settings, pg_bindir) belong to the same kind of target.
+    if (loaded_.contains("target") && loaded_["target"].is_object() &&
+        loaded_["target"].contains("conninfo") == j["target"].contains("conninfo"))
+        keepOthers(j["target"], loaded_["target"], kFormTarget);
+    // A series keeps its own members (data_dir, pg_bindir, real SMT ...) while its label stays.
+    if (loaded_.contains("series") && loaded_["series"].is_array())
+        for (auto& s : j["series"])
+            for (const auto& old : loaded_["series"])
+                if (old.is_object() && old.value("label", nlohmann::json()) == s["label"]) keepOthers(s, old, kFormSeries);
+    return j;
+}
+
+nlohmann::json SetupPage::planFromForm() const {
     nlohmann::json j;
     j["version"] = 1;
     if (embedded_->isChecked()) j["target"] = {{"data_dir", dataDir_->text().toStdString()}};
@@ -282,11 +362,13 @@ nlohmann::json SetupPage::planJson() const {
 bool SetupPage::setPlanJson(const nlohmann::json& j) {
     try {
         SweepPlan p = parsePlan(j);
+        loaded_ = j;
         embedded_->setChecked(p.embedded());
         remote_->setChecked(!p.embedded());
         if (p.dataDir) dataDir_->setText(QString::fromStdString(p.dataDir->string()));
         conninfo_->setText(QString::fromStdString(p.conninfo));
-        if (!p.builtins.empty()) builtin_->setCurrentText(QString::fromStdString(p.builtins[0]));
+        if (!p.builtins.empty())  // "select-only@3": the first script, without its weight
+            builtin_->setCurrentText(QString::fromStdString(p.builtins[0].substr(0, p.builtins[0].find('@'))));
         if (!p.files.empty()) builtin_->setCurrentIndex(3), scriptFile_->setText(QString::fromStdString(p.files[0]));
         if (!p.replay.empty()) builtin_->setCurrentIndex(4), scriptFile_->setText(QString::fromStdString(p.replay));
         shuffle_->setChecked(p.shuffle);
@@ -309,6 +391,10 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
                 settings += (settings.isEmpty() ? "" : ", ") + QString::fromStdString(st.name + "=" + st.value);
             addSeries(QString::fromStdString(s.label), QString::fromStdString(s.placement), settings);
         }
+        QStringList kept = keptMembers();
+        kept_->setText(tr("This plan also sets what the form has no field for; it is kept, run and saved with the plan: %1")
+                           .arg(kept.join(QStringLiteral(", "))));
+        kept_->setVisible(!kept.isEmpty());
         revalidate();
         return true;
     } catch (const std::exception&) {

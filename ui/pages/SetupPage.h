@@ -28,8 +28,13 @@ public:
 
     std::optional<SweepPlan> plan() const { return plan_; }
     QStringList problems() const { return problems_; }
+    // The form's plan, over the plan it was last given: members the form has no field for
+    // (a rate, -D variables, a seed, a series' own data directory ...) are kept, run and saved.
     nlohmann::json planJson() const;
     bool setPlanJson(const nlohmann::json& j);  // restores fields from a plan (last settings)
+    // The JSON paths of those members ("$.rate", "$.workload.define"): the page lists them.
+    QStringList keptMembers() const;
+    QLabel* keptLabel() const { return kept_; }
 
     // Field access for tests and the main window.
     QLineEdit* clientsEdit() const { return clients_; }
@@ -58,6 +63,7 @@ private slots:
 
 private:
     QWidget* fieldFor(const QString& path) const;
+    nlohmann::json planFromForm() const;  // only what the form's fields say
     QStringList updatePuColumn();  // the problems of placements this machine cannot give
 
     TopologyInfo machine_;
@@ -68,7 +74,8 @@ private:
     QCheckBox* shuffle_;
     QDoubleSpinBox *duration_, *warmup_;
     QTableWidget* series_;
-    QLabel *estimate_, *problemsLabel_, *connectionResult_, *seriesNote_;
+    QLabel *estimate_, *problemsLabel_, *connectionResult_, *seriesNote_, *kept_;
+    nlohmann::json loaded_ = nlohmann::json::object();  // the plan last given, as given
     QPushButton *start_, *testConnection_;
     std::optional<SweepPlan> plan_;
     QStringList problems_;

@@ -1,0 +1,46 @@
+#include "store/CombinedRuns.h"
+
+#include "util/Error.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace scalelab {
+
+std::string addedSeriesLabel(const std::string& label, const std::string& file) {
+    return label + " [" + std::filesystem::path(file).filename().string() + "]";
+}
+
+void addExperimentRuns(CombinedRuns& into, const std::string& other) {
+    auto store = ExperimentStore::open(other, true);
+    for (const auto& label : store->seriesLabels()) {
+        std::string added = addedSeriesLabel(label, other);
+        if (std::find(into.order.begin(), into.order.end(), added) != into.order.end())
+            throw Error(other + ": its series '" + label + "' is shown already as '" + added +
+                        "' (the same file, or one with the same name, was added before)");
+        into.order.push_back(added);
+    }
+    for (auto run : store->runs()) {
+        run.series = addedSeriesLabel(run.series, other);
+        run.source = "added from " + other + (run.source.empty() ? "" : " (" + run.source + ")");
+        into.runs.push_back(std::move(run));
+    }
+    for (auto& p : store->provenance()) into.provenance.push_back(std::move(p));
+}
+
+CombinedRuns combineExperiments(const std::string& experiment, const std::vector<std::string>& others) {
+    CombinedRuns c;
+    auto store = ExperimentStore::open(experiment, true);
+    c.runs = store->runs();
+    c.order = store->seriesLabels();
+    c.provenance = store->provenance();
+    for (const auto& other : others) {
+        std::error_code ec;
+        if (std::filesystem::equivalent(experiment, other, ec))
+            throw Error(other + " is the experiment itself: its series are shown already");
+        addExperimentRuns(c, other);
+    }
+    return c;
+}
+
+} // namespace scalelab
