@@ -7,8 +7,15 @@
 namespace scalelab {
 namespace {
 
+// The t-test on the difference and the interval of the % change (delta method on the ratio,
+// for Welch) are two approximations: near the edge they can disagree, and a table must not put
+// "within run-to-run variation" beside an interval that excludes 0 (or the reverse).
 void decide(Comparison& c, double confidence) {
-    c.verdict = *c.pValue < 1 - confidence ? "distinguishable" : "within run-to-run variation";
+    bool test = *c.pValue < 1 - confidence;
+    bool interval = c.percentLow ? (*c.percentLow > 0 || *c.percentHigh < 0) : test;
+    c.verdict = test && interval     ? "distinguishable"
+                : !test && !interval ? "within run-to-run variation"
+                                     : kBorderline;
 }
 
 } // namespace

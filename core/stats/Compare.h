@@ -17,13 +17,15 @@ struct Comparison {
     std::optional<double> percentLow, percentHigh;// confidence interval of the % change
     std::optional<double> t, df, pValue;
     bool paired = false;
-    std::string verdict;        // "distinguishable", "within run-to-run variation", or why untestable
+    std::string verdict;        // "distinguishable", "within run-to-run variation", kBorderline, or why untestable
 };
 
 // The verdict when the runs cannot carry a judgement: fewer than 2 runs a side (Welch), fewer
 // than kMinPairs pairs (paired), or no variation at all; then there is no p-value and no interval.
 constexpr const char* kTooFewToJudge = "too few runs to judge";
 constexpr int kMinPairs = 3;
+// The t-test and the interval of the % change disagree (one says different, the other not).
+constexpr const char* kBorderline = "borderline: the t-test and the change's interval disagree; more runs will tell";
 
 // Welch's unequal-variance t-test and interval for the difference of means; the ratio's
 // interval from the delta method on log(mean B / mean A) with Welch's degrees of freedom.

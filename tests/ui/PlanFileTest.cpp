@@ -52,8 +52,10 @@ private slots:
         QCOMPARE(window.loadPlanFrom(in), QString());
         SetupPage* setup = window.setupPage();
         QStringList kept = setup->keptMembers();
-        for (const char* m : {"$.seed", "$.workload.rate", "$.workload.define", "$.series[A].data_dir"})
-            QVERIFY2(kept.contains(QLatin1String(m)), m);
+        QCOMPARE(kept, (QStringList{"$.workload.rate", "$.series[A].data_dir"}));
+        // -D variables and the seed have fields of their own.
+        QCOMPARE(setup->definesEdit()->text(), QStringLiteral("aid=1"));
+        QCOMPARE(setup->seedEdit()->text(), QStringLiteral("7"));
         QVERIFY(!setup->keptLabel()->isHidden());
         QVERIFY(setup->keptLabel()->text().contains(QStringLiteral("$.workload.rate")));
 
@@ -63,7 +65,7 @@ private slots:
         nlohmann::json j = nlohmann::json::parse(saved);
         QCOMPARE(j["seed"], nlohmann::json(7));
         QCOMPARE(j["workload"]["rate"], nlohmann::json(50));
-        QCOMPARE(j["workload"]["define"]["aid"], nlohmann::json(1));
+        QCOMPARE(j["workload"]["define"]["aid"], nlohmann::json("1"));  // as the field says it
         QCOMPARE(j["workload"]["builtin"], (nlohmann::json{"select-only@3", "tpcb-like@1"}));
         QCOMPARE(j["series"][0]["data_dir"], nlohmann::json("/tmp/other-cluster"));
         QCOMPARE(j["duration"], nlohmann::json(9.0));
@@ -77,6 +79,17 @@ private slots:
         setup->builtinCombo()->setCurrentText(QStringLiteral("tpcb-like"));
         QCOMPARE(setup->planJson()["workload"]["builtin"], nlohmann::json("tpcb-like"));
         QCOMPARE(setup->planJson()["workload"]["rate"], nlohmann::json(50));
+
+        // The fields: a bad variable name is named at its field; an empty seed means a new one.
+        setup->definesEdit()->setText(QStringLiteral("1x=3"));
+        QVERIFY2(setup->problems().join(QLatin1Char(' ')).contains(QStringLiteral("$.workload.define.1x")),
+                 qPrintable(setup->problems().join(QLatin1Char(' '))));
+        setup->definesEdit()->setText(QStringLiteral("aid=5, delta=-3"));
+        QCOMPARE(setup->plan()->defines, (std::vector<std::string>{"aid=5", "delta=-3"}));
+        setup->seedEdit()->setText(QString());
+        QVERIFY(!setup->planJson().contains("seed"));
+        setup->seedEdit()->setText(QStringLiteral("42"));
+        QCOMPARE(setup->plan()->seed, std::optional<uint64_t>(42));
     }
 
     void aBadPlanFileSaysWhatAndWhere() {

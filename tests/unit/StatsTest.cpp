@@ -96,6 +96,20 @@ TEST(Compare, WelchMatchesScipy) {
     EXPECT_EQ(compareWelch(kA, kB, 0.99).verdict, "within run-to-run variation");  // p = 0.0148 > 0.01
 }
 
+// Measured: 8 clients, all cores, two experiments a day apart. Welch's p is 0.0507 while the
+// delta-method interval of the change is +1.2% .. +55.8%: neither verdict alone may stand
+// beside that interval.
+TEST(Compare, AVerdictNeverContradictsTheIntervalShownBesideIt) {
+    Comparison c = compareWelch({34500, 29922.5, 29389.5}, {41691.6666666667, 41357.6666666667, 34759});
+    ASSERT_TRUE(c.pValue && c.percentLow);
+    EXPECT_GT(*c.pValue, 0.05);
+    EXPECT_GT(*c.percentLow, 0);
+    EXPECT_EQ(c.verdict, kBorderline);
+    // Far from the edge both agree.
+    EXPECT_EQ(compareWelch({100, 101, 99}, {150, 151, 149}).verdict, "distinguishable");
+    EXPECT_EQ(compareWelch({100, 110, 90}, {101, 111, 91}).verdict, "within run-to-run variation");
+}
+
 TEST(Compare, PairedMatchesScipy) {
     // paired t=3.8060102844992794 p=0.0318741951035571
     //        diff_low=0.5324691162039854 diff_high=5.967530883796014

@@ -97,8 +97,15 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     wf->addRow(tr("Script"), builtin_);
     wf->addRow(tr("Script or replay file"), scriptFile_);
     wf->addRow(QString(), shuffle_);
+    defines_ = new QLineEdit;
+    defines_->setPlaceholderText(tr("name=value, ... (pgbench -D: script variables)"));
+    seed_ = new QLineEdit;
+    seed_->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{0,20}")), seed_));
+    seed_->setPlaceholderText(tr("empty: a new seed per sweep, kept in the experiment (pgbench --random-seed)"));
     wf->addRow(tr("Query mode"), mode_);
     wf->addRow(tr("Scale"), scale_);
+    wf->addRow(tr("Variables (-D)"), defines_);
+    wf->addRow(tr("Random seed"), seed_);
     layout->addWidget(workload);
 
     auto* grid = new QGroupBox(tr("Runs"));
@@ -193,7 +200,8 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
         if (series_->currentRow() >= 0) series_->removeRow(series_->currentRow());
         revalidate();
     });
-    for (auto* e : {dataDir_, conninfo_, clients_, scriptFile_}) connect(e, &QLineEdit::textChanged, this, &SetupPage::revalidate);
+    for (auto* e : {dataDir_, conninfo_, clients_, scriptFile_, defines_, seed_})
+        connect(e, &QLineEdit::textChanged, this, &SetupPage::revalidate);
     connect(shuffle_, &QCheckBox::toggled, this, &SetupPage::revalidate);
     for (auto* c : {builtin_, mode_, threadsRule_, order_, length_})
         connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPage::revalidate);
@@ -243,8 +251,8 @@ void SetupPage::addSeries(const QString& label, const QString& placement, const 
 namespace {
 // What the form writes; anything else in a given plan is the plan's own and is kept.
 const char* const kFormMembers[] = {"version", "target", "workload", "series", "clients", "threads", "duration",
-                                    "warmup", "transactions", "repetitions", "order", "data"};
-const char* const kFormWorkload[] = {"builtin", "files", "replay", "shuffle", "mode"};
+                                    "warmup", "transactions", "repetitions", "order", "data", "seed"};
+const char* const kFormWorkload[] = {"builtin", "files", "replay", "shuffle", "mode", "define"};
 const char* const kFormTarget[] = {"data_dir", "conninfo"};
 const char* const kFormSeries[] = {"label", "placement", "separate", "settings"};
 const char* const kFormData[] = {"scale"};
@@ -330,7 +338,15 @@ nlohmann::json SetupPage::planFromForm() const {
         w["builtin"] = builtin_->currentText().toStdString();
     }
     w["mode"] = mode_->currentText().toStdString();
+    if (!defines_->text().trimmed().isEmpty()) w["define"] = settingsJson(defines_->text());
     j["workload"] = w;
+    if (!seed_->text().isEmpty()) {
+        try {
+            j["seed"] = std::stoull(seed_->text().toStdString());
+        } catch (const std::exception&) {
+            j["seed"] = seed_->text().toStdString();  // too large: the plan parser names it
+        }
+    }
     j["series"] = nlohmann::json::array();
     for (int r = 0; r < series_->rowCount(); ++r) {
         nlohmann::json s;
@@ -372,6 +388,10 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
         if (!p.files.empty()) builtin_->setCurrentIndex(3), scriptFile_->setText(QString::fromStdString(p.files[0]));
         if (!p.replay.empty()) builtin_->setCurrentIndex(4), scriptFile_->setText(QString::fromStdString(p.replay));
         shuffle_->setChecked(p.shuffle);
+        QStringList defines;
+        for (const auto& d : p.defines) defines << QString::fromStdString(d);
+        defines_->setText(defines.join(QStringLiteral(", ")));
+        seed_->setText(p.seed ? QString::number(*p.seed) : QString());
         length_->setCurrentIndex(p.transactionsPerClient > 0 ? 1 : 0);
         if (p.transactionsPerClient > 0) transactions_->setValue(static_cast<int>(p.transactionsPerClient));
         mode_->setCurrentText(QString::fromLatin1(queryModeName(p.mode)));
@@ -413,6 +433,8 @@ QWidget* SetupPage::fieldFor(const QString& path) const {
         path.startsWith(QLatin1String("$.workload.mode")))
         return path.startsWith(QLatin1String("$.workload.mode")) ? static_cast<QWidget*>(mode_) : scriptFile_;
     if (path.startsWith(QLatin1String("$.transactions"))) return transactions_;
+    if (path.startsWith(QLatin1String("$.workload.define"))) return defines_;
+    if (path.startsWith(QLatin1String("$.seed"))) return seed_;
     if (path.startsWith(QLatin1String("$.series"))) return series_;
     if (path.startsWith(QLatin1String("$.threads"))) return threadsFixed_;
     return nullptr;

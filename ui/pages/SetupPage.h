@@ -50,6 +50,8 @@ public:
     QSpinBox* transactionsSpin() const { return transactions_; }
     QLineEdit* scriptFileEdit() const { return scriptFile_; }
     QLineEdit* conninfoEdit() const { return conninfo_; }
+    QLineEdit* definesEdit() const { return defines_; }  // "name=value, ...": workload.define
+    QLineEdit* seedEdit() const { return seed_; }        // empty: a new seed per sweep
     QRadioButton* remoteRadio() const { return remote_; }
     QLabel* problemsLabel() const { return problemsLabel_; }
     QLabel* estimateLabel() const { return estimate_; }
@@ -68,7 +70,7 @@ private:
 
     TopologyInfo machine_;
     QRadioButton *embedded_, *remote_;
-    QLineEdit *dataDir_, *conninfo_, *clients_, *scriptFile_;
+    QLineEdit *dataDir_, *conninfo_, *clients_, *scriptFile_, *defines_, *seed_;
     QComboBox *builtin_, *mode_, *threadsRule_, *order_, *length_;
     QSpinBox *scale_, *threadsFixed_, *repetitions_, *transactions_;
     QCheckBox* shuffle_;
