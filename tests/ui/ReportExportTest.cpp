@@ -168,6 +168,25 @@ private slots:
         QCOMPARE(ExperimentStore::open(head, true)->seriesLabels(), (std::vector<std::string>{"A", "B"}));
     }
 
+    void importIntoANewFileThenIntoTheOpenOne() {
+        TempDir dir("scalelab-import-window");
+        QString target = QString::fromStdString((dir.path() / "imported.slab").string());
+        QString pgbench = QStringLiteral(SCALELAB_TEST_DATA "/pgbench/pgbench-16.txt");
+        MainWindow window;
+        QCOMPARE(window.importInto({pgbench}, target, false), QString());
+        QCOMPARE(window.experimentPath(), target);
+        QCOMPARE(window.resultsPage()->runsModel()->rowCount(), 1);
+        QCOMPARE(window.resultsPage()->data().series.at(0).label, QStringLiteral("pgbench-16"));
+        // The same output again is refused, and the file keeps its one run.
+        QString again = window.importInto({pgbench}, target, true);
+        QVERIFY2(again.contains(QStringLiteral("import it again on purpose with --again")), qPrintable(again));
+        QCOMPARE(ExperimentStore::open(target.toStdString(), true)->runs().size(), size_t{1});
+        // A malformed file creates nothing.
+        QString broken = QString::fromStdString((dir.path() / "broken.slab").string());
+        QVERIFY(!window.importInto({QStringLiteral(SCALELAB_TEST_DATA "/pgbench/malformed-clients.txt")}, broken, false).isEmpty());
+        QVERIFY(!QFile::exists(broken));
+    }
+
     void helpExplainsEachPageAndTheKeys() {
         MainWindow window;
         QDialog* help = window.showHelp();

@@ -419,6 +419,11 @@ void MainWindow::importFiles(const QStringList& files) {
                                               QStringLiteral("imported.slab"), tr("ScaleLab experiments (*.slab)"));
         if (target.isEmpty()) return;
     }
+    if (QString error = importInto(files, target, append); !error.isEmpty()) QMessageBox::warning(this, tr("Import"), error);
+}
+
+QString MainWindow::importInto(const QStringList& files, const QString& target, bool append) {
+    // pgbench outputs become a series named after the first file; a runs CSV names its own.
     QString series;
     bool needsSeries = false;
     for (const auto& f : files) needsSeries = needsSeries || !f.endsWith(QLatin1String(".csv"));
@@ -427,10 +432,11 @@ void MainWindow::importFiles(const QStringList& files) {
         std::vector<std::string> paths;
         for (const auto& f : files) paths.push_back(f.toStdString());
         int n = importIntoFile(target.toStdString(), paths, series.toStdString(), {}, append, false);
-        statusLabel_->setText(tr("Imported %1 runs%2").arg(n).arg(series.isEmpty() ? QString() : tr(" as series %1").arg(series)));
         openExperiment(target);
+        statusLabel_->setText(tr("Imported %1 runs%2").arg(n).arg(series.isEmpty() ? QString() : tr(" as series %1").arg(series)));
+        return {};
     } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Import"), QString::fromStdString(e.what()));
+        return QString::fromStdString(e.what());
     }
 }
 

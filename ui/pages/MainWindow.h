@@ -50,6 +50,9 @@ public:
     QString exportCsvTo(const QString& dir);     // runs, points, samples + comparison, USL, peak
     QString exportHtmlTo(const QString& path);   // the self-contained HTML report
     QDialog* showHelp();                          // Help > ScaleLab help (F1)
+    // Imports pgbench outputs or runs CSVs into `target` (a new file, or the open one with
+    // `append`) and shows it. "" when done, else why not (nothing is created on failure).
+    QString importInto(const QStringList& files, const QString& target, bool append);
 
 protected:
     void closeEvent(QCloseEvent* event) override;

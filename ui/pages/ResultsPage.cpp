@@ -99,6 +99,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     auto* cc = new QHBoxLayout;
     baseline_ = new QComboBox;
     candidate_ = new QComboBox;
+    for (auto* c : {baseline_, candidate_}) c->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // whole names
     paired_ = new QCheckBox(tr("paired by round"));
     cc->addWidget(new QLabel(tr("Baseline")));
     cc->addWidget(baseline_);
