@@ -1,4 +1,5 @@
 #include "ReportCommand.h"
+#include "CommandErrors.h"
 
 #include "GuiCommand.h"
 
@@ -11,9 +12,9 @@
 namespace scalelab::app {
 
 int runExportCommand(const ExportArgs& a) {
-    try {
+    return runCommand([&] {
         if (a.csvDir.empty() && a.json.empty() && a.png.empty() && a.svg.empty() && a.html.empty())
-            throw Error("say what to export: --csv DIR, --json FILE, --png FILE, --svg FILE, --html FILE");
+            throw UsageError("say what to export: --csv DIR, --json FILE, --png FILE, --svg FILE, --html FILE");
         auto store = ExperimentStore::open(a.experiment, true);
         if (!a.csvDir.empty())
             for (const auto& f : exportCsv(*store, a.csvDir)) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());
@@ -29,10 +30,7 @@ int runExportCommand(const ExportArgs& a) {
                 if (!f.empty()) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());
         }
         return 0;
-    } catch (const std::exception& e) {
-        std::cerr << "scalelab: error: " << e.what() << "\n";
-        return 1;
-    }
+    });
 }
 
 } // namespace scalelab::app

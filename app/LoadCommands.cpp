@@ -1,4 +1,5 @@
 #include "LoadCommands.h"
+#include "CommandErrors.h"
 
 #include "Interrupts.h"
 
@@ -170,7 +171,7 @@ void addTargetOptions(CLI::App* cmd, TargetArgs& target) {
 }
 
 int runInitCommand(const InitArgs& args) {
-    try {
+    return runCommand([&] {
         PgbenchInitOptions o;
         o.scale = args.scale;
         o.fillfactor = args.fillfactor;
@@ -187,14 +188,11 @@ int runInitCommand(const InitArgs& args) {
         Target target = openTarget(args.target);
         initPgbenchData(target.conninfo, o);
         return 0;
-    } catch (const std::exception& e) {
-        std::cerr << "scalelab: error: " << e.what() << "\n";
-        return 1;
-    }
+    });
 }
 
 int runRunCommand(const RunArgs& a) {
-    try {
+    return runCommand([&] {
         LoadSpec spec;
         spec.workload = buildWorkload(a);
         spec.mode = parseQueryMode(a.mode);
@@ -293,10 +291,7 @@ int runRunCommand(const RunArgs& a) {
         // the run could not go on at all.
         if (result.abortedClients > 0) return 2;
         return result.status == RunStatus::Failed ? 1 : 0;
-    } catch (const std::exception& e) {
-        std::cerr << "scalelab: error: " << e.what() << "\n";
-        return 1;
-    }
+    });
 }
 
 } // namespace scalelab::app

@@ -1,4 +1,5 @@
 #include "ReportCommand.h"
+#include "CommandErrors.h"
 
 #include "stats/Report.h"
 #include "stats/ReportText.h"
@@ -12,7 +13,7 @@
 namespace scalelab::app {
 
 int runReportCommand(const ReportArgs& a) {
-    try {
+    return runCommand([&] {
         CombinedRuns runs = combineExperiments(a.experiment, a.with);
         ReportOptions o;
         o.metric = parseRunMetric(a.metric);
@@ -27,21 +28,15 @@ int runReportCommand(const ReportArgs& a) {
         std::fputs(reportText(report).c_str(), stdout);
         if (!a.csvDir.empty()) writeReportCsv(report, a.csvDir);
         return 0;
-    } catch (const std::exception& e) {
-        std::cerr << "scalelab: error: " << e.what() << "\n";
-        return 1;
-    }
+    });
 }
 
 int runImportCommand(const ImportArgs& a) {
-    try {
+    return runCommand([&] {
         int n = importIntoFile(a.output, a.files, a.series, SourceMachine{a.cores, a.pus}, a.append, a.again);
         std::fprintf(stderr, "scalelab: imported %d run%s into %s\n", n, n == 1 ? "" : "s", a.output.c_str());
         return 0;
-    } catch (const std::exception& e) {
-        std::cerr << "scalelab: error: " << e.what() << "\n";
-        return 1;
-    }
+    });
 }
 
 } // namespace scalelab::app

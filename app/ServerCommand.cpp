@@ -1,4 +1,5 @@
 #include "ServerCommand.h"
+#include "CommandErrors.h"
 
 #include "server/EmbeddedServer.h"
 #include "util/Error.h"
@@ -25,7 +26,7 @@ void printStatus(const EmbeddedServer& server, const std::string& state) {
 } // namespace
 
 int runServerCommand(const ServerArgs& args) {
-    try {
+    return runCommand([&] {
         // Parse settings first: a typo must not cost an initdb.
         std::vector<Setting> settings;
         for (const auto& text : args.settings) settings.push_back(parseSetting(text));
@@ -68,10 +69,7 @@ int runServerCommand(const ServerArgs& args) {
         }
         printStatus(server, running ? "running" : "stopped");
         return 0;
-    } catch (const std::exception& e) {
-        std::cerr << "scalelab: error: " << e.what() << "\n";
-        return 1;
-    }
+    });
 }
 
 } // namespace scalelab::app

@@ -1,4 +1,5 @@
 #include "SweepCommands.h"
+#include "CommandErrors.h"
 
 #include "Interrupts.h"
 
@@ -79,7 +80,7 @@ private:
 } // namespace
 
 int runSweepCommand(const SweepArgs& a) {
-    try {
+    return runCommand([&] {
         SweepPlan plan = loadPlanFile(a.plan);
         if (plan.embedded()) {
             ServerOptions o;
@@ -100,15 +101,12 @@ int runSweepCommand(const SweepArgs& a) {
         runner.run();
         std::fprintf(stderr, "scalelab: experiment written to %s\n", a.output.c_str());
         return 0;
-    } catch (const std::exception& e) {
-        std::cerr << "\nscalelab: error: " << e.what() << "\n";
-        return 1;
-    }
+    }, "\n");
 }
 
 int runRunsCommand(const std::string& experiment, const std::vector<long long>& exclude,
                    const std::vector<long long>& include) {
-    try {
+    return runCommand([&] {
         bool changing = !exclude.empty() || !include.empty();
         auto store = ExperimentStore::open(experiment, !changing);
         if (changing) {
@@ -138,14 +136,11 @@ int runRunsCommand(const std::string& experiment, const std::vector<long long>& 
         for (const auto& r : store->runs())
             if (!r.note.empty()) std::printf("note on run %lld: %s\n", static_cast<long long>(r.id), r.note.c_str());
         return 0;
-    } catch (const std::exception& e) {
-        std::cerr << "scalelab: error: " << e.what() << "\n";
-        return 1;
-    }
+    });
 }
 
 int runNoteCommand(const std::string& experiment, std::optional<long long> run, std::optional<std::string> text) {
-    try {
+    return runCommand([&] {
         auto store = ExperimentStore::open(experiment, !text);
         if (text) {
             if (run) store->setRunNote(*run, *text);
@@ -166,10 +161,7 @@ int runNoteCommand(const std::string& experiment, std::optional<long long> run, 
         if (!found) throw Error(experiment + " has no run " + std::to_string(*run));
         if (!any) std::fprintf(stderr, "scalelab: no notes in %s\n", experiment.c_str());
         return 0;
-    } catch (const std::exception& e) {
-        std::cerr << "scalelab: error: " << e.what() << "\n";
-        return 1;
-    }
+    });
 }
 
 } // namespace scalelab::app

@@ -1,4 +1,5 @@
 #include "TopologyCommand.h"
+#include "CommandErrors.h"
 
 #include "topo/Placement.h"
 #include "topo/SmtControl.h"
@@ -35,7 +36,7 @@ std::vector<std::string> scenarios(const TopologyInfo& t) {
 } // namespace
 
 int runTopologyCommand(const TopologyArgs& args) {
-    try {
+    return runCommand([&] {
         Topology topo = !args.synthetic.empty() ? Topology::synthetic(args.synthetic)
                         : !args.xml.empty()     ? Topology::fromXml(args.xml)
                                                 : Topology::live();
@@ -89,10 +90,7 @@ int runTopologyCommand(const TopologyArgs& args) {
         std::string warning = smtComparisonWarning(t);
         if (!warning.empty()) std::cout << "note: " << warning << "\n";
         return 0;
-    } catch (const std::exception& e) {
-        std::cerr << "scalelab: error: " << e.what() << "\n";
-        return 1;
-    }
+    });
 }
 
 } // namespace scalelab::app

@@ -1,6 +1,7 @@
 // scalelab: the command-line entry point. Thin on purpose: it parses arguments and
 // hands the work to core (headless subcommands) or ui.
 #include "AboutInfo.h"
+#include "CommandErrors.h"
 #include "GuiCommand.h"
 #include "LoadCommands.h"
 #include "ReportCommand.h"
@@ -17,7 +18,7 @@
 
 namespace {
 
-constexpr int kUsageError = 2;
+using scalelab::app::kUsageError;
 
 std::string versionText() {
     QString server;

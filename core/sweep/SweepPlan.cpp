@@ -316,7 +316,15 @@ SweepPlan parsePlan(const json& j) {
     p.warmupS = root.number("warmup", 0, 0, "0 or more seconds");
     if (p.warmupS > 0 && p.durationS == 0) fail("$.warmup", "a warm-up needs a timed run (duration)");
     if (p.durationS > 0 && p.warmupS >= p.durationS) fail("$.warmup", "must be shorter than the duration");
-    p.repetitions = static_cast<int>(root.integer("repetitions", 1, 1));
+    // A sweep is planned run by run: a count that could never finish (or overflow an int) is a
+    // mistake in the plan, said here rather than found by a machine that runs out of memory.
+    constexpr int64_t kMaxRuns = 1000000;
+    int64_t repetitions = root.integer("repetitions", 1, 1);
+    int64_t perRound = static_cast<int64_t>(p.series.size()) * static_cast<int64_t>(p.clients.size());
+    if (repetitions > kMaxRuns || repetitions * std::max<int64_t>(1, perRound) > kMaxRuns)
+        fail("$.repetitions", std::to_string(repetitions) + " rounds of " + std::to_string(perRound) +
+                                  " runs are more than the " + std::to_string(kMaxRuns) + " runs one sweep may plan");
+    p.repetitions = static_cast<int>(repetitions);
     std::string order = root.string("order", "interleaved");
     if (order != "interleaved" && order != "sequential")
         fail("$.order", "expected \"interleaved\" or \"sequential\", found \"" + order + "\"");

@@ -198,3 +198,15 @@ TEST(SweepPlan, TheExamplePlansInResourcesParse) {
         EXPECT_EQ(p.series.size(), 2u);
     }
 }
+
+// Found by fuzz_plan: "repetitions": 222222222222222 was cut to an int and planned billions of
+// runs. A plan that could never finish is refused with its numbers.
+TEST(SweepPlan, RefusesMoreRunsThanOneSweepCanPlan) {
+    json j = base();
+    j["repetitions"] = 222222222222222;
+    EXPECT_EQ(problem(j), "$.repetitions: 222222222222222 rounds of 6 runs are more than the 1000000 runs one sweep may plan");
+    j["repetitions"] = 166667;  // 1,000,002 runs
+    EXPECT_EQ(problem(j), "$.repetitions: 166667 rounds of 6 runs are more than the 1000000 runs one sweep may plan");
+    j["repetitions"] = 166666;  // 999,996 runs
+    EXPECT_EQ(problem(j), "(valid)");
+}

@@ -1,0 +1,41 @@
+#pragma once
+// How every subcommand ends on an error: "scalelab: error: WHAT" on stderr and exit status 1,
+// or 2 for a usage error found after parsing (options that do not go together, nothing asked
+// for). One place, so each command states only what it does.
+#include "util/Error.h"
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+
+namespace scalelab::app {
+
+constexpr int kUsageError = 2;
+
+class UsageError : public Error {
+public:
+    using Error::Error;
+};
+
+// Runs `body` (returning the exit status). `lead` goes before the message: "\n" ends a
+// progress line the command may have left open.
+template <typename Body>
+int runCommand(Body&& body, const char* lead = "") {
+    auto say = [lead](const char* what) {
+        std::cout.flush();  // what the command printed comes first, as std::cerr would have it
+        std::fflush(stdout);
+        std::fprintf(stderr, "%sscalelab: error: %s\n", lead, what);
+    };
+    try {
+        return body();
+    } catch (const UsageError& e) {
+        say(e.what());
+        return kUsageError;
+    } catch (const std::exception& e) {
+        say(e.what());
+        return 1;
+    }
+}
+
+} // namespace scalelab::app
