@@ -3,17 +3,13 @@
 #include "ReportCommand.h"
 #include "charts/ReportExport.h"
 
-#include "charts/ChartExport.h"
 #include "bridge/SweepController.h"
-#include "charts/ScalingChart.h"
-#include "models/ScalingData.h"
 #include "pages/MainWindow.h"
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
 #include "SafeApplication.h"
 #include "store/ExperimentStore.h"
 #include "sweep/SweepPlan.h"
-#include "topo/Topology.h"
 #include "util/Error.h"
 
 #include <QApplication>

@@ -295,8 +295,7 @@ void ExperimentStore::addProvenance(const nlohmann::json& provenance) {
 
 std::vector<nlohmann::json> ExperimentStore::provenance() {
     std::vector<nlohmann::json> out;
-    auto st = db_->prepare("SELECT json FROM provenance ORDER BY id");
-    while (st.step()) out.push_back(nlohmann::json::parse(st.text(0)));
+    for (auto& r : provenanceRecords()) out.push_back(std::move(r.json));
     return out;
 }
 

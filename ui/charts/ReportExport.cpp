@@ -64,8 +64,8 @@ StatsReport reportFor(const std::vector<RunRecord>& runs, const std::vector<std:
 void writeHtmlReport(const std::string& experiment, const ScalingView& view, const ReportChoice& choice,
                      const std::string& output, const std::vector<std::string>& others) {
     CombinedRuns c = combineExperiments(experiment, others);
-    checkSeries(view, c.order, experiment);
-    auto store = ExperimentStore::open(experiment, true);
+    checkSeries(view, c.order, experiment);  // before the report is computed for those series
+    auto store = ExperimentStore::open(experiment, true);  // its overview and note
     HtmlReportInput in;
     in.title = QFileInfo(QString::fromStdString(experiment)).fileName().toStdString();
     in.generatedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();

@@ -177,7 +177,7 @@ void MainWindow::buildMenus() {
         else openExperiment(p);
     });
     file->addSeparator();
-    addSeries_ = file->addAction(tr("Add series from another e&xperiment..."), this, [this] {
+    file->addAction(tr("Add series from another e&xperiment..."), this, [this] {
         QString p = QFileDialog::getOpenFileName(this, tr("Add the series of another experiment"), {},
                                                  tr("ScaleLab experiments (*.slab)"));
         if (p.isEmpty()) return;

@@ -82,7 +82,7 @@ private:
     bool sweepCreatesFile_ = false;  // the running sweep made its file (not a resume)
     QList<QAction*> exportActions_;  // enabled while the chart has points
     QDialog* help_ = nullptr;
-    QAction *addSeries_ = nullptr, *removeSeries_ = nullptr;
+    QAction* removeSeries_ = nullptr;  // enabled while series of other files are shown
 };
 
 } // namespace scalelab::ui
