@@ -20,6 +20,7 @@ int runReportCommand(const ReportArgs& a) {
         o.confidence = a.confidence;
         if (!a.compare.empty()) o.baseline = a.compare[0], o.candidate = a.compare[1];
         o.paired = a.paired;
+        o.detectPct = a.detectPct;
         o.usl = a.usl;
         o.weighted = a.weighted;
         o.peak = a.peak;

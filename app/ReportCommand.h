@@ -11,6 +11,7 @@ struct ReportArgs {
     double confidence = 0.95;
     std::vector<std::string> compare;  // {A, B}
     bool paired = false;
+    double detectPct = 5;              // run-count advice: the change to detect
     bool usl = false;
     bool weighted = false;
     bool peak = false;

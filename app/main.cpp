@@ -201,6 +201,8 @@ int main(int argc, char** argv) {
     reportCmd->add_option("--confidence", report.confidence, "Confidence level of the intervals")->check(CLI::Range(0.5, 0.9999));
     reportCmd->add_option("--compare", report.compare, "Compare series B against baseline A")->expected(2);
     reportCmd->add_flag("--paired", report.paired, "Compare runs of the same repetition round pairwise");
+    reportCmd->add_option("--detect", report.detectPct, "Run-count advice: the change (% of the baseline) to detect "
+                                                        "with 80% power (default 5)")->check(CLI::Range(0.01, 1000.0));
     reportCmd->add_flag("--usl", report.usl, "Fit the Universal Scalability Law per series");
     reportCmd->add_flag("--weighted", report.weighted, "Weight the USL fit by 1/variance of each point");
     reportCmd->add_flag("--peak", report.peak, "Peak table");

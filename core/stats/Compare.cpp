@@ -69,6 +69,7 @@ Comparison comparePaired(const std::vector<double>& a, const std::vector<double>
     for (size_t i = 0; i < a.size(); ++i) d.push_back(b[i] - a[i]);
     PointSummary diff = summarize(d, confidence, "paired differences");
     c.difference = diff.mean;
+    if (diff.n > 1) c.sdDifferences = diff.sd;
     c.ratio = c.a.mean != 0 ? c.b.mean / c.a.mean : 0;
     c.percentChange = c.a.mean != 0 ? 100 * (c.ratio - 1) : 0;
     // Two pairs give a t with 1 degree of freedom whose interval spans orders of magnitude, and

@@ -17,6 +17,7 @@ struct Comparison {
     std::optional<double> percentLow, percentHigh;// confidence interval of the % change
     std::optional<double> t, df, pValue;
     bool paired = false;
+    std::optional<double> sdDifferences;          // paired: the round-by-round differences' sd
     std::string verdict;        // "distinguishable", "within run-to-run variation", kBorderline, or why untestable
 };
 

@@ -18,6 +18,8 @@ StatsReport buildStatsReport(const std::vector<RunRecord>& runs, const std::vect
     if (o.usl && !isThroughputMetric(o.metric))
         throw Error(std::string("--usl fits throughput (tps, logical_reads); ") + runMetricName(o.metric) +
                     " is not one, and the law does not describe it");
+    if (!(o.detectPct > 0 && o.detectPct <= 1000))
+        throw Error("the change to detect must be above 0% and at most 1000% (got " + std::to_string(o.detectPct) + ")");
     StatsReport r;
     r.options = o;
     auto points = pointRuns(runs, order, o.metric);
@@ -27,7 +29,11 @@ StatsReport buildStatsReport(const std::vector<RunRecord>& runs, const std::vect
         for (const auto& name : {o.baseline, o.candidate})
             if (std::find(order.begin(), order.end(), name) == order.end())
                 throw Error("--compare: no series named '" + name + "' in " + experiment);
-        r.comparison = compareSeries(points, o.baseline, o.candidate, o.paired, o.confidence);
+        VerdictOptions vo;
+        vo.confidence = o.confidence;
+        vo.paired = o.paired;
+        vo.changePct = o.detectPct;
+        r.verdict = judgeCurve(points, runs, o.baseline, o.candidate, o.metric, vo);
     }
     if (o.usl) {
         for (const auto& series : order) {

@@ -5,6 +5,7 @@
 // report cannot disagree.
 #include "stats/ExperimentPoints.h"
 #include "stats/Usl.h"
+#include "stats/Verdict.h"
 
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@ struct ReportOptions {
     double confidence = 0.95;
     std::string baseline, candidate;  // compare candidate with baseline when both are set
     bool paired = false;
+    double detectPct = 5;             // run-count advice: the change to detect with 80% power
     bool usl = false, weighted = false;
     bool peak = false;
     std::string peakBaseline;         // the peak table's "% of" series; empty: none
@@ -32,7 +34,7 @@ struct UslRow {
 struct StatsReport {
     ReportOptions options;
     std::vector<SeriesPoint> points;            // series in the experiment's order
-    std::vector<PointComparison> comparison;    // when options name two series
+    std::optional<CurveVerdict> verdict;        // when options name two series: per point and over the curve
     std::vector<UslRow> usl;                    // one per series with points, when options.usl
     std::vector<PeakRow> peaks;                 // when options.peak
     bool compared() const { return !options.baseline.empty() && !options.candidate.empty(); }

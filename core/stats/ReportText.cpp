@@ -1,5 +1,7 @@
 #include "stats/ReportText.h"
 
+#include "util/Format.h"
+
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -7,11 +9,7 @@
 namespace scalelab {
 namespace {
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
+std::string fmt(const char* f, double v) { return formatNumber(f, v); }
 std::string opt(const char* f, const std::optional<double>& v) { return v ? fmt(f, *v) : "-"; }
 
 // printf onto a string.
@@ -51,17 +49,31 @@ std::string reportText(const StatsReport& r) {
             s.n > 1 ? fmt("%.2f", s.sd).c_str() : "-", opt("%.2f", s.ciLow).c_str(), opt("%.2f", s.ciHigh).c_str());
     }
 
-    if (r.compared()) {
+    if (r.verdict) {
+        const CurveVerdict& v = *r.verdict;
         const std::string &A = o.baseline, &B = o.candidate;
-        add(out, "\n%s vs %s (%s, %s), %s intervals\n", B.c_str(), A.c_str(), o.paired ? "paired by round" : "Welch's t-test",
-            metric, level.c_str());
-        add(out, "%7s %12s %12s %11s %9s %21s %9s  %s\n", "clients", A.substr(0, 12).c_str(), B.substr(0, 12).c_str(),
-            "difference", "change", "change interval", "p", "verdict");
-        for (const auto& [clients, c] : r.comparison) {
-            std::string interval = c.percentLow ? fmt("%+.1f%%", *c.percentLow) + " .. " + fmt("%+.1f%%", *c.percentHigh) : "-";
-            add(out, "%7d %12.2f %12.2f %11.2f %+8.2f%% %21s %9s  %s\n", clients, c.a.mean, c.b.mean, c.difference,
-                c.percentChange, interval.c_str(), opt("%.4f", c.pValue).c_str(), c.verdict.c_str());
+        add(out, "\n%s vs %s (%s, %s): %s\n", B.c_str(), A.c_str(), o.paired ? "paired by round" : "Welch's t-test", metric,
+            v.judged > 1 ? ("Bonferroni over " + std::to_string(v.judged) + " client counts; intervals hold together at " + level)
+                               .c_str()
+                         : (level + " intervals").c_str());
+        add(out, "%7s %12s %12s %9s %21s %9s %9s %-14s %9s\n", "clients", A.substr(0, 12).c_str(), B.substr(0, 12).c_str(),
+            "change", "change interval", "p", "p adj.", "verdict", "runs/side");
+        for (const auto& p : v.points) {
+            const Comparison& c = p.comparison;
+            std::string interval = p.simultaneousLow
+                                       ? fmt("%+.1f%%", *p.simultaneousLow) + " .. " + fmt("%+.1f%%", *p.simultaneousHigh)
+                                       : "-";
+            std::string runs = p.advice.runsForCurve ? std::to_string(*p.advice.runsForCurve)
+                               : p.advice.powerNow  ? ">" + std::to_string(kMaxAdvisedRuns)
+                                                    : "-";
+            add(out, "%7d %12.2f %12.2f %+8.2f%% %21s %9s %9s %-14s %9s\n", p.clients, c.a.mean, c.b.mean, c.percentChange,
+                interval.c_str(), opt("%.4f", c.pValue).c_str(), opt("%.4f", p.pAdjusted).c_str(), pointCallName(p.call),
+                runs.c_str());
         }
+        add(out, "runs/side: runs on each side to detect a %g%% change with %.0f%% power at the corrected level\n",
+            v.options.changePct, 100 * v.options.power);
+        add(out, "\nVerdict:\n");
+        for (const auto& sentence : v.summary) add(out, "  %s.\n", sentence.c_str());
     }
 
     if (o.usl) {

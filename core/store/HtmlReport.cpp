@@ -136,20 +136,30 @@ std::string htmlReport(const HtmlReportInput& in) {
         }
     }
 
-    if (r.compared()) {
+    if (r.verdict) {
+        const CurveVerdict& v = *r.verdict;
         out += "<h2>Comparison</h2>\n<p>" +
                htmlEscape(o.candidate + " against " + o.baseline + " (" +
-                          (o.paired ? "paired by round" : "Welch's t-test") + ", " + metric + "), " + level +
-                          " intervals. The verdict says whether the difference is larger than run-to-run variation "
-                          "at that client count.") +
+                          (o.paired ? "paired by round" : "Welch's t-test") + ", " + metric + ").") +
+               "</p>\n<ul class=\"verdict\">\n";
+        for (const auto& sentence : v.summary) out += "<li>" + htmlEscape(sentence) + ".</li>\n";
+        out += "</ul>\n<p>" +
+               htmlEscape(std::string("Change interval: ") +
+                          (v.judged > 1 ? "simultaneous (Bonferroni over " + std::to_string(v.judged) +
+                                              " client counts), so all hold together at " + level
+                                        : level) +
+                          ". Runs/side: runs on each side that would detect a " + num(v.options.changePct, 0) +
+                          "% change with " + num(100 * v.options.power, 0) + "% power at the corrected level.") +
                "</p>\n";
-        Table t(out, {"Clients", o.baseline + " mean", o.candidate + " mean", "Difference", "Change", "Change interval",
-                      "p", "Verdict"});
-        for (const auto& [clients, c] : r.comparison)
-            t.row({std::to_string(clients), num(c.a.mean, 2), num(c.b.mean, 2), num(c.difference, 2),
-                   signedPct(c.percentChange),
-                   c.percentLow ? signedPct(*c.percentLow) + " .. " + signedPct(*c.percentHigh) : "&ndash;",
-                   opt(c.pValue, 4), htmlEscape(c.verdict)});
+        Table t(out, {"Clients", o.baseline + " mean", o.candidate + " mean", "Change", "Change interval", "p",
+                      "p adjusted", "Verdict", "Runs/side"});
+        for (const auto& p : v.points) {
+            const Comparison& c = p.comparison;
+            t.row({std::to_string(p.clients), num(c.a.mean, 2), num(c.b.mean, 2), signedPct(c.percentChange),
+                   p.simultaneousLow ? signedPct(*p.simultaneousLow) + " .. " + signedPct(*p.simultaneousHigh) : "&ndash;",
+                   opt(c.pValue, 4), opt(p.pAdjusted, 4), htmlEscape(pointCallName(p.call)),
+                   p.advice.runsForCurve ? std::to_string(*p.advice.runsForCurve) : "&ndash;"});
+        }
     } else if (o.baseline.empty()) {
         out += "<h2>Comparison</h2>\n<p>One series: nothing to compare it with.</p>\n";
     }

@@ -37,16 +37,33 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
         csv.close();
         written.push_back(dir + "/points.csv");
     }
-    if (r.compared()) {
+    if (r.verdict) {
+        const CurveVerdict& v = *r.verdict;
         CsvWriter csv(dir + "/compare.csv");
         csv.row({"clients", "baseline", "candidate", "baseline_mean", "candidate_mean", "difference", "diff_low",
-                 "diff_high", "percent_change", "percent_low", "percent_high", "p_value", "paired", "verdict"});
-        for (const auto& [clients, c] : r.comparison)
-            csv.row({std::to_string(clients), o.baseline, o.candidate, csvNumber(c.a.mean), csvNumber(c.b.mean),
+                 "diff_high", "percent_change", "percent_low", "percent_high", "p_value", "paired", "verdict",
+                 "judged", "p_adjusted", "simultaneous_low", "simultaneous_high", "call", "why", "detect_pct",
+                 "power_now", "runs_per_side", "runs_for_curve", "half_width_pct"});
+        for (const auto& p : v.points) {
+            const Comparison& c = p.comparison;
+            const RunCountAdvice& a = p.advice;
+            auto count = [](const std::optional<int>& n) { return n ? std::to_string(*n) : std::string(); };
+            csv.row({std::to_string(p.clients), o.baseline, o.candidate, csvNumber(c.a.mean), csvNumber(c.b.mean),
                      csvNumber(c.difference), opt(c.diffLow), opt(c.diffHigh), csvNumber(c.percentChange),
-                     opt(c.percentLow), opt(c.percentHigh), opt(c.pValue), o.paired ? "1" : "0", c.verdict});
+                     opt(c.percentLow), opt(c.percentHigh), opt(c.pValue), o.paired ? "1" : "0", c.verdict,
+                     std::to_string(v.judged), opt(p.pAdjusted), opt(p.simultaneousLow), opt(p.simultaneousHigh),
+                     pointCallName(p.call), p.why, csvNumber(a.changePct), opt(a.powerNow), count(a.runsPerSide),
+                     count(a.runsForCurve), opt(a.halfWidthPct)});
+        }
         csv.close();
         written.push_back(dir + "/compare.csv");
+        CsvWriter summary(dir + "/verdict.csv");
+        summary.row({"baseline", "candidate", "metric", "judged", "confidence", "sentence"});
+        for (const auto& sentence : v.summary)
+            summary.row({o.baseline, o.candidate, runMetricName(o.metric), std::to_string(v.judged),
+                         csvNumber(o.confidence), sentence});
+        summary.close();
+        written.push_back(dir + "/verdict.csv");
     }
     if (o.usl) {
         CsvWriter csv(dir + "/usl.csv");

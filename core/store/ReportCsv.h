@@ -3,7 +3,10 @@
 // documented in docs/statistics.md):
 //   points.csv   series, clients, metric, n, mean, sd, se, confidence, ci_low, ci_high, median, min, max
 //   compare.csv  clients, baseline, candidate, baseline_mean, candidate_mean, difference, diff_low,
-//                diff_high, percent_change, percent_low, percent_high, p_value, paired, verdict
+//                diff_high, percent_change, percent_low, percent_high, p_value, paired, verdict (this
+//                point alone), judged, p_adjusted, simultaneous_low, simultaneous_high, call, why
+//                (the curve verdict's), detect_pct, power_now, runs_per_side, runs_for_curve, half_width_pct
+//   verdict.csv  baseline, candidate, metric, judged, confidence, sentence (the summary, in order)
 //   usl.csv      series, model, lambda(_se), sigma(_se), kappa(_se), r_squared, kappa_above_zero,
 //                converged, peak_clients(_se), peak_throughput(_se), amdahl_*, points, note
 //   peak.csv     series, clients, mean, ci_low, ci_high, percent_of_baseline
@@ -20,7 +23,7 @@ void writePointsHeader(CsvWriter& csv);
 void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunMetric metric);
 
 // DIR/points.csv (unless withPoints is false: exportCsv wrote every metric's there), and
-// compare.csv, usl.csv, peak.csv for the parts the report has. Creates DIR. Returns the files.
+// compare.csv, verdict.csv, usl.csv, peak.csv for the parts the report has. Creates DIR. Returns the files.
 std::vector<std::string> writeReportCsv(const StatsReport& report, const std::string& dir, bool withPoints = true);
 
 } // namespace scalelab

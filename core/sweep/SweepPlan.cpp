@@ -335,6 +335,38 @@ SweepPlan parsePlan(const json& j) {
         p.seed = seed->get<uint64_t>();
     }
     p.sampleIntervalS = root.number("sample_interval", 1, 0.05, "at least 0.05 seconds");
+    if (const json* precision = root.get("precision")) {
+        Reader pr(*precision, "$.precision");
+        PrecisionRule rule;
+        rule.targetPct = pr.number("target", 0, 0, "a percentage above 0");
+        if (!(rule.targetPct > 0 && rule.targetPct <= 100))
+            fail("$.precision.target", "expected the interval's half-width to reach, as a % of the mean, above 0 and at most 100");
+        if (!pr.has("max_repetitions"))
+            fail("$.precision.max_repetitions", "missing: the most rounds any point may run (at least $.repetitions)");
+        int64_t most = pr.integer("max_repetitions", 0, 2);
+        if (most < repetitions)
+            fail("$.precision.max_repetitions", "must be at least $.repetitions (" + std::to_string(repetitions) + "), got " +
+                                                    std::to_string(most));
+        if (most * std::max<int64_t>(1, perRound) > kMaxRuns)
+            fail("$.precision.max_repetitions", std::to_string(most) + " rounds of " + std::to_string(perRound) +
+                                                    " runs are more than the " + std::to_string(kMaxRuns) +
+                                                    " runs one sweep may plan");
+        rule.maxRepetitions = static_cast<int>(most);
+        std::vector<std::string> compare = pr.strings("compare");
+        if (!compare.empty()) {
+            if (compare.size() != 2 || compare[0] == compare[1])
+                fail("$.precision.compare", "expected two different series labels: [baseline, candidate]");
+            for (size_t i = 0; i < 2; ++i)
+                if (!labels.count(compare[i]))
+                    fail("$.precision.compare[" + std::to_string(i) + "]", "no series labelled \"" + compare[i] + "\"");
+            rule.baseline = compare[0], rule.candidate = compare[1];
+        }
+        if (!p.interleaved)
+            fail("$.precision", "added rounds keep the interleaved order, so drift hits every series alike: "
+                                "use \"order\": \"interleaved\"");
+        pr.finish();
+        p.precision = rule;
+    }
 
     p.retries = static_cast<int>(root.integer("retries", 1, 0));
     if (const json* settle = root.get("settle")) {

@@ -32,6 +32,14 @@ struct ThreadsRule {
     int threadsFor(int clients, int loadGeneratorPus) const;
 };
 
+// Rounds added after the planned ones where a point is not yet precise enough, or where a
+// named comparison is still undecided (docs/sweeps.md, "Sweeps that stop when sure").
+struct PrecisionRule {
+    double targetPct = 0;      // the tps interval's half-width, % of the mean, to reach
+    int maxRepetitions = 0;    // no point runs more rounds than this
+    std::string baseline, candidate;  // optional: add rounds until this comparison is decided
+};
+
 struct SweepPlan {
     int version = 1;
     // target: the embedded server (default) or a conninfo
@@ -60,6 +68,7 @@ struct SweepPlan {
     double warmupS = 0;
     int repetitions = 1;
     bool interleaved = true;                // else: series by series
+    std::optional<PrecisionRule> precision; // none: exactly `repetitions` rounds
     std::optional<uint64_t> seed;
     double sampleIntervalS = 1;
     // between runs

@@ -9,6 +9,7 @@
 #include "server/ConnectionCapacity.h"
 #include "server/EmbeddedServer.h"
 #include "stats/SteadyState.h"
+#include "sweep/AdaptiveRounds.h"
 #include "sweep/Provenance.h"
 #include "sweep/SweepServers.h"
 #include "topo/PlacementScope.h"
@@ -235,9 +236,12 @@ void SweepRunner::run() {
     if (!stored) store_.savePlan(plan_.json, seed);
 
     std::vector<PlannedRun> runs = expandPlan(plan_, seed);
-    total_ = static_cast<int>(runs.size());
+    const int plannedCount = static_cast<int>(runs.size());
     std::set<int64_t> finished = store_.finishedRunIndexes();
     int done = static_cast<int>(finished.size());
+    // Runs of added rounds (precision rule) finished before a resume count in the total too.
+    total_ = plannedCount + static_cast<int>(std::count_if(finished.begin(), finished.end(),
+                                                      [&](int64_t i) { return i >= plannedCount; }));
     bool usesPgbenchTables = !plan_.builtins.empty();
 
     // Connections for the largest client count, before the first run: a server of the user's
@@ -258,6 +262,37 @@ void SweepRunner::run() {
     // disturbed by a server that died still gets its rounds, interleaved order kept.
     std::deque<PlannedRun> queue(runs.begin(), runs.end());
     std::map<int, int> retriesLeft;
+
+    // After the planned rounds: one more interleaved round of the points that miss the plan's
+    // precision target (or whose comparison is undecided), decided from the file's runs, until
+    // none does or each is at the limit.
+    auto addRound = [&]() -> bool {
+        if (!plan_.precision || stopped_) return false;
+        std::vector<RunRecord> fileRuns = store_.runs();
+        std::vector<PointNeed> needs = pointsNeedingRounds(plan_, fileRuns);
+        if (needs.empty()) return false;
+        int round = plan_.repetitions, first = plannedCount;
+        for (const auto& r : fileRuns)
+            if (r.runIndex) round = std::max(round, r.repetition), first = std::max<int>(first, static_cast<int>(*r.runIndex) + 1);
+        for (const auto& r : queue) first = std::max(first, r.index + 1);
+        std::vector<PlannedRun> extra = extraRound(plan_, needs, first, round + 1, seed);
+        std::string which;
+        for (const auto& n : needs)
+            which += "\n  " + plan_.series[static_cast<size_t>(n.series)].label + " at " + std::to_string(n.clients) +
+                     " clients (" + std::to_string(n.rounds) + " so far): " + n.reason;
+        servers.note("round " + std::to_string(round + 1) + " added by the precision rule, " + std::to_string(extra.size()) +
+                     " run" + (extra.size() == 1 ? "" : "s") + ":" + which);
+        queue.insert(queue.end(), extra.begin(), extra.end());
+        progress.total = total_ += static_cast<int>(extra.size());
+        return true;
+    };
+    // The runs the rule may still add beyond those planned or queued: the ETA counts them.
+    auto expectedExtra = [&]() {
+        if (!plan_.precision) return 0;
+        int queuedExtra = static_cast<int>(std::count_if(queue.begin(), queue.end(), [&](const PlannedRun& r) { return r.index >= plannedCount; }));
+        return std::max(0, estimatedExtraRuns(plan_, store_.runs()) - queuedExtra);
+    };
+    int extraExpected = expectedExtra();
     auto failed = [&](const RunRecord& record, const PlannedRun& planned, const std::optional<ServerLoss>& loss) {
         int& left = retriesLeft.try_emplace(planned.index, plan_.retries).first->second;
         std::string again;
@@ -276,7 +311,8 @@ void SweepRunner::run() {
     };
 
     try {
-        while (!queue.empty()) {
+        for (;;) {
+            if (queue.empty() && !addRound()) break;
             const PlannedRun planned = queue.front();
             queue.pop_front();
             if (stopped_) break;
@@ -293,7 +329,7 @@ void SweepRunner::run() {
             progress.clients = planned.clients;
             progress.repetition = planned.repetition;
             progress.elapsedS = secondsSince(started);
-            int left = total_ - done;
+            int left = total_ - done + extraExpected;
             double perRun = doneThisSession > 0 ? progress.elapsedS / doneThisSession
                                                 : (plan_.durationS > 0 ? plan_.durationS + plan_.pauseS + 1 : 0);
             progress.etaS = perRun * left;
@@ -329,6 +365,7 @@ void SweepRunner::run() {
                 if (!loss) throw;
                 RunRecord record = notStarted(planned, series, std::string("before the run: ") + e.what() + "; " + loss->what);
                 if (plan_.embedded()) record.detail["server_log"] = loss->log;
+                if (planned.index >= plannedCount) record.flags.push_back("extra-round");
                 record.id = save(record, {});
                 if (observer_) observer_->onRunFinished(record);
                 failed(record, planned, loss);
@@ -391,13 +428,16 @@ void SweepRunner::run() {
                 // What the server said about a failed run (a crash, a FATAL) goes with it.
                 if (plan_.embedded()) record.detail["server_log"] = loss ? loss->log : servers.logSinceRunStart();
             }
+            if (planned.index >= plannedCount) record.flags.push_back("extra-round");
             record.id = save(record, samplesOf(result));
-            for (const auto& flag : record.flags)
+            for (const auto& flag : record.flags) {
+                if (flag == "extra-round") continue;
                 servers.note(series.label + " at " + std::to_string(planned.clients) + " clients, round " +
                              std::to_string(planned.repetition) + ": " +
                              (flag == "client-bound" ? "client-bound: the load generator used over 90% of its PUs; "
                                                        "this point measures the client, not the server"
                                                      : "unstable: " + record.detail["steady_state"]["reason"].get<std::string>()));
+            }
             if (observer_) observer_->onRunFinished(record);
             if (record.status != "aborted") {
                 ++done;
@@ -405,8 +445,14 @@ void SweepRunner::run() {
             }
             progress.done = done;
             if (record.status == "failed") failed(record, planned, loss);
+            extraExpected = expectedExtra();
         }
         if (!stopped_) reportShortPoints(runs, servers);
+        if (!stopped_ && plan_.precision)
+            for (const auto& n : pointsShortAtLimit(plan_, store_.runs()))
+                servers.note(plan_.series[static_cast<size_t>(n.series)].label + " at " + std::to_string(n.clients) +
+                             " clients: " + std::to_string(n.rounds) + " rounds, the precision rule's limit, and still " +
+                             n.reason);
     } catch (const TargetGone& e) {
         servers.restore();
         throw TargetGone(std::string(e.what()) + ". The sweep stops here; every finished run is in " + store_.path() +

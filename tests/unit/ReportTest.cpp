@@ -74,8 +74,9 @@ TEST(StatsReport, HoldsPointsComparisonFitsAndPeaks) {
     EXPECT_EQ(r.points[8].clients, 16);
     EXPECT_FALSE(r.points[8].summary.ciLow) << "one run has no interval";
 
-    ASSERT_EQ(r.comparison.size(), 4u) << "only the client counts both series have";
-    for (const auto& c : r.comparison) {
+    ASSERT_TRUE(r.verdict);
+    ASSERT_EQ(r.verdict->points.size(), 4u) << "only the client counts both series have";
+    for (const auto& c : r.verdict->points) {
         EXPECT_NEAR(c.comparison.percentChange, -20.0, 1e-9);
         EXPECT_EQ(c.comparison.verdict, "distinguishable");
     }
@@ -103,7 +104,7 @@ TEST(StatsReport, RefusesWhatItCannotReport) {
 TEST(StatsReport, ConsoleRendererPrintsEachPartAndMissingValuesAsDashes) {
     std::string text = reportText(buildStatsReport(experimentRuns(), kOrder, everything(), "e.slab"));
     EXPECT_NE(text.find("tps (transactions/s), mean with 95% confidence interval"), std::string::npos);
-    EXPECT_NE(text.find("B vs A (Welch's t-test, tps), 95% intervals"), std::string::npos);
+    EXPECT_NE(text.find("B vs A (Welch's t-test, tps): Bonferroni over 4 client counts"), std::string::npos);
     EXPECT_NE(text.find("Universal Scalability Law fits (tps)"), std::string::npos);
     EXPECT_NE(text.find("Peak tps per series, as % of A's peak"), std::string::npos);
     // B at 16 clients: one run, so no sd and no interval, shown as "-", never 0.
@@ -117,13 +118,15 @@ TEST(StatsReport, CsvRendererWritesOneSchemaPerFileAndEmptyFieldsForMissingValue
     std::string out = (dir.path() / "tables").string();
     StatsReport r = buildStatsReport(experimentRuns(), kOrder, everything(), "e.slab");
     auto written = writeReportCsv(r, out);
-    ASSERT_EQ(written.size(), 4u);
+    ASSERT_EQ(written.size(), 5u);
     std::string points = slurp(out + "/points.csv");
     EXPECT_EQ(firstLine(points), "series,clients,metric,n,mean,sd,se,confidence,ci_low,ci_high,median,min,max");
     EXPECT_NE(points.find("\nB,16,tps,1,1500,,,0.95,,,1500,1500,1500\r\n"), std::string::npos) << points;
     EXPECT_EQ(firstLine(slurp(out + "/compare.csv")),
               "clients,baseline,candidate,baseline_mean,candidate_mean,difference,diff_low,diff_high,percent_change,"
-              "percent_low,percent_high,p_value,paired,verdict");
+              "percent_low,percent_high,p_value,paired,verdict,judged,p_adjusted,simultaneous_low,simultaneous_high,"
+              "call,why,detect_pct,power_now,runs_per_side,runs_for_curve,half_width_pct");
+    EXPECT_EQ(firstLine(slurp(out + "/verdict.csv")), "baseline,candidate,metric,judged,confidence,sentence");
     EXPECT_EQ(firstLine(slurp(out + "/peak.csv")), "series,clients,mean,ci_low,ci_high,percent_of_baseline");
     std::string usl = slurp(out + "/usl.csv");
     EXPECT_EQ(std::count(usl.begin(), usl.end(), '\n'), 3) << "a header and a row per series";
@@ -136,7 +139,7 @@ TEST(StatsReport, CsvRendererWritesOneSchemaPerFileAndEmptyFieldsForMissingValue
 
     // Without points: the window's export, whose points.csv exportCsv wrote.
     std::string tablesOnly = (dir.path() / "tables-only").string();
-    EXPECT_EQ(writeReportCsv(r, tablesOnly, false).size(), 3u);
+    EXPECT_EQ(writeReportCsv(r, tablesOnly, false).size(), 4u);
     EXPECT_FALSE(std::filesystem::exists(tablesOnly + "/points.csv"));
 }
 
@@ -165,6 +168,7 @@ TEST(HtmlReport, IsOneSelfContainedFileWithEveryPartEscaped) {
     for (const char* part : {"<h2>Charts</h2>", "<h2>Points</h2>", "<h2>Comparison</h2>", "<h2>Universal Scalability Law</h2>",
                              "<h2>Peaks</h2>", "<h2>Runs</h2>", "<h2>Overview</h2>"})
         EXPECT_NE(html.find(part), std::string::npos) << part;
+    EXPECT_NE(html.find("<ul class=\"verdict\">\n<li>"), std::string::npos) << "the curve's verdict in sentences";
     // Nothing from outside the file, and nothing the user typed becomes markup.
     EXPECT_EQ(html.find("<script"), std::string::npos);
     EXPECT_EQ(html.find("src="), std::string::npos);
@@ -253,8 +257,8 @@ TEST(CombinedRuns, AddsTheSeriesOfOtherFilesUnderTheirOwnNames) {
         o.candidate = "A [patch.slab]";
         return o;
     }(), head);
-    ASSERT_EQ(r.comparison.size(), 1u);
-    EXPECT_NEAR(r.comparison[0].comparison.percentChange, 20.0, 1e-9);
+    ASSERT_EQ(r.verdict->points.size(), 1u);
+    EXPECT_NEAR(r.verdict->points[0].comparison.percentChange, 20.0, 1e-9);
 
     EXPECT_EQ(errorOf([&] { combineExperiments(head, {head}); }), head + " is the experiment itself: its series are shown already");
     EXPECT_EQ(errorOf([&] { combineExperiments(head, {patch, patch}); }),

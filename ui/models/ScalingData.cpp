@@ -135,16 +135,6 @@ ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vect
     return d;
 }
 
-QList<ComparisonRowView> buildComparison(const std::vector<RunRecord>& runs, const std::vector<std::string>& order,
-                                         const std::string& baseline, const std::string& candidate, RunMetric metric,
-                                         bool paired, double confidence) {
-    QList<ComparisonRowView> rows;
-    for (const auto& [clients, c] : compareSeries(pointRuns(runs, order, metric), baseline, candidate, paired, confidence))
-        rows.append({clients, c.a.mean, c.b.mean, c.ratio, c.percentChange, c.percentLow, c.percentHigh, c.pValue,
-                     QString::fromStdString(c.verdict)});
-    return rows;
-}
-
 QList<MachineMarkerView> markerViews(const std::vector<MachineMarker>& markers) {
     QList<MachineMarkerView> out;
     for (const auto& m : markers) out.append({m.at, QString::fromStdString(m.label)});

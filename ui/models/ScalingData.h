@@ -70,15 +70,4 @@ ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vect
                              const ScalingView& view);
 QList<MachineMarkerView> markerViews(const std::vector<MachineMarker>& markers);
 
-struct ComparisonRowView {
-    int clients = 0;
-    double baseline = 0, candidate = 0, ratio = 0, percent = 0;
-    std::optional<double> percentLow, percentHigh, pValue;
-    QString verdict;
-};
-
-QList<ComparisonRowView> buildComparison(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
-                                         const std::string& baseline, const std::string& candidate, RunMetric metric,
-                                         bool paired, double confidence);
-
 } // namespace scalelab::ui

@@ -2,6 +2,8 @@
 
 #include "charts/ScalingChart.h"
 #include "charts/TimelineChart.h"
+#include "pages/TableCell.h"
+#include "pages/ComparisonPanel.h"
 #include "stats/Peak.h"
 
 #include <QCheckBox>
@@ -27,11 +29,7 @@
 
 namespace scalelab::ui {
 namespace {
-QTableWidgetItem* cell(const QString& text) {
-    auto* i = new QTableWidgetItem(text);
-    i->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-    return i;
-}
+QTableWidgetItem* cell(const QString& text) { return readOnlyCell(text); }
 QString opt(const std::optional<double>& v, int decimals, const QString& suffix = {}) {
     return v ? QString::number(*v, 'f', decimals) + suffix : QStringLiteral("-");
 }
@@ -94,26 +92,8 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     split->addWidget(top);
 
     auto* tabs = new QTabWidget;
-    auto* compare = new QWidget;
-    auto* cl = new QVBoxLayout(compare);
-    auto* cc = new QHBoxLayout;
-    baseline_ = new QComboBox;
-    candidate_ = new QComboBox;
-    for (auto* c : {baseline_, candidate_}) c->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // whole names
-    paired_ = new QCheckBox(tr("paired by round"));
-    cc->addWidget(new QLabel(tr("Baseline")));
-    cc->addWidget(baseline_);
-    cc->addWidget(new QLabel(tr("compared")));
-    cc->addWidget(candidate_);
-    cc->addWidget(paired_);
-    cc->addStretch();
-    comparison_ = new QTableWidget(0, 7);
-    comparison_->setHorizontalHeaderLabels({tr("Clients"), tr("Baseline mean"), tr("Compared mean"), tr("Ratio"),
-                                            tr("Change"), tr("Change 95% CI"), tr("p (verdict)")});
-    comparison_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    cl->addLayout(cc);
-    cl->addWidget(comparison_);
-    tabs->addTab(compare, tr("Comparison"));
+    compare_ = new ComparisonPanel;
+    tabs->addTab(compare_, tr("Comparison"));
 
     peak_ = new QTableWidget(0, 5);
     peak_->setHorizontalHeaderLabels({tr("Series"), tr("Clients at peak"), tr("Peak mean"), tr("95% CI"), tr("% of first series")});
@@ -155,8 +135,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
 
     for (auto* c : {metric_, bars_}) connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &ResultsPage::refresh);
     for (auto* c : {logX_, usl_}) connect(c, &QCheckBox::toggled, this, &ResultsPage::refresh);
-    for (auto* c : {baseline_, candidate_}) connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &ResultsPage::refreshComparison);
-    connect(paired_, &QCheckBox::toggled, this, &ResultsPage::refreshComparison);
+    connect(compare_, &ComparisonPanel::choiceChanged, this, &ResultsPage::refreshComparison);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(chart_, &ScalingChart::pointHovered, this, [this](const QString& text, bool on) { tooltip_->setText(on ? text : QString()); });
     connect(runs_, &RunsTableModel::exclusionChanged, this, [this](qint64 id, bool excluded) {
@@ -205,13 +184,9 @@ ScalingView ResultsPage::view() const {
     return v;
 }
 
-ReportChoice ResultsPage::choice() const {
-    ReportChoice c;
-    std::string base = baseline_->currentText().toStdString(), cand = candidate_->currentText().toStdString();
-    if (!base.empty() && !cand.empty() && base != cand) c.baseline = base, c.candidate = cand;
-    c.paired = paired_->isChecked();
-    return c;
-}
+ReportChoice ResultsPage::choice() const { return compare_->choice(); }
+
+QTableWidget* ResultsPage::comparisonTable() const { return compare_->table(); }
 
 void ResultsPage::showSeries(const QStringList& series) {
     hidden_.clear();
@@ -409,18 +384,7 @@ void ResultsPage::refresh() {
         if (!s.fitText.isEmpty()) fits << s.label + QStringLiteral(": ") + s.fitText;
     fitText_->setText(fits.join(QLatin1Char('\n')));
 
-    QString base = baseline_->currentText(), cand = candidate_->currentText();
-    {
-        QSignalBlocker b1(baseline_), b2(candidate_);
-        baseline_->clear();
-        candidate_->clear();
-        for (const auto& s : seriesOrder_) baseline_->addItem(QString::fromStdString(s)), candidate_->addItem(QString::fromStdString(s));
-        if (!base.isEmpty()) baseline_->setCurrentText(base);
-        if (!cand.isEmpty()) candidate_->setCurrentText(cand);
-        // Comparing a series with itself says nothing: pick another one while there is one.
-        if (candidate_->currentText() == baseline_->currentText() && candidate_->count() > 1)
-            candidate_->setCurrentIndex(baseline_->currentIndex() == 0 ? 1 : 0);
-    }
+    compare_->setSeries(seriesOrder_);
     refreshComparison();
 
     std::vector<SeriesPoint> summaries = summarizePoints(pointRuns(shown.runsDrawn(runs), seriesOrder_, metric), 0.95);
@@ -441,40 +405,7 @@ void ResultsPage::refresh() {
 }
 
 void ResultsPage::refreshComparison() {
-    comparison_->setRowCount(0);
-    comparison_->clearSpans();
-    if (baseline_->currentText().isEmpty() || candidate_->currentText().isEmpty()) return;
-    if (seriesOrder_.size() < 2) {
-        // A series compared with itself is 0% everywhere and tells nothing.
-        comparison_->insertRow(0);
-        comparison_->setSpan(0, 0, 1, comparison_->columnCount());
-        comparison_->setItem(0, 0, cell(tr("This experiment has one series: there is nothing to compare it with.")));
-        return;
-    }
-    RunMetric metric = parseRunMetric(metric_->currentText().toStdString());
-    QList<ComparisonRowView> rows;
-    try {
-        rows = buildComparison(allRuns(), seriesOrder_, baseline_->currentText().toStdString(),
-                               candidate_->currentText().toStdString(), metric, paired_->isChecked(), 0.95);
-    } catch (const std::exception& e) {
-        // A comparison that cannot be made (a round twice on a side, paired) says why in the table.
-        comparison_->insertRow(0);
-        comparison_->setSpan(0, 0, 1, comparison_->columnCount());
-        comparison_->setItem(0, 0, cell(QString::fromStdString(e.what())));
-        return;
-    }
-    for (const auto& r : rows) {
-        int row = comparison_->rowCount();
-        comparison_->insertRow(row);
-        comparison_->setItem(row, 0, cell(QString::number(r.clients)));
-        comparison_->setItem(row, 1, cell(QString::number(r.baseline, 'f', 1)));
-        comparison_->setItem(row, 2, cell(QString::number(r.candidate, 'f', 1)));
-        comparison_->setItem(row, 3, cell(QString::number(r.ratio, 'f', 3)));
-        comparison_->setItem(row, 4, cell(QStringLiteral("%1%").arg(r.percent, 0, 'f', 1)));
-        comparison_->setItem(row, 5, cell(r.percentLow ? QStringLiteral("%1% .. %2%").arg(*r.percentLow, 0, 'f', 1).arg(*r.percentHigh, 0, 'f', 1)
-                                                       : QStringLiteral("-")));
-        comparison_->setItem(row, 6, cell(QStringLiteral("%1 (%2)").arg(opt(r.pValue, 4), r.verdict)));
-    }
+    compare_->refresh(allRuns(), seriesOrder_, parseRunMetric(metric_->currentText().toStdString()));
 }
 
 void ResultsPage::showRunDetail(int row) {

@@ -23,6 +23,7 @@ class QToolButton;
 
 namespace scalelab::ui {
 
+class ComparisonPanel;
 class ScalingChart;
 class TimelineChart;
 
@@ -60,7 +61,8 @@ public:
 
     ScalingChart* chart() const { return chart_; }
     const ScalingData& data() const { return data_; }
-    QTableWidget* comparisonTable() const { return comparison_; }
+    QTableWidget* comparisonTable() const;
+    ComparisonPanel* comparison() const { return compare_; }
     QTableWidget* peakTable() const { return peak_; }
     RunsTableModel* runsModel() const { return runs_; }
     QComboBox* metricCombo() const { return metric_; }
@@ -96,13 +98,14 @@ private:
     ScalingChart* chart_;
     QChartView* chartView_;
     QLabel *tooltip_, *fitText_;
-    QComboBox *metric_, *bars_, *baseline_, *candidate_;
-    QCheckBox *logX_, *usl_, *paired_;
+    QComboBox *metric_, *bars_;
+    QCheckBox *logX_, *usl_;
     QToolButton* seriesButton_;
     QStringList hidden_;                        // series the user took off the chart
     CombinedRuns added_;                        // runs, series and provenance of added files
     QStringList addedFiles_;
-    QTableWidget *comparison_, *peak_;
+    ComparisonPanel* compare_;
+    QTableWidget* peak_;
     RunsTableModel* runs_;
     QSortFilterProxyModel* proxy_;
     QTableView* runsView_;

@@ -1,0 +1,39 @@
+#include "stats/RunCaveats.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace scalelab {
+namespace {
+
+std::optional<double> number(const nlohmann::json& j, const char* key) {
+    if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return std::nullopt;
+    return j[key].get<double>();
+}
+
+} // namespace
+
+RunCaveats caveatsOf(const RunRecord& run) {
+    RunCaveats c;
+    c.clientBound = std::find(run.flags.begin(), run.flags.end(), "client-bound") != run.flags.end();
+    const nlohmann::json& d = run.detail;
+    if (d.contains("steady_state")) {
+        auto slope = number(d["steady_state"], "slope_tps_per_s");
+        auto p = number(d["steady_state"], "slope_p");
+        if (slope && p && run.tps > 0 && run.measuredSeconds > 0) {
+            double drift = 100 * *slope * run.measuredSeconds / run.tps;
+            if (*p < kTrendP && std::fabs(drift) > kTrendPercent) c.trendPct = drift;
+        }
+    }
+    if (d.contains("system") && d["system"].is_object() && d["system"].contains("cpu")) {
+        const nlohmann::json& cpu = d["system"]["cpu"];
+        auto iowait = number(cpu, "iowait"), idle = number(cpu, "idle"), steal = number(cpu, "steal");
+        if (iowait && idle) {
+            double busy = 100 - *idle - *iowait - steal.value_or(0);
+            if (*iowait > busy) c.iowaitPct = *iowait, c.busyPct = busy;
+        }
+    }
+    return c;
+}
+
+} // namespace scalelab

@@ -1,0 +1,261 @@
+#include "stats/Verdict.h"
+
+#include "stats/RunCaveats.h"
+
+#include <algorithm>
+#include "util/Format.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace scalelab {
+namespace {
+
+std::string format(const char* f, double v) { return formatNumber(f, v); }
+
+std::string clientsText(int n) { return std::to_string(n) + (n == 1 ? " client" : " clients"); }
+
+// What the runs of one side at one client count say about themselves.
+struct SideCaveats {
+    int runs = 0, clientBound = 0, trending = 0, ioBound = 0;
+    double worstTrend = 0, iowait = 0, busy = 0;
+};
+
+SideCaveats sideCaveats(const std::vector<RunRecord>& runs, const std::string& series, int clients, RunMetric metric) {
+    SideCaveats s;
+    for (const auto& r : runs) {
+        if (r.series != series || r.clients != clients || !countsInStatistics(r) || !metricOf(r, metric)) continue;
+        ++s.runs;
+        RunCaveats c = caveatsOf(r);
+        if (c.clientBound) ++s.clientBound;
+        if (c.trendPct) {
+            ++s.trending;
+            if (std::fabs(*c.trendPct) > std::fabs(s.worstTrend)) s.worstTrend = *c.trendPct;
+        }
+        if (c.iowaitPct && *c.iowaitPct > s.iowait) ++s.ioBound, s.iowait = *c.iowaitPct, s.busy = c.busyPct.value_or(0);
+    }
+    return s;
+}
+
+// Why a point is not judged (empty: it is), and notes that do not stop the judgement.
+std::string notJudgedWhy(const std::string& name, const SideCaveats& s, const char* metric) {
+    std::string why;
+    auto of = [&](int k) { return " (" + std::to_string(k) + " of " + std::to_string(s.runs) + ")"; };
+    if (s.clientBound)
+        why = name + "'s runs were client-bound" + of(s.clientBound) +
+              ": the load generator's PUs were saturated, so the value understates the server";
+    if (s.trending) {
+        if (!why.empty()) why += "; ";
+        why += name + "'s " + metric + " was still trending within runs" + of(s.trending) + " (up to " +
+               format("%+.0f%%", s.worstTrend) + " over a run): not a steady state";
+    }
+    return why;
+}
+
+// "from 16 clients up", "at 4..8 clients", "at every client count (1..64)".
+std::string rangeText(const std::vector<PointVerdict>& all, size_t first, size_t last) {
+    int a = all[first].clients, b = all[last].clients;
+    if (first == last) return "at " + clientsText(a);
+    if (first == 0 && last + 1 == all.size()) return "at every client count (" + std::to_string(a) + ".." + std::to_string(b) + ")";
+    if (last + 1 == all.size()) return "from " + clientsText(a) + " up";
+    if (first == 0) return "up to " + clientsText(b);
+    return "at " + std::to_string(a) + ".." + clientsText(b);
+}
+
+std::string directionText(RunMetric metric, bool higher, const std::string& baseline) {
+    if (metric == RunMetric::Tps) return std::string(higher ? "is faster than " : "is slower than ") + baseline;
+    return std::string("has ") + (higher ? "higher " : "lower ") + runMetricName(metric) + " than " + baseline;
+}
+
+// "by 12.0% (8.1% .. 16.2%)", as magnitudes in the direction already said.
+std::string byText(const std::vector<PointVerdict>& all, size_t first, size_t last, bool higher) {
+    double sign = higher ? 1 : -1;
+    double estLo = INFINITY, estHi = -INFINITY, lo = INFINITY, hi = -INFINITY;
+    for (size_t i = first; i <= last; ++i) {
+        const PointVerdict& p = all[i];
+        double e = sign * p.comparison.percentChange;
+        estLo = std::min(estLo, e), estHi = std::max(estHi, e);
+        if (p.simultaneousLow) {
+            double l = sign * *p.simultaneousLow, h = sign * *p.simultaneousHigh;
+            lo = std::min({lo, l, h}), hi = std::max({hi, l, h});
+        }
+    }
+    std::string lowEst = format("%.1f%%", estLo), highEst = format("%.1f%%", estHi);
+    std::string est = lowEst == highEst ? lowEst : lowEst + " to " + highEst;
+    if (!std::isfinite(lo)) return "by " + est;
+    if (first == last) return "by " + est + " (" + format("%.1f%%", lo) + " .. " + format("%.1f%%", hi) + ")";
+    return "by " + est + " (intervals from " + format("%.1f%%", lo) + " to " + format("%.1f%%", hi) + ")";
+}
+
+std::string adviceText(const std::vector<PointVerdict>& all, size_t first, size_t last) {
+    std::optional<int> most;
+    bool tooMany = false;
+    double change = 0;
+    for (size_t i = first; i <= last; ++i) {
+        const RunCountAdvice& a = all[i].advice;
+        change = a.changePct;
+        if (a.runsForCurve) most = std::max(most.value_or(0), *a.runsForCurve);
+        else if (a.powerNow) tooMany = true;
+    }
+    if (tooMany) return "; a " + format("%g%%", change) + " change there is too small to detect with a feasible number of runs";
+    if (!most) return "";
+    return "; to detect a " + format("%g%%", change) + " change there: " + std::to_string(*most) + " runs per side";
+}
+
+} // namespace
+
+const char* pointCallName(PointCall c) {
+    switch (c) {
+    case PointCall::Higher: return "higher";
+    case PointCall::Lower: return "lower";
+    case PointCall::NoDifference: return "no difference";
+    case PointCall::Undecided: return "undecided";
+    case PointCall::TooFew: return "too few runs";
+    case PointCall::NotJudged: return "not judged";
+    }
+    return "?";
+}
+
+CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<RunRecord>& runs,
+                        const std::string& baseline, const std::string& candidate, RunMetric metric,
+                        const VerdictOptions& o) {
+    CurveVerdict v;
+    v.baseline = baseline;
+    v.candidate = candidate;
+    v.metric = metric;
+    v.options = o;
+    const char* metricName = runMetricName(metric);
+    for (const auto& [clients, c] : compareSeries(points, baseline, candidate, o.paired, o.confidence)) {
+        PointVerdict p;
+        p.clients = clients;
+        p.comparison = c;
+        SideCaveats a = sideCaveats(runs, baseline, clients, metric), b = sideCaveats(runs, candidate, clients, metric);
+        std::string why = notJudgedWhy(baseline, a, metricName);
+        std::string whyB = notJudgedWhy(candidate, b, metricName);
+        if (!whyB.empty()) why += (why.empty() ? "" : "; ") + whyB;
+        for (const auto& [name, side] : {std::pair{baseline, a}, std::pair{candidate, b}})
+            if (side.ioBound)
+                p.notes.push_back("at " + clientsText(clients) + " " + name + "'s CPUs waited on disk " +
+                                  format("%.0f%%", side.iowait) + " of the time and were busy " +
+                                  format("%.0f%%", side.busy) + ": a difference there may be the disk's");
+        if (!why.empty()) {
+            p.call = PointCall::NotJudged;
+            p.why = why;
+        } else if (!c.pValue) {
+            p.call = PointCall::TooFew;
+            p.why = c.verdict;
+        } else {
+            ++v.judged;
+            p.call = PointCall::NoDifference;  // until the corrected test below says otherwise
+        }
+        v.points.push_back(std::move(p));
+    }
+
+    // Bonferroni over the m points judged: each at alpha / m, intervals at 1 - alpha / m.
+    int m = std::max(v.judged, 1);
+    double alpha = 1 - o.confidence;
+    std::map<int, Comparison> simultaneous;
+    if (v.judged > 0)
+        for (auto& [clients, c] : compareSeries(points, baseline, candidate, o.paired, 1 - alpha / m))
+            simultaneous[clients] = c;
+    for (auto& p : v.points) {
+        const Comparison& c = p.comparison;
+        AdviceInput in{c.a.mean, c.a.sd, c.b.sd, o.paired ? c.sdDifferences : std::nullopt, c.a.n, c.b.n,
+                       o.confidence, m, c.percentChange};
+        if (o.advise) p.advice = adviseRunCount(in, o.changePct, o.power);
+        if (p.call != PointCall::TooFew && p.call != PointCall::NotJudged) {
+            const Comparison& s = simultaneous.at(p.clients);
+            p.pAdjusted = std::min(1.0, *c.pValue * m);
+            p.simultaneousLow = s.percentLow;
+            p.simultaneousHigh = s.percentHigh;
+            bool test = *p.pAdjusted < alpha;
+            bool interval = s.percentLow ? (*s.percentLow > 0 || *s.percentHigh < 0) : test;
+            if (test && interval) {
+                p.call = c.difference > 0 ? PointCall::Higher : PointCall::Lower;
+            } else if (test != interval) {
+                p.call = PointCall::Undecided;
+                p.why = "the corrected t-test and the simultaneous interval disagree";
+            } else if (*c.pValue < alpha) {
+                p.call = PointCall::Undecided;
+                p.why = "different at this client count alone (" + format("%+.1f%%", c.percentChange) + ", p " +
+                        format("%.3g", *c.pValue) + "), not after the correction for " + std::to_string(m) +
+                        " client counts";
+            } else {
+                p.call = PointCall::NoDifference;
+            }
+        }
+    }
+
+    // The summary: ranges of neighbouring client counts with the same call, differences first.
+    std::vector<std::pair<size_t, size_t>> ranges;
+    for (size_t i = 0; i < v.points.size(); ++i) {
+        bool joins = !ranges.empty() && v.points[ranges.back().second].call == v.points[i].call &&
+                     v.points[i].call != PointCall::NotJudged && v.points[i].call != PointCall::Undecided;
+        if (joins) ranges.back().second = i;
+        else ranges.emplace_back(i, i);
+    }
+    auto say = [&](PointCall call, auto sentence) {
+        for (const auto& [first, last] : ranges)
+            if (v.points[first].call == call) v.summary.push_back(sentence(first, last));
+    };
+    for (PointCall dir : {PointCall::Higher, PointCall::Lower})
+        say(dir, [&](size_t f, size_t l) {
+            bool higher = dir == PointCall::Higher;
+            return candidate + " " + directionText(metric, higher, baseline) + " " + byText(v.points, f, l, higher) +
+                   " " + rangeText(v.points, f, l);
+        });
+    if (v.summary.empty())
+        v.summary.push_back(v.judged > 0 ? candidate + " and " + baseline +
+                                               " cannot be told apart at any client count judged (" +
+                                               std::to_string(v.judged) + ")"
+                                         : "nothing can be judged: no client count has enough runs that measured the server");
+    say(PointCall::NoDifference, [&](size_t f, size_t l) {
+        std::string r = rangeText(v.points, f, l);
+        r[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(r[0])));
+        return r + " no difference can be told apart from noise" + adviceText(v.points, f, l);
+    });
+    say(PointCall::Undecided, [&](size_t f, size_t l) {
+        const RunCountAdvice& a = v.points[f].advice;
+        std::string confirm = a.runsForSeenChange ? "; " + std::to_string(*a.runsForSeenChange) +
+                                                        " runs per side would confirm a change the size of the one seen"
+                                                  : "";
+        return "At " + clientsText(v.points[f].clients) + " undecided: " + v.points[f].why + "; more runs will tell" +
+               confirm + adviceText(v.points, f, l);
+    });
+    say(PointCall::TooFew, [&](size_t f, size_t l) {
+        std::string r = rangeText(v.points, f, l);
+        r[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(r[0])));
+        return r + " too few runs to judge";
+    });
+    say(PointCall::NotJudged,
+        [&](size_t f, size_t) { return "At " + clientsText(v.points[f].clients) + " not judged: " + v.points[f].why; });
+
+    if (isThroughputMetric(metric)) {
+        std::string peaks;
+        std::vector<SeriesPoint> sums = summarizePoints(points, o.confidence);
+        for (const auto& series : {baseline, candidate}) {
+            const SeriesPoint* best = nullptr;
+            for (const auto& s : sums)
+                if (s.series == series && (!best || s.summary.mean > best->summary.mean)) best = &s;
+            if (best)
+                peaks += (peaks.empty() ? "Peaks: " : ", ") + series + " at " + clientsText(best->clients) + " (" +
+                         format("%.1f ", best->summary.mean) + runMetricUnit(metric) + ")";
+        }
+        if (!peaks.empty()) v.summary.push_back(peaks);
+    }
+    if (v.judged > 1)
+        v.summary.push_back("Bonferroni correction over " + std::to_string(v.judged) + " client counts: each is tested at " +
+                            format("%.3g%%", 100 * alpha / m) + " and its interval is at " +
+                            format("%.4g%%", 100 * (1 - alpha / m)) + ", so these statements hold together at " +
+                            format("%g%%", 100 * o.confidence));
+    for (const auto& p : v.points)
+        for (const auto& n : p.notes) {
+            std::string s = n;
+            s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+            v.summary.push_back(s);
+        }
+    return v;
+}
+
+} // namespace scalelab

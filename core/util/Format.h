@@ -1,0 +1,14 @@
+#pragma once
+// One number through a printf format, for the text renderers ("%+.1f%%" and the like).
+#include <cstdio>
+#include <string>
+
+namespace scalelab {
+
+inline std::string formatNumber(const char* format, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+} // namespace scalelab

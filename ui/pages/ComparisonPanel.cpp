@@ -1,0 +1,124 @@
+#include "pages/ComparisonPanel.h"
+
+#include "pages/TableCell.h"
+#include "stats/Verdict.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace scalelab::ui {
+namespace {
+
+QTableWidgetItem* cell(const QString& text) { return readOnlyCell(text); }
+QString pct(double v) { return QStringLiteral("%1%2%").arg(v >= 0 ? QStringLiteral("+") : QString()).arg(v, 0, 'f', 1); }
+QString opt(const std::optional<double>& v, int decimals) { return v ? QString::number(*v, 'f', decimals) : QStringLiteral("-"); }
+
+} // namespace
+
+ComparisonPanel::ComparisonPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* row = new QHBoxLayout;
+    baseline_ = new QComboBox;
+    candidate_ = new QComboBox;
+    for (auto* c : {baseline_, candidate_}) c->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // whole names
+    paired_ = new QCheckBox(tr("paired by round"));
+    row->addWidget(new QLabel(tr("Baseline")));
+    row->addWidget(baseline_);
+    row->addWidget(new QLabel(tr("compared")));
+    row->addWidget(candidate_);
+    row->addWidget(paired_);
+    row->addStretch();
+    summary_ = new QLabel;
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    table_ = new QTableWidget(0, 8);
+    table_->setHorizontalHeaderLabels({tr("Clients"), tr("Baseline mean"), tr("Compared mean"), tr("Change"),
+                                       tr("Change interval"), tr("p (adjusted)"), tr("Verdict"), tr("Runs/side for 5%")});
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    layout->addLayout(row);
+    layout->addWidget(summary_);
+    layout->addWidget(table_, 1);
+    for (auto* c : {baseline_, candidate_})
+        connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &ComparisonPanel::choiceChanged);
+    connect(paired_, &QCheckBox::toggled, this, &ComparisonPanel::choiceChanged);
+}
+
+void ComparisonPanel::setSeries(const std::vector<std::string>& order) {
+    QString base = baseline_->currentText(), cand = candidate_->currentText();
+    QSignalBlocker b1(baseline_), b2(candidate_);
+    baseline_->clear();
+    candidate_->clear();
+    for (const auto& s : order) baseline_->addItem(QString::fromStdString(s)), candidate_->addItem(QString::fromStdString(s));
+    if (!base.isEmpty()) baseline_->setCurrentText(base);
+    if (!cand.isEmpty()) candidate_->setCurrentText(cand);
+    // Comparing a series with itself says nothing: pick another one while there is one.
+    if (candidate_->currentText() == baseline_->currentText() && candidate_->count() > 1)
+        candidate_->setCurrentIndex(baseline_->currentIndex() == 0 ? 1 : 0);
+}
+
+ReportChoice ComparisonPanel::choice() const {
+    ReportChoice c;
+    std::string base = baseline_->currentText().toStdString(), cand = candidate_->currentText().toStdString();
+    if (!base.empty() && !cand.empty() && base != cand) c.baseline = base, c.candidate = cand;
+    c.paired = paired_->isChecked();
+    return c;
+}
+
+void ComparisonPanel::message(const QString& text) {
+    summary_->clear();
+    table_->insertRow(0);
+    table_->setSpan(0, 0, 1, table_->columnCount());
+    table_->setItem(0, 0, cell(text));
+}
+
+void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric) {
+    table_->setRowCount(0);
+    table_->clearSpans();
+    summary_->clear();
+    if (baseline_->currentText().isEmpty() || candidate_->currentText().isEmpty()) return;
+    if (order.size() < 2) {
+        // A series compared with itself is 0% everywhere and tells nothing.
+        message(tr("This experiment has one series: there is nothing to compare it with."));
+        return;
+    }
+    CurveVerdict v;
+    try {
+        VerdictOptions o;
+        o.paired = paired_->isChecked();
+        v = judgeCurve(pointRuns(runs, order, metric), runs, baseline_->currentText().toStdString(),
+                       candidate_->currentText().toStdString(), metric, o);
+    } catch (const std::exception& e) {
+        // A comparison that cannot be made (a round twice on a side, paired) says why in the table.
+        message(QString::fromStdString(e.what()));
+        return;
+    }
+    QStringList sentences;
+    for (const auto& s : v.summary) sentences << QStringLiteral("\u2022 ") + QString::fromStdString(s) + QLatin1Char('.');
+    summary_->setText(sentences.join(QLatin1Char('\n')));
+    for (const auto& p : v.points) {
+        const Comparison& c = p.comparison;
+        int r = table_->rowCount();
+        table_->insertRow(r);
+        table_->setItem(r, 0, cell(QString::number(p.clients)));
+        table_->setItem(r, 1, cell(QString::number(c.a.mean, 'f', 1)));
+        table_->setItem(r, 2, cell(QString::number(c.b.mean, 'f', 1)));
+        table_->setItem(r, 3, cell(pct(c.percentChange)));
+        table_->setItem(r, 4, cell(p.simultaneousLow ? pct(*p.simultaneousLow) + QStringLiteral(" .. ") + pct(*p.simultaneousHigh)
+                                                     : QStringLiteral("-")));
+        table_->setItem(r, 5, cell(opt(p.pAdjusted, 4)));
+        auto* verdict = cell(QString::fromLatin1(pointCallName(p.call)));
+        if (!p.why.empty()) verdict->setToolTip(QString::fromStdString(p.why));
+        table_->setItem(r, 6, verdict);
+        table_->setItem(r, 7, cell(p.advice.runsForCurve ? QString::number(*p.advice.runsForCurve)
+                                   : p.advice.powerNow  ? QStringLiteral("> %1").arg(kMaxAdvisedRuns)
+                                                        : QStringLiteral("-")));
+    }
+}
+
+} // namespace scalelab::ui
