@@ -1,0 +1,134 @@
+// The main window's menus: File (experiments, plans, series of other files, import, exports) and
+// Help. Each action calls one MainWindow function that tests can call without a dialog.
+#include "pages/MainWindow.h"
+
+#include "AboutInfo.h"
+#include "bridge/SweepController.h"
+#include "pages/OverviewPage.h"
+#include "pages/ResultsPage.h"
+#include "pages/SetupPage.h"
+#include "server/PgBinaries.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+
+namespace scalelab::ui {
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New experiment"), QKeySequence::New, this, [this] {
+        if (controller_->running()) return;
+        path_.clear();
+        results_->clear();
+        overview_->clear();
+        removeSeries_->setEnabled(false);
+        showPage(setup_);
+        updateTitle();
+    });
+    file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
+        QString p = QFileDialog::getOpenFileName(this, tr("Open experiment"), {}, tr("ScaleLab experiments (*.slab)"));
+        if (!p.isEmpty()) openExperiment(p);
+    });
+    recent_ = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("&Resume experiment..."), this, [this] {
+        QString p = QFileDialog::getOpenFileName(this, tr("Resume the sweep of an experiment"), {},
+                                                 tr("ScaleLab experiments (*.slab)"));
+        if (p.isEmpty()) return;
+        if (QString error = resumeExperiment(p); !error.isEmpty()) QMessageBox::warning(this, tr("Resume"), error);
+    });
+    file->addSeparator();
+    file->addAction(tr("Open &plan..."), this, [this] {
+        QString p = QFileDialog::getOpenFileName(this, tr("Open a sweep plan"), {}, tr("Sweep plans (*.json)"));
+        if (p.isEmpty()) return;
+        if (QString error = loadPlanFrom(p); !error.isEmpty()) QMessageBox::warning(this, tr("Open plan"), error);
+    });
+    file->addAction(tr("Save p&lan as..."), this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Save the sweep plan"), QStringLiteral("plan.json"),
+                                                 tr("Sweep plans (*.json)"));
+        if (p.isEmpty()) return;
+        if (QString error = savePlanTo(p); !error.isEmpty()) QMessageBox::warning(this, tr("Save plan"), error);
+        else statusLabel_->setText(tr("Wrote %1; `scalelab sweep %1 -o EXP.slab` runs it without the window").arg(p));
+    });
+    file->addSeparator();
+    file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] {
+        if (path_.isEmpty()) return;
+        QString p = QFileDialog::getSaveFileName(this, tr("Save experiment as"), {}, tr("ScaleLab experiments (*.slab)"));
+        if (p.isEmpty()) return;
+        QFile::remove(p);
+        // The experiment is written as runs finish; a copy of the file is the whole of it.
+        if (!QFile::copy(path_, p)) QMessageBox::warning(this, tr("Save as"), tr("Cannot copy %1 to %2").arg(path_, p));
+        else openExperiment(p);
+    });
+    file->addSeparator();
+    file->addAction(tr("Add series from another e&xperiment..."), this, [this] {
+        QString p = QFileDialog::getOpenFileName(this, tr("Add the series of another experiment"), {},
+                                                 tr("ScaleLab experiments (*.slab)"));
+        if (p.isEmpty()) return;
+        if (QString error = results_->addExperiment(p); !error.isEmpty())
+            QMessageBox::warning(this, tr("Add series"), error);
+        else {
+            statusLabel_->setText(tr("Series of %1 added (named \"LABEL [%2]\"); nothing is written to either file")
+                                      .arg(p, QFileInfo(p).fileName()));
+            showPage(results_);
+        }
+        removeSeries_->setEnabled(!results_->addedExperiments().isEmpty());
+    });
+    removeSeries_ = file->addAction(tr("Remove added series"), this, [this] {
+        results_->removeAddedExperiments();
+        removeSeries_->setEnabled(false);
+    });
+    removeSeries_->setEnabled(false);
+    file->addSeparator();
+    file->addAction(tr("&Import pgbench output or CSV..."), this, [this] {
+        importFiles(QFileDialog::getOpenFileNames(this, tr("Import"), {}, tr("pgbench output or runs CSV (*)")));
+    });
+    exportActions_ << file->addAction(tr("Export chart as PNG..."), this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("scaling.png"), QStringLiteral("PNG (*.png)"));
+        if (!p.isEmpty()) exportChart(p, 1);
+    });
+    exportActions_ << file->addAction(tr("Export chart as PNG (2x)..."), this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("scaling@2x.png"), QStringLiteral("PNG (*.png)"));
+        if (!p.isEmpty()) exportChart(p, 2);
+    });
+    exportActions_ << file->addAction(tr("Export chart as SVG..."), this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Export chart"), QStringLiteral("scaling.svg"), QStringLiteral("SVG (*.svg)"));
+        if (!p.isEmpty()) exportChart(p, 1);
+    });
+    exportActions_ << file->addAction(tr("Export data as CSV..."), this, [this] {
+        if (path_.isEmpty()) return;
+        QString dir = QFileDialog::getExistingDirectory(this, tr("Directory for the CSV files"));
+        if (dir.isEmpty()) return;
+        QString error = exportCsvTo(dir);
+        if (!error.isEmpty()) QMessageBox::warning(this, tr("Export"), error);
+    });
+    exportActions_ << file->addAction(tr("Export &HTML report..."), this, [this] {
+        if (path_.isEmpty()) return;
+        QString p = QFileDialog::getSaveFileName(this, tr("HTML report"), QFileInfo(path_).completeBaseName() + QStringLiteral(".html"),
+                                                 QStringLiteral("HTML (*.html)"));
+        if (p.isEmpty()) return;
+        QString error = exportHtmlTo(p);
+        if (!error.isEmpty()) QMessageBox::warning(this, tr("Export HTML report"), error);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("ScaleLab &help"), QKeySequence::HelpContents, this, &MainWindow::showHelp);
+    help->addAction(tr("&About ScaleLab"), this, [this] {
+        QString server;
+        try {
+            server = QString::fromStdString(findPgBinaries().describe());
+        } catch (const std::exception& e) {
+            server = QString::fromStdString(e.what()).section(QLatin1Char('\n'), 0, 0);
+        }
+        QMessageBox::about(this, tr("About ScaleLab"),
+                           tr("<h3>ScaleLab</h3><p>Database scaling experiments: load, sweeps, CPU placement, error bars.</p>"
+                              "<pre>%1</pre><p>GPL-3.0-or-later</p>")
+                               .arg(aboutText(server).toHtmlEscaped()));
+    });
+}
+
+} // namespace scalelab::ui
