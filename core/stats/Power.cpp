@@ -93,6 +93,8 @@ RunCountAdvice adviseRunCount(const AdviceInput& in, double changePct, double po
         a.runsForSeenChange = runsForPower(std::fabs(in.seenChangePct) / 100 * in.meanA / sd, power,
                                            alpha / std::max(1, in.comparisons), paired, dfPerRun);
     if (a.runsPerSide) a.halfWidthPct = 100 * halfWidth(*a.runsPerSide, sd, alpha, paired, dfPerRun) / in.meanA;
+    if (a.runsForCurve)
+        a.curveHalfWidthPct = 100 * halfWidth(*a.runsForCurve, sd, alpha / std::max(1, in.comparisons), paired, dfPerRun) / in.meanA;
     if (!a.runsPerSide) a.reason = "more than " + std::to_string(kMaxAdvisedRuns) + " runs per side would be needed";
     return a;
 }

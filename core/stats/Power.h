@@ -30,6 +30,7 @@ struct RunCountAdvice {
     std::optional<int> runsPerSide;         // for one client count at the per-point level
     std::optional<int> runsForCurve;        // at alpha / (client counts judged): for the curve summary
     std::optional<double> halfWidthPct;     // the change interval's half-width with runsPerSide runs
+    std::optional<double> curveHalfWidthPct;// the simultaneous interval's (alpha / comparisons) with runsForCurve
     std::optional<int> runsForSeenChange;   // to confirm a change the size of the one measured, at the curve's level
     std::string reason;                     // why there is no advice (one run, no variation)
 };

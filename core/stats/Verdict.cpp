@@ -89,18 +89,19 @@ std::string byText(const std::vector<PointVerdict>& all, size_t first, size_t la
 }
 
 std::string adviceText(const std::vector<PointVerdict>& all, size_t first, size_t last) {
-    std::optional<int> most;
+    const RunCountAdvice* most = nullptr;
     bool tooMany = false;
     double change = 0;
     for (size_t i = first; i <= last; ++i) {
         const RunCountAdvice& a = all[i].advice;
         change = a.changePct;
-        if (a.runsForCurve) most = std::max(most.value_or(0), *a.runsForCurve);
-        else if (a.powerNow) tooMany = true;
+        if (a.runsForCurve && (!most || *a.runsForCurve > *most->runsForCurve)) most = &a;
+        else if (!a.runsForCurve && a.powerNow) tooMany = true;
     }
     if (tooMany) return "; a " + format("%g%%", change) + " change there is too small to detect with a feasible number of runs";
     if (!most) return "";
-    return "; to detect a " + format("%g%%", change) + " change there: " + std::to_string(*most) + " runs per side";
+    return "; to detect a " + format("%g%%", change) + " change there: " + std::to_string(*most->runsForCurve) +
+           " runs per side (the interval then about +/-" + format("%.1f%%", *most->curveHalfWidthPct) + ")";
 }
 
 } // namespace

@@ -43,7 +43,7 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
         csv.row({"clients", "baseline", "candidate", "baseline_mean", "candidate_mean", "difference", "diff_low",
                  "diff_high", "percent_change", "percent_low", "percent_high", "p_value", "paired", "verdict",
                  "judged", "p_adjusted", "simultaneous_low", "simultaneous_high", "call", "why", "detect_pct",
-                 "power_now", "runs_per_side", "runs_for_curve", "half_width_pct"});
+                 "power_now", "runs_per_side", "runs_for_curve", "half_width_pct", "curve_half_width_pct"});
         for (const auto& p : v.points) {
             const Comparison& c = p.comparison;
             const RunCountAdvice& a = p.advice;
@@ -53,7 +53,7 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
                      opt(c.percentLow), opt(c.percentHigh), opt(c.pValue), o.paired ? "1" : "0", c.verdict,
                      std::to_string(v.judged), opt(p.pAdjusted), opt(p.simultaneousLow), opt(p.simultaneousHigh),
                      pointCallName(p.call), p.why, csvNumber(a.changePct), opt(a.powerNow), count(a.runsPerSide),
-                     count(a.runsForCurve), opt(a.halfWidthPct)});
+                     count(a.runsForCurve), opt(a.halfWidthPct), opt(a.curveHalfWidthPct)});
         }
         csv.close();
         written.push_back(dir + "/compare.csv");

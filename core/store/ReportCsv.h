@@ -5,7 +5,8 @@
 //   compare.csv  clients, baseline, candidate, baseline_mean, candidate_mean, difference, diff_low,
 //                diff_high, percent_change, percent_low, percent_high, p_value, paired, verdict (this
 //                point alone), judged, p_adjusted, simultaneous_low, simultaneous_high, call, why
-//                (the curve verdict's), detect_pct, power_now, runs_per_side, runs_for_curve, half_width_pct
+//                (the curve verdict's), detect_pct, power_now, runs_per_side, runs_for_curve, half_width_pct,
+//                curve_half_width_pct
 //   verdict.csv  baseline, candidate, metric, judged, confidence, sentence (the summary, in order)
 //   usl.csv      series, model, lambda(_se), sigma(_se), kappa(_se), r_squared, kappa_above_zero,
 //                converged, peak_clients(_se), peak_throughput(_se), amdahl_*, points, note

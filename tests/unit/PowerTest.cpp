@@ -102,6 +102,8 @@ TEST(Power, AdviceForEqualSidesIsStatsmodelsSampleSize) {
     in.comparisons = 8;
     RunCountAdvice curve = adviseRunCount(in);
     EXPECT_EQ(*curve.runsForCurve, 7);
+    // Its simultaneous interval then: t(1 - 0.05 / 16, 12) * 20 * sqrt(2/7) / 1000 (SciPy: t.ppf = 3.3078).
+    EXPECT_NEAR(*curve.curveHalfWidthPct, 100 * 3.307782648958124 * 20 * std::sqrt(2.0 / 7) / 1000, 1e-6);
     // The half-width then: t(0.975, 6) * 20 * sqrt(2/4) / 1000 = 3.46%.
     EXPECT_NEAR(*a.halfWidthPct, 100 * 2.446911851144969 * 20 * std::sqrt(0.5) / 1000, 1e-9);
 }

@@ -125,7 +125,7 @@ TEST(StatsReport, CsvRendererWritesOneSchemaPerFileAndEmptyFieldsForMissingValue
     EXPECT_EQ(firstLine(slurp(out + "/compare.csv")),
               "clients,baseline,candidate,baseline_mean,candidate_mean,difference,diff_low,diff_high,percent_change,"
               "percent_low,percent_high,p_value,paired,verdict,judged,p_adjusted,simultaneous_low,simultaneous_high,"
-              "call,why,detect_pct,power_now,runs_per_side,runs_for_curve,half_width_pct");
+              "call,why,detect_pct,power_now,runs_per_side,runs_for_curve,half_width_pct,curve_half_width_pct");
     EXPECT_EQ(firstLine(slurp(out + "/verdict.csv")), "baseline,candidate,metric,judged,confidence,sentence");
     EXPECT_EQ(firstLine(slurp(out + "/peak.csv")), "series,clients,mean,ci_low,ci_high,percent_of_baseline");
     std::string usl = slurp(out + "/usl.csv");
