@@ -1,5 +1,7 @@
-# Warnings for every target of ours; -Werror only where asked (the ci preset).
-add_compile_options(-Wall -Wextra)
+# Warnings for every target of ours; -Werror only where asked (the ci preset). -Wshadow: a
+# local that hides another is how a loop ends up using the wrong `planned`; -Wpedantic keeps
+# the code standard C++17 (GCC and Clang, the fuzz build, compile it).
+add_compile_options(-Wall -Wextra -Wshadow -Wpedantic)
 if(SCALELAB_WERROR)
   add_compile_options(-Werror)
 endif()

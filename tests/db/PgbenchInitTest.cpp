@@ -117,7 +117,7 @@ INSTANTIATE_TEST_SUITE_P(
                      o.noVacuum = true;
                      o.quiet = true;
                  })}),
-    [](const ::testing::TestParamInfo<InitCase>& info) { return info.param.name; });
+    [](const ::testing::TestParamInfo<InitCase>& test) { return test.param.name; });
 
 TEST(PgbenchInit, OptionErrorsSayWhatPgbenchSays) {
     auto message = [](const std::function<void(PgbenchInitOptions&)>& set) {

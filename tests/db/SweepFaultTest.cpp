@@ -150,7 +150,7 @@ TEST_P(EmbeddedServerDies, TheRunInProgressFailsTheServerIsStartedAgainAndEveryP
 
 INSTANTIATE_TEST_SUITE_P(AtEachMoment, EmbeddedServerDies,
                          ::testing::Values(Moment::BetweenRuns, Moment::Settling, Moment::Connecting, Moment::Measuring),
-                         [](const auto& info) { return nameOf(info.param); });
+                         [](const auto& test) { return nameOf(test.param); });
 
 // kill -9 of one backend: the postmaster ends every session and recovers by itself; the run
 // fails with the postmaster's own words from the log.
