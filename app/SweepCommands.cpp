@@ -43,9 +43,9 @@ class ConsoleObserver : public SweepObserver {
 public:
     explicit ConsoleObserver(bool quiet) : tty_(isatty(STDERR_FILENO)), quiet_(quiet) {}
     void onProgress(const SweepProgress& p) override {
-        if (quiet_ || p.state == "settling" || p.state == "preparing") return;
+        if (quiet_ || p.state == SweepState::Settling || p.state == SweepState::Preparing) return;
         line(p, "");
-        if (!tty_ || p.state == "finished" || p.state == "stopped") std::fputc('\n', stderr);
+        if (!tty_ || p.state == SweepState::Finished || p.state == SweepState::Stopped) std::fputc('\n', stderr);
     }
     void onSample(const SweepProgress& p, const LoadSample& s) override {
         if (quiet_ || !tty_) return;
@@ -57,7 +57,7 @@ public:
         if (quiet_) return;
         if (tty_) std::fputc('\n', stderr);
         std::fprintf(stderr, "  %s %d clients round %d: %s, %.1f tps, p95 %s ms%s%s\n", r.series.c_str(), r.clients,
-                     r.repetition, r.status.c_str(), r.tps, orMissing(r.latency.p95Ms, "%.3f").c_str(),
+                     r.repetition, runStatusName(r.status), r.tps, orMissing(r.latency.p95Ms, "%.3f").c_str(),
                      r.error.empty() ? "" : ": ", r.error.c_str());
     }
     void onNote(const std::string& s) override {
@@ -71,7 +71,7 @@ private:
         std::string bar = std::string(static_cast<size_t>(filled), '#') + std::string(static_cast<size_t>(width - filled), '.');
         std::fprintf(stderr, "%s[%s] run %d/%d %s, %d clients, round %d, elapsed %s, eta %s%s%s", tty_ ? "\r\033[K" : "",
                      bar.c_str(), p.run, p.total, p.series.c_str(), p.clients, p.repetition, clock(p.elapsedS).c_str(),
-                     clock(p.etaS).c_str(), p.state == "running" ? "" : (" [" + p.state + "]").c_str(), extra.c_str());
+                     clock(p.etaS).c_str(), p.state == SweepState::Running ? "" : (std::string(" [") + sweepStateName(p.state) + "]").c_str(), extra.c_str());
         std::fflush(stderr);
     }
     bool tty_, quiet_;
@@ -124,13 +124,9 @@ int runRunsCommand(const std::string& experiment, const std::vector<long long>& 
         for (const auto& r : store->runs())
             std::printf("%5lld %5s  %-20s %7d %5d  %-9s %11.1f %9s %9llu  %s%s%s\n", static_cast<long long>(r.id),
                         r.runIndex ? std::to_string(*r.runIndex + 1).c_str() : "-", r.series.c_str(), r.clients,
-                        r.repetition, r.status.c_str(), r.tps, orMissing(r.latency.p95Ms, "%.3f").c_str(),
+                        r.repetition, runStatusName(r.status), r.tps, orMissing(r.latency.p95Ms, "%.3f").c_str(),
                         static_cast<unsigned long long>(r.failures),
-                        [&] {
-                            std::string f;
-                            for (const auto& x : r.flags) f += (f.empty() ? "" : ",") + x;
-                            return f;
-                        }().c_str(),
+                        r.flags.joined().c_str(),
                         r.excluded ? " excluded" : "", r.error.empty() ? "" : ("  " + r.error).c_str());
         // Notes are the user's own words: listed in full after the table.
         for (const auto& r : store->runs())

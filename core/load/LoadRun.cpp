@@ -110,6 +110,13 @@ const char* runStatusName(RunStatus status) {
     return "?";
 }
 
+std::optional<RunStatus> runStatusFromName(std::string_view name) {
+    for (RunStatus s : {RunStatus::Completed, RunStatus::Failed, RunStatus::Stopped})
+        if (name == runStatusName(s)) return s;
+    if (name == "aborted") return RunStatus::Stopped;
+    return std::nullopt;
+}
+
 void validate(const LoadSpec& s) {
     auto bad = [](const std::string& msg) { throw Error(msg); };
     if (s.workload.scripts.empty()) bad("no workload: choose a built-in script (-b), a script file (-f) or a replay file");

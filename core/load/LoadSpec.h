@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace scalelab {
@@ -85,8 +86,13 @@ struct LoadSample {
     std::optional<SystemSample> system;  // when the run has a SystemSampler
 };
 
+// How a run ended: all of its window measured, failed (clients aborted, the server went away),
+// or stopped by the user with what it measured kept.
 enum class RunStatus { Completed, Failed, Stopped };
-const char* runStatusName(RunStatus status);
+const char* runStatusName(RunStatus status);  // "completed", "failed", "stopped"
+// The status a name stands for; files written before ScaleLab used one name for each said
+// "aborted" for a stopped run, read as Stopped. None for any other word.
+std::optional<RunStatus> runStatusFromName(std::string_view name);
 
 struct LoadResult {
     RunStatus status = RunStatus::Completed;

@@ -15,7 +15,7 @@ std::optional<double> number(const nlohmann::json& j, const char* key) {
 
 RunCaveats caveatsOf(const RunRecord& run) {
     RunCaveats c;
-    c.clientBound = std::find(run.flags.begin(), run.flags.end(), "client-bound") != run.flags.end();
+    c.clientBound = run.flags.has(RunFlag::ClientBound);
     const nlohmann::json& d = run.detail;
     if (d.contains("steady_state")) {
         auto slope = number(d["steady_state"], "slope_tps_per_s");

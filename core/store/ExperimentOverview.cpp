@@ -77,7 +77,7 @@ std::vector<OverviewItem> experimentOverview(ExperimentStore& store) {
     int excluded = 0, counted = 0, notes = 0;
     auto runs = store.runs();
     for (const auto& r : runs) {
-        ++byStatus[r.status];
+        ++byStatus[runStatusName(r.status)];
         excluded += r.excluded;
         counted += countsInStatistics(r);
         notes += !r.note.empty();

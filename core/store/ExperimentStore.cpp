@@ -66,22 +66,10 @@ const char* const kMigrations[] = {
 constexpr int kMigrationCount = sizeof kMigrations / sizeof kMigrations[0];
 static_assert(kMigrationCount == ExperimentStore::kSchemaVersion, "one migration per schema version");
 
-std::string joined(const std::vector<std::string>& v) {
-    std::string out;
-    for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
-    return out;
-}
-
-std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    size_t pos = 0;
-    while (pos < s.size()) {
-        size_t comma = s.find(',', pos);
-        out.push_back(s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
-        if (comma == std::string::npos) break;
-        pos = comma + 1;
-    }
-    return out;
+RunStatus statusOf(const std::string& text, int64_t runId, const std::string& path) {
+    if (auto s = runStatusFromName(text)) return *s;
+    throw Error(path + ": run " + std::to_string(runId) + " has the status '" + text +
+                "', which this ScaleLab does not know (completed, failed, stopped)");
 }
 
 void bindOptional(sqlite::Statement& st, int i, const std::optional<double>& v) {
@@ -349,8 +337,8 @@ int64_t ExperimentStore::insertRun(const RunRecord& r, const std::vector<StoredS
         "logical_reads_s, commits_s, detail, note) "
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     st.bind(1, r.runIndex).bind(2, series).bind(3, r.clients).bind(4, r.threads).bind(5, r.repetition);
-    st.bind(6, r.status).bind(7, r.error).bind(8, r.startedAt).bind(9, r.endedAt).bind(10, r.source);
-    st.bind(11, r.excluded ? 1 : 0).bind(12, joined(r.flags)).bind(13, r.tps).bind(14, r.measuredSeconds);
+    st.bind(6, runStatusName(r.status)).bind(7, r.error).bind(8, r.startedAt).bind(9, r.endedAt).bind(10, r.source);
+    st.bind(11, r.excluded ? 1 : 0).bind(12, r.flags.joined()).bind(13, r.tps).bind(14, r.measuredSeconds);
     st.bind(15, static_cast<int64_t>(r.transactions)).bind(16, static_cast<int64_t>(r.failures));
     const LatencySummary& l = r.latency;
     st.bind(17, l.meanMs).bind(18, l.stddevMs).bind(19, l.p50Ms).bind(20, l.p90Ms).bind(21, l.p95Ms);
@@ -418,13 +406,13 @@ std::vector<RunRecord> ExperimentStore::runs() {
         r.clients = static_cast<int>(st.integer(3));
         r.threads = static_cast<int>(st.integer(4));
         r.repetition = static_cast<int>(st.integer(5));
-        r.status = st.text(6);
+        r.status = statusOf(st.text(6), r.id, path());
         r.error = st.text(7);
         r.startedAt = st.text(8);
         r.endedAt = st.text(9);
         r.source = st.text(10);
         r.excluded = st.integer(11) != 0;
-        r.flags = split(st.text(12));
+        r.flags = RunFlags::parse(st.text(12));
         r.tps = st.real(13);
         r.measuredSeconds = st.real(14);
         r.transactions = static_cast<uint64_t>(st.integer(15));
@@ -496,12 +484,12 @@ void ExperimentStore::setExcluded(int64_t runId, bool excluded) {
     st.bind(1, runId);
     if (!st.step()) throw Error(path() + " has no run " + std::to_string(runId));
     RunRecord r;
-    r.status = st.text(0);
-    r.flags = split(st.text(1));
+    r.status = statusOf(st.text(0), runId, path());
+    r.flags = RunFlags::parse(st.text(1));
     applyExclusion(r, excluded);
     db_->prepare("UPDATE runs SET excluded = ?, flags = ? WHERE id = ?")
         .bind(1, r.excluded ? 1 : 0)
-        .bind(2, joined(r.flags))
+        .bind(2, r.flags.joined())
         .bind(3, runId)
         .run();
 }
@@ -510,14 +498,13 @@ void applyExclusion(RunRecord& r, bool excluded) {
     // A run that did not complete (failed, stopped) is left out unless included on purpose;
     // that choice is the flag "included", visible wherever flags are shown.
     r.excluded = excluded;
-    r.flags.erase(std::remove(r.flags.begin(), r.flags.end(), std::string(kIncludedOnPurpose)), r.flags.end());
-    if (!excluded && r.status != "completed") r.flags.push_back(kIncludedOnPurpose);
+    r.flags.remove(RunFlag::Included);
+    if (!excluded && r.status != RunStatus::Completed) r.flags.add(RunFlag::Included);
 }
 
 bool countsInStatistics(const RunRecord& run) {
     if (run.excluded) return false;
-    return run.status == "completed" ||
-           std::find(run.flags.begin(), run.flags.end(), std::string(kIncludedOnPurpose)) != run.flags.end();
+    return run.status == RunStatus::Completed || run.flags.has(RunFlag::Included);
 }
 
 // A file deleted (or replaced) while it is open keeps taking writes into an inode that no name

@@ -4,6 +4,8 @@
 // so a killed process loses at most the run in progress. Schema versioned (PRAGMA
 // user_version) with migrations; a newer or corrupt file is refused untouched.
 #include "load/LatencyHistogram.h"
+#include "load/LoadSpec.h"
+#include "store/RunFlags.h"
 #include "store/Sqlite.h"
 #include "util/Error.h"
 
@@ -25,12 +27,12 @@ struct RunRecord {
     std::optional<int64_t> runIndex;  // place in the plan's order; none for imported runs
     std::string series;
     int clients = 0, threads = 0, repetition = 0;
-    std::string status;               // completed, failed, aborted
+    RunStatus status = RunStatus::Completed;
     std::string error;
     std::string startedAt, endedAt;   // ISO 8601, UTC
     std::string source = "sweep";     // or "import: FILE"
     bool excluded = false;
-    std::vector<std::string> flags;   // "unstable", "client-bound"
+    RunFlags flags;
     double tps = 0, measuredSeconds = 0;
     uint64_t transactions = 0, failures = 0;
     LatencySummary latency;
@@ -132,8 +134,7 @@ private:
 
 // Whether a run's values go into points, comparisons and fits: completed runs that are not
 // excluded, and runs that did not complete (failed, stopped) only when included on purpose
-// (`scalelab runs --include ID`, which flags them "included").
-constexpr const char* kIncludedOnPurpose = "included";
+// (`scalelab runs --include ID`, which flags them RunFlag::Included).
 bool countsInStatistics(const RunRecord& run);
 void applyExclusion(RunRecord& run, bool excluded);  // the rule setExcluded stores
 

@@ -12,12 +12,6 @@ namespace {
 
 std::string opt(const std::optional<double>& v) { return v ? csvNumber(*v) : ""; }
 
-std::string flagsOf(const RunRecord& r) {
-    std::string f;
-    for (const auto& x : r.flags) f += (f.empty() ? "" : ";") + x;
-    return f;
-}
-
 } // namespace
 
 std::vector<std::string> exportCsv(ExperimentStore& store, const std::string& dir, double confidence) {
@@ -37,7 +31,7 @@ std::vector<std::string> exportCsv(ExperimentStore& store, const std::string& di
     for (const auto& r : runs) {
         const auto& l = r.latency;
         w.row({std::to_string(r.id), r.runIndex ? std::to_string(*r.runIndex + 1) : "", r.series, std::to_string(r.clients),
-               std::to_string(r.threads), std::to_string(r.repetition), r.status, r.excluded ? "1" : "0", flagsOf(r),
+               std::to_string(r.threads), std::to_string(r.repetition), runStatusName(r.status), r.excluded ? "1" : "0", r.flags.joined(";"),
                csvNumber(r.tps), std::to_string(r.transactions), std::to_string(r.failures), csvNumber(r.measuredSeconds),
                csvNumber(l.meanMs), csvNumber(l.stddevMs), csvNumber(l.p50Ms), csvNumber(l.p90Ms), csvNumber(l.p95Ms),
                csvNumber(l.p99Ms), csvNumber(l.p999Ms), csvNumber(l.maxMs), opt(r.cpuBusyPct), opt(r.loadGeneratorCpuPct),
@@ -108,11 +102,11 @@ nlohmann::json exportJson(ExperimentStore& store, bool withSamples) {
                               {"clients", r.clients},
                               {"threads", r.threads},
                               {"repetition", r.repetition},
-                              {"status", r.status},
+                              {"status", runStatusName(r.status)},
                               {"error", r.error},
                               {"note", r.note},
                               {"excluded", r.excluded},
-                              {"flags", r.flags},
+                              {"flags", r.flags.words()},
                               {"started_at", r.startedAt},
                               {"ended_at", r.endedAt},
                               {"source", r.source},

@@ -201,15 +201,14 @@ std::string htmlReport(const HtmlReportInput& in) {
     {
         Table t(out, {"Id", "Series", "Clients", "Round", "Status", "tps", "p95 ms", "Failures", "Flags", "Note / error"});
         for (const auto& run : in.runs) {
-            std::string flags;
-            for (const auto& f : run.flags) flags += (flags.empty() ? "" : ", ") + f;
+            std::string flags = run.flags.joined(", ");
             if (run.excluded) flags += (flags.empty() ? "" : ", ") + std::string("excluded");
             std::string words = htmlEscape(run.note);
             if (!run.error.empty()) words += (words.empty() ? "" : "<br>") + htmlEscape(run.error);
             t.row({std::to_string(run.id), htmlEscape(run.series), std::to_string(run.clients), std::to_string(run.repetition),
-                   htmlEscape(run.status), num(run.tps, 1), num(run.latency.p95Ms, 3), std::to_string(run.failures),
+                   htmlEscape(runStatusName(run.status)), num(run.tps, 1), num(run.latency.p95Ms, 3), std::to_string(run.failures),
                    htmlEscape(flags), words},
-                  run.excluded ? "excluded" : run.status == "completed" ? "" : "failed");
+                  run.excluded ? "excluded" : run.status == RunStatus::Completed ? "" : "failed");
         }
     }
 

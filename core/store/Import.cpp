@@ -103,7 +103,7 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
     bool haveReport = false;
     size_t lastReportIndex = 0;
     auto markAborted = [&](ImportedRun& r, const std::string& why) {
-        r.run.status = "failed";
+        r.run.status = RunStatus::Failed;
         r.run.error = r.run.error.empty() ? why : r.run.error + "; " + why;
     };
 
@@ -144,7 +144,7 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
             runs.emplace_back();
             cur = &runs.back();
             haveReport = true;
-            cur->run.status = "completed";
+            cur->run.status = RunStatus::Completed;
             lastReportIndex = runs.size() - 1;
             cur->run.latency.meanMs = cur->run.latency.stddevMs = kMissing;  // pgbench 8.4 has neither
             cur->run.latency.p50Ms = cur->run.latency.p90Ms = cur->run.latency.p95Ms = kMissing;
@@ -254,7 +254,11 @@ std::vector<ImportedRun> parseRunsCsv(const std::string& text, const std::string
         r.run.tps = num("tps");
         if (r.run.clients < 1) fail(file, line, "clients must be at least 1");
         r.run.threads = col.count("threads") ? static_cast<int>(count("threads", kIntMax)) : 1;
-        r.run.status = col.count("status") ? get("status") : "completed";
+        if (col.count("status")) {
+            auto status = runStatusFromName(get("status"));
+            if (!status) fail(file, line, "the status '" + get("status") + "' is not completed, failed or stopped");
+            r.run.status = *status;
+        }
         if (col.count("transactions")) r.run.transactions = static_cast<uint64_t>(count("transactions", kCountMax));
         // A column the file does not have, or an empty field, is a missing value, never 0.
         auto optional = [&](const char* name) { return col.count(name) && !get(name).empty() ? num(name) : kMissing; };

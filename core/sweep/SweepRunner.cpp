@@ -42,13 +42,25 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
 
 } // namespace
 
+const char* sweepStateName(SweepState state) {
+    switch (state) {
+    case SweepState::Preparing: return "preparing";
+    case SweepState::Settling: return "settling";
+    case SweepState::Running: return "running";
+    case SweepState::Paused: return "paused";
+    case SweepState::Finished: return "finished";
+    case SweepState::Stopped: return "stopped";
+    }
+    return "?";
+}
+
 RunRecord recordOf(const LoadResult& r, const std::string& series, int repetition) {
     RunRecord rec;
     rec.series = series;
     rec.clients = r.clients;
     rec.threads = r.threads;
     rec.repetition = repetition;
-    rec.status = r.status == RunStatus::Completed ? "completed" : r.status == RunStatus::Failed ? "failed" : "aborted";
+    rec.status = r.status;
     rec.error = r.error;
     rec.tps = r.tps;
     rec.measuredSeconds = r.measuredSeconds;
@@ -64,13 +76,13 @@ RunRecord recordOf(const LoadResult& r, const std::string& series, int repetitio
             rec.logicalReadsPerSec = r.system->server->logicalReads;
             rec.commitsPerSec = r.system->server->commits;
         }
-        if (r.system->clientBound) rec.flags.push_back("client-bound");
+        if (r.system->clientBound) rec.flags.add(RunFlag::ClientBound);
     }
     std::vector<double> tps, ends;
     for (const auto& s : r.samples)
         if (!s.warmup) tps.push_back(s.tps), ends.push_back(s.endS);
     SteadyState steady = steadyState(tps, ends);
-    if (steady.unstable) rec.flags.push_back("unstable");
+    if (steady.unstable) rec.flags.add(RunFlag::Unstable);
     rec.detail = toJson(r);
     rec.detail.erase("samples");
     rec.detail["steady_state"] = {{"cv", steady.cv}, {"intervals", steady.intervals}, {"unstable", steady.unstable},
@@ -188,7 +200,7 @@ RunRecord notStarted(const PlannedRun& planned, const SeriesSpec& series, const 
     r.series = series.label;
     r.clients = planned.clients;
     r.repetition = planned.repetition;
-    r.status = "failed";
+    r.status = RunStatus::Failed;
     r.error = error;
     r.startedAt = r.endedAt = utcTimestamp();
     r.latency = missingLatency();
@@ -208,7 +220,7 @@ int64_t SweepRunner::save(const RunRecord& record, const std::vector<StoredSampl
         throw FileRewritten(std::string(e.what()) + ". The sweep stops here; " + resumeHint() + " continues it.");
     } catch (const std::exception& e) {
         char measured[160];
-        std::snprintf(measured, sizeof measured, "%s, %.1f tps, %llu transactions", record.status.c_str(), record.tps,
+        std::snprintf(measured, sizeof measured, "%s, %.1f tps, %llu transactions", runStatusName(record.status), record.tps,
                       static_cast<unsigned long long>(record.transactions));
         throw Error("run " + std::to_string(record.runIndex.value_or(-1) + 1) + " (" + record.series + " at " +
                     std::to_string(record.clients) + " clients, round " + std::to_string(record.repetition) + ": " +
@@ -318,7 +330,7 @@ void SweepRunner::run() {
             if (stopped_) break;
             if (finished.count(planned.index)) continue;
             if (pausedNow()) {
-                progress.state = "paused";
+                progress.state = SweepState::Paused;
                 report(progress);
             }
             waitWhilePaused();
@@ -333,7 +345,7 @@ void SweepRunner::run() {
             double perRun = doneThisSession > 0 ? progress.elapsedS / doneThisSession
                                                 : (plan_.durationS > 0 ? plan_.durationS + plan_.pauseS + 1 : 0);
             progress.etaS = perRun * left;
-            progress.state = "preparing";
+            progress.state = SweepState::Preparing;
             report(progress);
 
             // Server, data and settle. A server that goes away meanwhile fails this run (kept,
@@ -354,7 +366,7 @@ void SweepRunner::run() {
                 }
                 scale = scaleForRun(usesPgbenchTables, usesPgbenchTables ? inspectPgbenchData(conninfo) : PgbenchDataInfo{},
                                     plan_.scriptScale);
-                progress.state = "settling";
+                progress.state = SweepState::Settling;
                 report(progress);
                 settle(conninfo, servers);
             } catch (const TargetGone&) {
@@ -365,7 +377,7 @@ void SweepRunner::run() {
                 if (!loss) throw;
                 RunRecord record = notStarted(planned, series, std::string("before the run: ") + e.what() + "; " + loss->what);
                 if (plan_.embedded()) record.detail["server_log"] = loss->log;
-                if (planned.index >= plannedCount) record.flags.push_back("extra-round");
+                if (planned.index >= plannedCount) record.flags.add(RunFlag::ExtraRound);
                 record.id = save(record, {});
                 if (observer_) observer_->onRunFinished(record);
                 failed(record, planned, loss);
@@ -397,7 +409,7 @@ void SweepRunner::run() {
 
             SystemSampler sampler(MetricsSources::forThisProcess(conninfo, postmaster, placement.loadGeneratorPus()));
 
-            progress.state = "running";
+            progress.state = SweepState::Running;
             report(progress);
             RunRecord record;
             record.startedAt = utcTimestamp();
@@ -422,29 +434,30 @@ void SweepRunner::run() {
             record.detail["placement"] = toJson(placement.record());
             record.detail["threads_rule"] = plan_.json.value("threads", nlohmann::json("pus"));
             std::optional<ServerLoss> loss;
-            if (record.status == "failed") {
+            if (record.status == RunStatus::Failed) {
                 loss = servers.lossSinceRunStart();
                 if (loss) record.error += "; " + loss->what;
                 // What the server said about a failed run (a crash, a FATAL) goes with it.
                 if (plan_.embedded()) record.detail["server_log"] = loss ? loss->log : servers.logSinceRunStart();
             }
-            if (planned.index >= plannedCount) record.flags.push_back("extra-round");
+            if (planned.index >= plannedCount) record.flags.add(RunFlag::ExtraRound);
             record.id = save(record, samplesOf(result));
-            for (const auto& flag : record.flags) {
-                if (flag == "extra-round") continue;
+            for (RunFlag flag : record.flags.known()) {
+                if (flag != RunFlag::ClientBound && flag != RunFlag::Unstable) continue;
                 servers.note(series.label + " at " + std::to_string(planned.clients) + " clients, round " +
                              std::to_string(planned.repetition) + ": " +
-                             (flag == "client-bound" ? "client-bound: the load generator used over 90% of its PUs; "
-                                                       "this point measures the client, not the server"
-                                                     : "unstable: " + record.detail["steady_state"]["reason"].get<std::string>()));
+                             (flag == RunFlag::ClientBound
+                                  ? "client-bound: the load generator used over 90% of its PUs; "
+                                    "this point measures the client, not the server"
+                                  : "unstable: " + record.detail["steady_state"]["reason"].get<std::string>()));
             }
             if (observer_) observer_->onRunFinished(record);
-            if (record.status != "aborted") {
+            if (record.status != RunStatus::Stopped) {
                 ++done;
                 ++doneThisSession;
             }
             progress.done = done;
-            if (record.status == "failed") failed(record, planned, loss);
+            if (record.status == RunStatus::Failed) failed(record, planned, loss);
             extraExpected = expectedExtra();
         }
         if (!stopped_) reportShortPoints(runs, servers);
@@ -464,7 +477,7 @@ void SweepRunner::run() {
     servers.restore();
     progress.elapsedS = secondsSince(started);
     progress.etaS = 0;
-    progress.state = stopped_ ? "stopped" : "finished";
+    progress.state = stopped_ ? SweepState::Stopped : SweepState::Finished;
     report(progress);
 }
 

@@ -17,6 +17,11 @@ namespace scalelab {
 class LoadRun;
 class SweepServers;
 
+// Where a sweep is: preparing a run (server, data), settling before it, running it, paused
+// between runs, and at the end finished or stopped by the user.
+enum class SweepState { Preparing, Settling, Running, Paused, Finished, Stopped };
+const char* sweepStateName(SweepState state);  // "preparing", ... as the CLI and the window show it
+
 struct SweepProgress {
     int run = 0;          // 1-based position of the current run in the plan's order
     int total = 0;
@@ -26,7 +31,7 @@ struct SweepProgress {
     int repetition = 0;
     double elapsedS = 0;  // this session
     double etaS = 0;      // for the runs left, from this session's pace (or the plan's durations)
-    std::string state;    // "preparing" (server, data), "settling", "running", "paused", "finished", "stopped"
+    SweepState state = SweepState::Preparing;
 };
 
 // Called on the sweep's thread; must not block for long (the GUI queues a signal).

@@ -55,14 +55,14 @@ struct FaultAt : SweepObserver {
     }
     void onProgress(const SweepProgress& p) override {
         if (p.run != 2) return;
-        if (moment == Moment::Settling && p.state == "settling" && !fired) {
+        if (moment == Moment::Settling && p.state == SweepState::Settling && !fired) {
             fired = true;  // in the middle of the pause, from another thread
             delayed = std::thread([this] {
                 std::this_thread::sleep_for(300ms);
                 fault();
             });
         }
-        if (moment == Moment::Connecting && p.state == "running") fire();
+        if (moment == Moment::Connecting && p.state == SweepState::Running) fire();
     }
     void onSample(const SweepProgress& p, const LoadSample&) override {
         if (moment == Moment::Measuring && p.run == 2) fire();
@@ -114,7 +114,7 @@ struct FaultSweep {
     std::vector<RunRecord> failedRuns() {
         std::vector<RunRecord> failed;
         for (const auto& r : store->runs())
-            if (r.status == "failed") failed.push_back(r);
+            if (r.status == RunStatus::Failed) failed.push_back(r);
         return failed;
     }
 };

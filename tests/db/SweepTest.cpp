@@ -18,7 +18,7 @@ namespace {
 
 struct Recorder : SweepObserver {
     int samples = 0, finished = 0;
-    std::vector<std::string> states;
+    std::vector<SweepState> states;
     void onProgress(const SweepProgress& p) override { states.push_back(p.state); }
     void onSample(const SweepProgress&, const LoadSample&) override { ++samples; }
     void onRunFinished(const RunRecord&) override { ++finished; }
@@ -63,7 +63,7 @@ TEST(Sweep, TwoSeriesThreeClientCountsTwoRoundsLandInTheFileOnceEachInPlanOrder)
         EXPECT_EQ(runs[i].series, plan.series[static_cast<size_t>(order[i].series)].label);
         EXPECT_EQ(runs[i].clients, order[i].clients);
         EXPECT_EQ(runs[i].repetition, order[i].repetition);
-        EXPECT_EQ(runs[i].status, "completed") << runs[i].error;
+        EXPECT_EQ(runs[i].status, RunStatus::Completed) << runs[i].error;
         EXPECT_GT(runs[i].tps, 0);
         // How many samples a run gets depends on when the sampling thread wakes (a busy machine
         // makes intervals longer); what they add up to does not: every counted transaction.
@@ -78,7 +78,7 @@ TEST(Sweep, TwoSeriesThreeClientCountsTwoRoundsLandInTheFileOnceEachInPlanOrder)
     }
     EXPECT_EQ(rec.finished, 12);
     EXPECT_GE(rec.samples, 12);
-    EXPECT_EQ(rec.states.back(), "finished");
+    EXPECT_EQ(rec.states.back(), SweepState::Finished);
     auto provenance = store->provenance();
     ASSERT_EQ(provenance.size(), 1u);
     EXPECT_FALSE(provenance[0]["machine"]["topology"].get<std::string>().empty());
@@ -133,8 +133,8 @@ TEST(Sweep, AFailedRunRunsAgainAtTheEndAndResumeRedoesOne) {
         SweepRunner(planWith(once, 1), *store, &rec, false).run();
         auto runs = store->runs();
         ASSERT_EQ(runs.size(), 3u);  // the failure stays as history
-        EXPECT_EQ(runs[0].status, "failed");
-        EXPECT_EQ(runs[2].status, "completed");
+        EXPECT_EQ(runs[0].status, RunStatus::Failed);
+        EXPECT_EQ(runs[2].status, RunStatus::Completed);
         EXPECT_EQ(runs[2].runIndex, runs[0].runIndex) << "the retry is the same planned run";
         EXPECT_EQ(store->finishedRunIndexes(), (std::set<int64_t>{0, 1}));
         EXPECT_TRUE(rec.noted("it runs again at the end of the sweep"));
@@ -180,9 +180,9 @@ TEST(Sweep, ThePrecisionRuleAddsInterleavedRoundsUpToTheLimit) {
     EXPECT_EQ(rec.lastTotal, 16);
     std::map<int, int> perRound;
     for (size_t i = 0; i < runs.size(); ++i) {
-        EXPECT_EQ(runs[i].status, "completed") << runs[i].error;
+        EXPECT_EQ(runs[i].status, RunStatus::Completed) << runs[i].error;
         EXPECT_EQ(*runs[i].runIndex, static_cast<int64_t>(i));
-        bool extra = std::find(runs[i].flags.begin(), runs[i].flags.end(), "extra-round") != runs[i].flags.end();
+        bool extra = runs[i].flags.has(RunFlag::ExtraRound);
         EXPECT_EQ(extra, i >= 8u) << "run " << i;
         ++perRound[runs[i].repetition];
         if (i >= 8) {

@@ -14,7 +14,7 @@ inline RunRecord completedRun(const std::string& series, int clients, int repeti
     r.clients = clients;
     r.threads = 1;
     r.repetition = repetition;
-    r.status = "completed";
+    r.status = RunStatus::Completed;
     r.tps = tps;
     r.runIndex = runIndex;
     r.startedAt = r.endedAt = "2026-11-30T08:00:00Z";

@@ -21,7 +21,7 @@ RunRecord completedRun(int clients, double tps, int64_t index) {
     r.clients = clients;
     r.threads = 1;
     r.repetition = 1;
-    r.status = "completed";
+    r.status = RunStatus::Completed;
     r.tps = tps;
     r.runIndex = index;
     r.startedAt = r.endedAt = "2026-11-30T08:00:00Z";

@@ -13,7 +13,7 @@ using namespace scalelab;
 using namespace scalelab::ui;
 
 namespace {
-SweepProgress at(int run, const std::string& state) {
+SweepProgress at(int run, SweepState state) {
     SweepProgress p;
     p.run = run;
     p.total = 4;
@@ -36,28 +36,28 @@ class LivePageTest : public QObject {
 private slots:
     void aRetryOfTheSameRunStartsItsOwnTimeline() {
         LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
-        page.showProgress(at(3, "running"));
-        page.addSample(at(3, "running"), sample(1, 100));
-        page.addSample(at(3, "running"), sample(2, 110));
+        page.showProgress(at(3, SweepState::Running));
+        page.addSample(at(3, SweepState::Running), sample(1, 100));
+        page.addSample(at(3, SweepState::Running), sample(2, 110));
         QCOMPARE(page.timeline().size(), size_t{2});
-        page.showProgress(at(3, "preparing"));  // failed; the same run again
-        page.showProgress(at(3, "running"));
+        page.showProgress(at(3, SweepState::Preparing));  // failed; the same run again
+        page.showProgress(at(3, SweepState::Running));
         QCOMPARE(page.timeline().size(), size_t{0});
-        page.addSample(at(3, "running"), sample(1, 90));
+        page.addSample(at(3, SweepState::Running), sample(1, 90));
         QCOMPARE(page.timeline().size(), size_t{1});
     }
 
     void theWholeSweepTimelineKeepsEveryRunWithItsStartMarked() {
         LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
         page.startSweep();
-        SweepProgress first = at(1, "running");
+        SweepProgress first = at(1, SweepState::Running);
         first.elapsedS = 0;
         page.showProgress(first);
         page.addSample(first, sample(1, 100));
         page.addSample(first, sample(2, 110));
-        SweepProgress second = at(2, "running");
+        SweepProgress second = at(2, SweepState::Running);
         second.elapsedS = 7;  // the settle pause and the reconnect lie between
-        page.showProgress(at(2, "settling"));
+        page.showProgress(at(2, SweepState::Settling));
         page.showProgress(second);
         page.addSample(second, sample(1, 300));
         QCOMPARE(page.timeline().size(), size_t{1});        // the current run only
@@ -73,11 +73,11 @@ private slots:
     void pauseSaysItWaitsForTheRunInProgress() {
         LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
         page.setRunning(true);
-        page.showProgress(at(2, "running"));
+        page.showProgress(at(2, SweepState::Running));
         page.pauseButton()->click();
         QVERIFY2(page.statusLabel()->text().endsWith(QStringLiteral("[running; pausing after this run]")),
                  qPrintable(page.statusLabel()->text()));
-        page.showProgress(at(2, "paused"));
+        page.showProgress(at(2, SweepState::Paused));
         QVERIFY(page.statusLabel()->text().endsWith(QStringLiteral("[paused]")));
     }
 

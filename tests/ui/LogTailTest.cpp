@@ -52,7 +52,7 @@ private slots:
         p.run = 1;
         p.total = 2;
         p.series = "A";
-        p.state = "running";
+        p.state = SweepState::Running;
         page.showProgress(p);
         QString text = page.serverLog()->toPlainText();
         QVERIFY2(text.contains(QStringLiteral("-- A: ") + path), qPrintable(text));

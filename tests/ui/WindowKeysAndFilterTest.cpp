@@ -31,7 +31,7 @@ private slots:
                 r.clients = 1 << i;
                 r.threads = 1;
                 r.repetition = 1;
-                r.status = "completed";
+                r.status = RunStatus::Completed;
                 r.tps = 100.0 * (i + 1);
                 r.runIndex = i;
                 r.startedAt = r.endedAt = "2026-11-30T08:00:00Z";

@@ -99,7 +99,7 @@ TEST(AdaptiveRounds, ExcludedAndFailedRunsDoNotCount) {
     SweepPlan p = parsePlan(plan({{"target", 3}, {"max_repetitions", 6}}));
     auto runs = threeRounds();
     for (auto& r : runs)
-        if (r.series == "B" && r.clients == 4 && r.repetition == 3) r.status = "failed";
+        if (r.series == "B" && r.clients == 4 && r.repetition == 3) r.status = RunStatus::Failed;
     auto needs = pointsNeedingRounds(p, runs);
     ASSERT_EQ(needs.size(), 2u);
     EXPECT_EQ(needs[1].series, 1);

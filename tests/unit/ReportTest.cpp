@@ -207,7 +207,7 @@ TEST(ExperimentOverview, DescribesTheFileTheMachineTheServerAndOnlySessionsThatD
     store->addProvenance({{"machine", machine}, {"server", changed}});
     store->saveRun(run("A", 1, 1, 100), {});
     RunRecord failed = run("A", 2, 1, 0);
-    failed.status = "failed";
+    failed.status = RunStatus::Failed;
     store->saveRun(failed, {});
     store->setNote("why we measured");
 

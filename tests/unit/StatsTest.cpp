@@ -326,7 +326,7 @@ TEST(UslScope, OnlyThroughputMetricsAreFitted) {
 namespace {
 RunRecord markerRun(const std::string& source, const nlohmann::json& detail = nlohmann::json::object()) {
     RunRecord r;
-    r.series = "A", r.clients = 8, r.repetition = 1, r.status = "completed", r.tps = 100, r.source = source;
+    r.series = "A", r.clients = 8, r.repetition = 1, r.status = RunStatus::Completed, r.tps = 100, r.source = source;
     r.detail = detail;
     return r;
 }
@@ -352,6 +352,6 @@ TEST(MachineMarkers, OnlyForMachinesTheRunsWereMeasuredOn) {
               (std::vector<std::string>{"imported: 16 cores", "imported: 32 PUs"}));
     // Runs that do not count draw nothing.
     RunRecord failed = markerRun("sweep");
-    failed.status = "failed";
+    failed.status = RunStatus::Failed;
     EXPECT_TRUE(machineMarkers({failed}, {fromHere}, here).empty());
 }

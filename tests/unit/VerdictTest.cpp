@@ -136,7 +136,7 @@ TEST(Verdict, FindsAKnownDifferenceInSimulatedExperiments) {
 TEST(Verdict, RunsThatMeasuredTheWrongThingAreNotJudged) {
     std::vector<RunRecord> runs = fasterFrom16();
     for (auto& r : runs) {
-        if (r.series == "B" && r.clients == 64 && r.repetition <= 2) r.flags.push_back("client-bound");
+        if (r.series == "B" && r.clients == 64 && r.repetition <= 2) r.flags.add(RunFlag::ClientBound);
         if (r.series == "A" && r.clients == 32 && r.repetition == 1) {
             r.measuredSeconds = 60;
             r.detail["steady_state"] = {{"slope_tps_per_s", 0.004 * r.tps}, {"slope_p", 0.0001}};  // +24% over the run

@@ -52,25 +52,23 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
         return r.note.empty() ? tr("Double-click to write a note on this run (why it was excluded, what happened)")
                               : QString::fromStdString(r.note);
     if (role == Qt::ToolTipRole && !r.error.empty()) return QString::fromStdString(r.error);
-    if (role == Qt::ForegroundRole && r.status != "completed") return QColor(Qt::darkRed);
+    if (role == Qt::ForegroundRole && r.status != RunStatus::Completed) return QColor(Qt::darkRed);
     if (role == SearchRole)
         return index.column() == Excluded ? QString(countsInStatistics(r) ? QStringLiteral("counted") : QStringLiteral("excluded"))
                                           : data(index, Qt::DisplayRole).toString();
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
-    QString flags;
-    for (const auto& f : r.flags) flags += (flags.isEmpty() ? "" : ", ") + QString::fromStdString(f);
     switch (index.column()) {
     case Id: return static_cast<qlonglong>(r.id);
     case Series: return QString::fromStdString(r.series);
     case Clients: return r.clients;
     case Round: return r.repetition;
-    case Status: return QString::fromStdString(r.status);
+    case Status: return QString::fromLatin1(runStatusName(r.status));
     case Tps: return role == Qt::EditRole ? QVariant(r.tps) : QVariant(QString::number(r.tps, 'f', 1));
     case P95:  // a value the run does not have is shown as missing, never as 0
         if (std::isnan(r.latency.p95Ms)) return role == Qt::EditRole ? QVariant() : QVariant(QStringLiteral("\u2014"));
         return role == Qt::EditRole ? QVariant(r.latency.p95Ms) : QVariant(QString::number(r.latency.p95Ms, 'f', 3));
     case Failures: return static_cast<qulonglong>(r.failures);
-    case Flags: return flags;
+    case Flags: return QString::fromStdString(r.flags.joined(", "));
     case Excluded: return {};
     case Note: return QString::fromStdString(r.note);
     }

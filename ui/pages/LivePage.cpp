@@ -153,7 +153,7 @@ void LivePage::startSweep() {
     sweep_.clear();
     runStartX_ = 0;
     currentRun_ = -1;
-    lastState_.clear();
+    lastState_.reset();
     last_ = SweepProgress{};
     bar_->setValue(0);
     status_->setText(tr("Starting the sweep"));
@@ -161,7 +161,7 @@ void LivePage::startSweep() {
 }
 
 void LivePage::showProgress(const SweepProgress& p) {
-    if (p.state == "running" && lastState_ != "running") {
+    if (p.state == SweepState::Running && lastState_ != SweepState::Running) {
         // A new attempt, also of the same run (a retry, or a resume after Stop): its own timeline.
         currentRun_ = p.run;
         timeline_.clear();
@@ -190,8 +190,8 @@ void LivePage::showProgress(const SweepProgress& p) {
     bar_->setRange(0, std::max(1, p.total));
     bar_->setValue(p.done);
     // Pause takes effect between runs: until then the run goes on, and the status says so.
-    QString state = paused_ && p.state != "paused" ? tr("%1; pausing after this run").arg(QString::fromStdString(p.state))
-                                                   : QString::fromStdString(p.state);
+    QString shown = QString::fromLatin1(sweepStateName(p.state));
+    QString state = paused_ && p.state != SweepState::Paused ? tr("%1; pausing after this run").arg(shown) : shown;
     status_->setText(tr("Run %1 of %2: %3, %4 clients, round %5 \u2014 elapsed %6, about %7 left [%8]")
                          .arg(p.run)
                          .arg(p.total)
@@ -203,9 +203,9 @@ void LivePage::showProgress(const SweepProgress& p) {
 
 void LivePage::showFinished(const QString& error) {
     status_->setText(!error.isEmpty()           ? tr("The sweep failed: %1").arg(error)
-                     : lastState_ == "stopped" ? tr("The sweep was stopped; every finished run is in the file")
+                     : lastState_ == SweepState::Stopped ? tr("The sweep was stopped; every finished run is in the file")
                                                : tr("The sweep finished"));
-    lastState_.clear();
+    lastState_.reset();
 }
 
 void LivePage::addSample(const SweepProgress& p, const LoadSample& s) {

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <map>
+#include <optional>
 #include <string>
 
 class QChartView;
@@ -68,7 +69,7 @@ private:
     Timeline sweep_;
     double runStartX_ = 0;  // the current attempt's start on the sweep's axis
     int currentRun_ = -1;
-    std::string lastState_;
+    std::optional<SweepState> lastState_;  // none between sweeps
     SweepProgress last_;
     bool paused_ = false;
     QProgressBar* bar_;
