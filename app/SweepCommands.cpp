@@ -3,8 +3,8 @@
 
 #include "Interrupts.h"
 
-#include "server/EmbeddedServer.h"
 #include "store/ExperimentStore.h"
+#include "sweep/SweepPreflight.h"
 #include "sweep/SweepRunner.h"
 #include "util/Error.h"
 
@@ -82,12 +82,7 @@ private:
 int runSweepCommand(const SweepArgs& a) {
     return runCommand([&] {
         SweepPlan plan = loadPlanFile(a.plan);
-        if (plan.embedded()) {
-            ServerOptions o;
-            o.dataDir = plan.dataDir ? *plan.dataDir : defaultDataDir();
-            o.pgBindir = plan.pgBindir;
-            checkSettingNames(plan, EmbeddedServer(o).knownSettingNames());
-        }
+        preflightSweep(plan);  // before the file is created (the runner checks again, for the window)
         std::error_code ec;
         if (!a.resume && std::filesystem::exists(a.output, ec))
             throw Error(a.output + " already exists: continue its sweep with --resume, or write to another file");
@@ -96,8 +91,8 @@ int runSweepCommand(const SweepArgs& a) {
         ConsoleObserver console(a.quiet);
         SweepRunner runner(plan, *store, &console, a.resume);
 
-        // Ctrl-C or SIGTERM: finish the run in progress cleanly (kept as aborted), then stop.
-        InterruptToStop interrupts("stopping after the run in progress (kept, marked aborted)", [&runner] { runner.stop(); });
+        // Ctrl-C or SIGTERM: finish the run in progress cleanly (kept, marked stopped), then stop.
+        InterruptToStop interrupts("stopping after the run in progress (kept, marked stopped)", [&runner] { runner.stop(); });
         runner.run();
         std::fprintf(stderr, "scalelab: experiment written to %s\n", a.output.c_str());
         return 0;

@@ -7,6 +7,7 @@
 // median and mean CPU time (user + sys, getrusage) and wall time per snapshot.
 #include "metrics/SystemSampler.h"
 #include "server/EmbeddedServer.h"
+#include "util/TempDir.h"
 
 #include <sys/resource.h>
 #include <unistd.h>

@@ -1,6 +1,7 @@
 #include "load/LoadRun.h"
 
 #include "load/Worker.h"
+#include "util/Clock.h"
 #include "util/Error.h"
 
 #include <sys/eventfd.h>

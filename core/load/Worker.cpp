@@ -18,12 +18,6 @@
 
 namespace scalelab {
 
-int64_t monotonicNs() {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 void RunShared::wakeAll() {
     uint64_t one = 1;
     for (int fd : wakeFds) (void)!write(fd, &one, sizeof one);

@@ -3,6 +3,7 @@
 #include "load/LatencyHistogram.h"
 #include "load/LoadSpec.h"
 #include "load/Random.h"
+#include "util/Clock.h"
 
 #include <libpq-fe.h>
 #include <sys/epoll.h>
@@ -16,8 +17,6 @@
 #include <vector>
 
 namespace scalelab {
-
-int64_t monotonicNs();
 
 // What one worker counts in one phase (warm-up or measured). One writer (the worker),
 // read by the sampler at any time: relaxed atomics written with plain load + store.

@@ -129,4 +129,16 @@ std::vector<Setting> alteredSettings(const std::string& conninfo) {
 }
 
 
+std::set<std::string> settingNames(const std::string& conninfo) {
+    try {
+        pqxx::connection c(conninfo);
+        pqxx::nontransaction tx(c);
+        std::set<std::string> names;
+        for (const auto& row : tx.exec("SELECT name FROM pg_settings")) names.insert(row[0].c_str());
+        return names;
+    } catch (const pqxx::failure& e) {
+        throw Error("cannot read the server's settings: " + firstLine(e.what()));
+    }
+}
+
 } // namespace scalelab

@@ -4,6 +4,7 @@
 // (the embedded server's) business.
 #include "server/ServerSettings.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,7 @@ AppliedSettings alterSystem(const std::string& conninfo, const std::vector<Setti
 AppliedSettings resetSettings(const std::string& conninfo, const std::vector<std::string>& names, bool restartPossible);
 // What postgresql.auto.conf holds, as the server reads it.
 std::vector<Setting> alteredSettings(const std::string& conninfo);
+// The names of every setting the server has (pg_settings). Throws Error in the server's words.
+std::set<std::string> settingNames(const std::string& conninfo);
 
 } // namespace scalelab

@@ -339,16 +339,4 @@ fs::path defaultDataDir() {
     return fs::path(home) / ".local" / "share" / "scalelab" / "cluster";
 }
 
-TempDir::TempDir(const std::string& prefix) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "-XXXXXX";
-    if (!mkdtemp(templ.data())) throw Error("cannot create a temporary directory " + templ);
-    path_ = templ;
-}
-
-TempDir::~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-}
-
 } // namespace scalelab

@@ -106,17 +106,4 @@ private:
 // because the postgres account cannot reach root's home.
 std::filesystem::path defaultDataDir();
 
-// A fresh empty directory under $TMPDIR (or /tmp), removed with everything in it on destruction.
-class TempDir {
-public:
-    explicit TempDir(const std::string& prefix = "scalelab");
-    ~TempDir();
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
-
 } // namespace scalelab

@@ -1,6 +1,7 @@
 #include "stats/ExperimentPoints.h"
 
 #include "util/Error.h"
+#include "util/Format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -109,7 +110,7 @@ std::vector<SeriesPoint> summarizePoints(const std::vector<PointRuns>& points, d
     std::vector<SeriesPoint> out;
     for (const auto& p : points)
         out.push_back({p.series, p.clients,
-                       summarize(p.values, confidence, p.series + " at " + std::to_string(p.clients) + " clients")});
+                       summarize(p.values, confidence, p.series + " at " + clientsText(p.clients))});
     return out;
 }
 
@@ -127,8 +128,8 @@ std::vector<PointComparison> compareSeries(const std::vector<PointRuns>& points,
                     std::set<int> seen;
                     for (int rep : side->repetitions)
                         if (!seen.insert(rep).second)
-                            throw Error("cannot pair the runs of '" + side->series + "' at " + std::to_string(side->clients) +
-                                        " clients: round " + std::to_string(rep) +
+                            throw Error("cannot pair the runs of '" + side->series + "' at " + clientsText(side->clients) +
+                                        ": round " + std::to_string(rep) +
                                         " is there more than once (exclude the extra runs, or compare unpaired)");
                 }
                 va.clear(), vb.clear();

@@ -14,8 +14,6 @@ namespace {
 
 std::string format(const char* f, double v) { return formatNumber(f, v); }
 
-std::string clientsText(int n) { return std::to_string(n) + (n == 1 ? " client" : " clients"); }
-
 // What the runs of one side at one client count say about themselves.
 struct SideCaveats {
     int runs = 0, clientBound = 0, trending = 0, ioBound = 0;

@@ -1,5 +1,6 @@
 #include "store/ExperimentStore.h"
 
+#include "store/Sqlite.h"
 #include "util/Error.h"
 #include "util/Versions.h"
 
@@ -470,6 +471,8 @@ void ExperimentStore::setRunNote(int64_t runId, const std::string& note) {
     st.bind(1, note).bind(2, runId).run();
     if (db_->changes() == 0) throw Error(path() + " has no run " + std::to_string(runId));
 }
+
+const std::string& ExperimentStore::path() const { return db_->path(); }
 
 std::string ExperimentStore::note() { return meta("note"); }
 

@@ -6,7 +6,6 @@
 #include "load/LatencyHistogram.h"
 #include "load/LoadSpec.h"
 #include "store/RunFlags.h"
-#include "store/Sqlite.h"
 #include "util/Error.h"
 
 #include <nlohmann/json.hpp>
@@ -21,6 +20,10 @@
 #include <vector>
 
 namespace scalelab {
+
+namespace sqlite {
+class Database;  // store/Sqlite.h: SQLite stays inside core's store
+}
 
 struct RunRecord {
     int64_t id = 0;
@@ -86,7 +89,7 @@ public:
     // open() when the file exists, create() otherwise.
     static std::unique_ptr<ExperimentStore> openOrCreate(const std::string& path);
 
-    const std::string& path() const { return db_->path(); }
+    const std::string& path() const;
 
     void savePlan(const nlohmann::json& plan, uint64_t seed);
     std::optional<std::pair<nlohmann::json, uint64_t>> plan();

@@ -1,35 +1,34 @@
 #include "sweep/AdaptiveRounds.h"
 
 #include "load/Random.h"
+#include "stats/ExperimentPoints.h"
 #include "stats/Summary.h"
 #include "stats/Verdict.h"
+#include "util/Format.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 namespace scalelab {
 namespace {
 
-std::string pct(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f%%", v);
-    return buf;
-}
+std::string pct(double v) { return formatNumber("%.1f%%", v); }
 
-// The runs of this sweep that count, by (series index, clients).
+// The counted tps of every point of the plan, by (series index, clients); a point without a
+// counted run has none.
 std::map<std::pair<int, int>, std::vector<double>> countedTps(const SweepPlan& plan, const std::vector<RunRecord>& runs) {
     std::map<std::pair<int, int>, std::vector<double>> out;
-    for (size_t s = 0; s < plan.series.size(); ++s)
+    std::vector<std::string> labels;
+    for (size_t s = 0; s < plan.series.size(); ++s) {
+        labels.push_back(plan.series[s].label);
         for (int c : plan.clients) out[{static_cast<int>(s), c}];
-    for (const auto& r : runs) {
-        if (!countsInStatistics(r)) continue;
-        auto v = metricOf(r, RunMetric::Tps);
-        if (!v) continue;
-        for (size_t s = 0; s < plan.series.size(); ++s)
-            if (plan.series[s].label == r.series && out.count({static_cast<int>(s), r.clients}))
-                out[{static_cast<int>(s), r.clients}].push_back(*v);
+    }
+    for (auto& p : pointRuns(runs, labels, RunMetric::Tps)) {
+        auto s = std::find(labels.begin(), labels.end(), p.series);
+        if (s == labels.end()) continue;
+        auto at = out.find({static_cast<int>(s - labels.begin()), p.clients});
+        if (at != out.end()) at->second = std::move(p.values);
     }
     return out;
 }

@@ -432,14 +432,16 @@ Workload SweepPlan::workload() const {
     return w;
 }
 
+void checkSettingNames(const std::vector<Setting>& settings, const std::string& path, const std::set<std::string>& known) {
+    for (const auto& s : settings)
+        if (s.name.find('.') == std::string::npos && !known.count(s.name))
+            fail(path + "." + s.name, "unknown server setting (PostgreSQL has no parameter '" + s.name + "')");
+}
+
 void checkSettingNames(const SweepPlan& plan, const std::set<std::string>& known) {
-    auto check = [&](const std::vector<Setting>& settings, const std::string& path) {
-        for (const auto& s : settings)
-            if (s.name.find('.') == std::string::npos && !known.count(s.name))
-                fail(path + "." + s.name, "unknown server setting (PostgreSQL has no parameter '" + s.name + "')");
-    };
-    check(plan.serverSettings, "$.target.settings");
-    for (size_t i = 0; i < plan.series.size(); ++i) check(plan.series[i].settings, "$.series[" + std::to_string(i) + "].settings");
+    checkSettingNames(plan.serverSettings, "$.target.settings", known);
+    for (size_t i = 0; i < plan.series.size(); ++i)
+        checkSettingNames(plan.series[i].settings, "$.series[" + std::to_string(i) + "].settings", known);
 }
 
 std::vector<PlannedRun> expandPlan(const SweepPlan& plan, uint64_t seed) {

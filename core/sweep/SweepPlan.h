@@ -97,7 +97,9 @@ SweepPlan loadPlanFile(const std::string& path);
 std::vector<int> parseClientCounts(const nlohmann::json& value, const std::string& path);
 
 // Server setting names unknown to `known` (PostgreSQL's own list): errors with their JSON paths.
+// Names with a dot (an extension's) are not checked.
 void checkSettingNames(const SweepPlan& plan, const std::set<std::string>& known);
+void checkSettingNames(const std::vector<Setting>& settings, const std::string& path, const std::set<std::string>& known);
 
 struct PlannedRun {
     int index = 0;        // position in the order, 0-based

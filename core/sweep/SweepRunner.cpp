@@ -11,9 +11,12 @@
 #include "stats/SteadyState.h"
 #include "sweep/AdaptiveRounds.h"
 #include "sweep/Provenance.h"
+#include "sweep/SweepEstimate.h"
+#include "sweep/SweepPreflight.h"
 #include "sweep/SweepServers.h"
 #include "topo/PlacementScope.h"
 #include "util/Error.h"
+#include "util/Format.h"
 
 #include <unistd.h>
 
@@ -132,8 +135,8 @@ void SweepRunner::reportShortPoints(const std::vector<PlannedRun>& runs, SweepSe
     }
     for (const auto& [point, c] : rounds)
         if (c.first < c.second)
-            servers.note(plan_.series[static_cast<size_t>(point.first)].label + " at " + std::to_string(point.second) +
-                         " clients: " + std::to_string(c.first) + " of " + std::to_string(c.second) +
+            servers.note(plan_.series[static_cast<size_t>(point.first)].label + " at " + clientsText(point.second) +
+                         ": " + std::to_string(c.first) + " of " + std::to_string(c.second) +
                          " rounds completed; `scalelab sweep --resume` runs the missing ones again");
 }
 
@@ -223,7 +226,7 @@ int64_t SweepRunner::save(const RunRecord& record, const std::vector<StoredSampl
         std::snprintf(measured, sizeof measured, "%s, %.1f tps, %llu transactions", runStatusName(record.status), record.tps,
                       static_cast<unsigned long long>(record.transactions));
         throw Error("run " + std::to_string(record.runIndex.value_or(-1) + 1) + " (" + record.series + " at " +
-                    std::to_string(record.clients) + " clients, round " + std::to_string(record.repetition) + ": " +
+                    clientsText(record.clients) + ", round " + std::to_string(record.repetition) + ": " +
                     measured + ") could not be stored: " + e.what() + ". Every run stored before it is intact; " +
                     "when the file can be written again, " + resumeHint() + " runs the rest.");
     }
@@ -244,6 +247,9 @@ void SweepRunner::run() {
         seed = plan_.seed ? *plan_.seed : static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) | 1;
     }
     Workload workload = plan_.workload();
+    // Misspelt settings, and a server of the user's without connections for the largest client
+    // count, are refused now, before the file is written: not when their series starts.
+    preflightSweep(plan_);
     for (size_t i = 0; i < plan_.series.size(); ++i) store_.ensureSeries(plan_.series[i].label, plan_.json["series"][i]);
     if (!stored) store_.savePlan(plan_.json, seed);
 
@@ -256,10 +262,7 @@ void SweepRunner::run() {
                                                       [&](int64_t i) { return i >= plannedCount; }));
     bool usesPgbenchTables = !plan_.builtins.empty();
 
-    // Connections for the largest client count, before the first run: a server of the user's
-    // that cannot take them is refused now, not in the middle of the sweep.
     int maxClients = *std::max_element(plan_.clients.begin(), plan_.clients.end());
-    if (!plan_.embedded()) checkConnectionCapacity(plan_.conninfo, maxClients);
     SweepServers servers(
         plan_, [this](const std::string& s) { if (observer_) observer_->onNote(s); },
         [this](double seconds) { return waitFor(seconds); });
@@ -290,19 +293,30 @@ void SweepRunner::run() {
         std::vector<PlannedRun> extra = extraRound(plan_, needs, first, round + 1, seed);
         std::string which;
         for (const auto& n : needs)
-            which += "\n  " + plan_.series[static_cast<size_t>(n.series)].label + " at " + std::to_string(n.clients) +
-                     " clients (" + std::to_string(n.rounds) + " so far): " + n.reason;
+            which += "\n  " + plan_.series[static_cast<size_t>(n.series)].label + " at " + clientsText(n.clients) +
+                     " (" + std::to_string(n.rounds) + " so far): " + n.reason;
         servers.note("round " + std::to_string(round + 1) + " added by the precision rule, " + std::to_string(extra.size()) +
                      " run" + (extra.size() == 1 ? "" : "s") + ":" + which);
         queue.insert(queue.end(), extra.begin(), extra.end());
         progress.total = total_ += static_cast<int>(extra.size());
         return true;
     };
-    // The runs the rule may still add beyond those planned or queued: the ETA counts them.
+    // The runs the rule may still add beyond those planned or queued: the ETA counts them. It
+    // is estimated after every run from the runs kept here as they finish (without their
+    // detail): reading the file each time would cost O(runs^2) over a sweep. The rounds
+    // themselves are decided from the file, once a round.
+    std::vector<RunRecord> seen;
+    auto remember = [&](const RunRecord& r) {
+        if (!plan_.precision) return;
+        seen.push_back(r);
+        seen.back().detail = nlohmann::json::object();
+    };
+    if (plan_.precision)
+        for (const auto& r : store_.runs()) remember(r);
     auto expectedExtra = [&]() {
         if (!plan_.precision) return 0;
         int queuedExtra = static_cast<int>(std::count_if(queue.begin(), queue.end(), [&](const PlannedRun& r) { return r.index >= plannedCount; }));
-        return std::max(0, estimatedExtraRuns(plan_, store_.runs()) - queuedExtra);
+        return std::max(0, estimatedExtraRuns(plan_, seen) - queuedExtra);
     };
     int extraExpected = expectedExtra();
     auto failed = [&](const RunRecord& record, const PlannedRun& planned, const std::optional<ServerLoss>& loss) {
@@ -342,8 +356,7 @@ void SweepRunner::run() {
             progress.repetition = planned.repetition;
             progress.elapsedS = secondsSince(started);
             int left = total_ - done + extraExpected;
-            double perRun = doneThisSession > 0 ? progress.elapsedS / doneThisSession
-                                                : (plan_.durationS > 0 ? plan_.durationS + plan_.pauseS + 1 : 0);
+            double perRun = doneThisSession > 0 ? progress.elapsedS / doneThisSession : secondsPerRun(plan_).value_or(0);
             progress.etaS = perRun * left;
             progress.state = SweepState::Preparing;
             report(progress);
@@ -379,6 +392,7 @@ void SweepRunner::run() {
                 if (plan_.embedded()) record.detail["server_log"] = loss->log;
                 if (planned.index >= plannedCount) record.flags.add(RunFlag::ExtraRound);
                 record.id = save(record, {});
+                remember(record);
                 if (observer_) observer_->onRunFinished(record);
                 failed(record, planned, loss);
                 continue;
@@ -442,9 +456,10 @@ void SweepRunner::run() {
             }
             if (planned.index >= plannedCount) record.flags.add(RunFlag::ExtraRound);
             record.id = save(record, samplesOf(result));
+            remember(record);
             for (RunFlag flag : record.flags.known()) {
                 if (flag != RunFlag::ClientBound && flag != RunFlag::Unstable) continue;
-                servers.note(series.label + " at " + std::to_string(planned.clients) + " clients, round " +
+                servers.note(series.label + " at " + clientsText(planned.clients) + ", round " +
                              std::to_string(planned.repetition) + ": " +
                              (flag == RunFlag::ClientBound
                                   ? "client-bound: the load generator used over 90% of its PUs; "
@@ -463,8 +478,8 @@ void SweepRunner::run() {
         if (!stopped_) reportShortPoints(runs, servers);
         if (!stopped_ && plan_.precision)
             for (const auto& n : pointsShortAtLimit(plan_, store_.runs()))
-                servers.note(plan_.series[static_cast<size_t>(n.series)].label + " at " + std::to_string(n.clients) +
-                             " clients: " + std::to_string(n.rounds) + " rounds, the precision rule's limit, and still " +
+                servers.note(plan_.series[static_cast<size_t>(n.series)].label + " at " + clientsText(n.clients) +
+                             ": " + std::to_string(n.rounds) + " rounds, the precision rule's limit, and still " +
                              n.reason);
     } catch (const TargetGone& e) {
         servers.restore();

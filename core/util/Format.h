@@ -11,4 +11,7 @@ inline std::string formatNumber(const char* format, double v) {
     return buf;
 }
 
+// A client count with its noun: "1 client", "8 clients".
+inline std::string clientsText(long long n) { return std::to_string(n) + (n == 1 ? " client" : " clients"); }
+
 } // namespace scalelab

@@ -6,6 +6,7 @@
 #include "server/EmbeddedServer.h"
 
 #include "ErrorOf.h"
+#include "util/TempDir.h"
 
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>

@@ -19,13 +19,7 @@ namespace {
 
 EmbeddedServer& server() { return test::SharedServer::get({{"autovacuum", "off"}}); }
 
-std::string freshDatabase(const std::string& name) {
-    pqxx::connection c(server().connectionString("postgres"));
-    pqxx::nontransaction tx(c);
-    tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(name));
-    tx.exec("CREATE DATABASE " + tx.quote_name(name));
-    return server().connectionString(name);
-}
+std::string freshDatabase(const std::string& name) { return test::freshDatabase(server(), name); }
 
 // Everything about the pgbench tables that changes what a benchmark measures, as text.
 std::string fingerprint(const std::string& conninfo) {

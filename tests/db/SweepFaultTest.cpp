@@ -9,6 +9,7 @@
 #include "store/ExperimentStore.h"
 #include "sweep/SweepRunner.h"
 #include "sweep/SweepServers.h"
+#include "util/TempDir.h"
 
 #include <gtest/gtest.h>
 

@@ -4,6 +4,7 @@
 
 #include "store/ExperimentStore.h"
 #include "sweep/SweepRunner.h"
+#include "util/TempDir.h"
 
 #include <gtest/gtest.h>
 
@@ -30,6 +31,17 @@ struct Recorder : SweepObserver {
         return false;
     }
 };
+
+// Select-only on the throwaway server, series A and B, 1-second runs at 1 client: the tests
+// add or change what they are about.
+nlohmann::json selectOnlyPlan(const test::ThrowawayServer& s) {
+    return {{"version", 1},
+            {"target", {{"data_dir", s.dir.path().string()}}},
+            {"workload", {{"builtin", "select-only"}}},
+            {"series", {{{"label", "A"}}, {{"label", "B"}}}},
+            {"clients", {1}},
+            {"duration", 1}};
+}
 
 } // namespace
 
@@ -146,7 +158,7 @@ TEST(Sweep, AFailedRunRunsAgainAtTheEndAndResumeRedoesOne) {
         SweepPlan plan = planWith(twice, 1);  // fails on its first try and on its retry
         SweepRunner(plan, *store, &rec, false).run();
         EXPECT_EQ(store->finishedRunIndexes().size(), 1u);
-        EXPECT_TRUE(rec.noted("A at 1 clients: 1 of 2 rounds completed")) << ::testing::PrintToString(rec.notes);
+        EXPECT_TRUE(rec.noted("A at 1 client: 1 of 2 rounds completed")) << ::testing::PrintToString(rec.notes);
         SweepRunner(plan, *store, &rec, true).run();  // --resume: the failed run once more, now passing
         EXPECT_EQ(store->finishedRunIndexes(), (std::set<int64_t>{0, 1}));
     }
@@ -158,17 +170,13 @@ TEST(Sweep, ThePrecisionRuleAddsInterleavedRoundsUpToTheLimit) {
     SCALELAB_REQUIRE_SERVER();
     test::ThrowawayServer s;
     TempDir files("scalelab-sweep-precision");
-    nlohmann::json j = {{"version", 1},
-                        {"target", {{"data_dir", s.dir.path().string()}}},
-                        {"workload", {{"builtin", "select-only"}}},
-                        {"series", {{{"label", "A"}}, {{"label", "B"}}}},
-                        {"clients", {1, 2}},
-                        {"threads", 1},
-                        {"duration", 1},
-                        {"repetitions", 2},
-                        {"seed", 5},
-                        {"precision", {{"target", 0.0001}, {"max_repetitions", 4}, {"compare", {"A", "B"}}}},
-                        {"data", {{"scale", 1}}}};
+    nlohmann::json j = selectOnlyPlan(s);
+    j.update({{"clients", {1, 2}},
+              {"threads", 1},
+              {"repetitions", 2},
+              {"seed", 5},
+              {"precision", {{"target", 0.0001}, {"max_repetitions", 4}, {"compare", {"A", "B"}}}},
+              {"data", {{"scale", 1}}}});
     auto store = ExperimentStore::create((files.path() / "tight.slab").string());
     struct Totals : Recorder {
         int lastTotal = 0;
@@ -192,7 +200,7 @@ TEST(Sweep, ThePrecisionRuleAddsInterleavedRoundsUpToTheLimit) {
     EXPECT_EQ(perRound, (std::map<int, int>{{1, 4}, {2, 4}, {3, 4}, {4, 4}}));
     EXPECT_TRUE(rec.noted("round 3 added by the precision rule, 4 runs:"));
     EXPECT_TRUE(rec.noted("round 4 added by the precision rule, 4 runs:"));
-    EXPECT_TRUE(rec.noted("A at 1 clients: 4 rounds, the precision rule's limit, and still interval +/-"));
+    EXPECT_TRUE(rec.noted("A at 1 client: 4 rounds, the precision rule's limit, and still interval +/-"));
     // Resumed, a sweep at its limit runs nothing more.
     SweepRunner(parsePlan(j), *store, nullptr, true).run();
     EXPECT_EQ(store->runs().size(), 16u);
@@ -207,4 +215,33 @@ TEST(Sweep, ThePrecisionRuleAddsInterleavedRoundsUpToTheLimit) {
     EXPECT_EQ(limited->runs().size(), 8u) << "the planned rounds only";
     EXPECT_TRUE(none.noted("A at 2 clients: 2 rounds, the precision rule's limit, and still interval +/-"));
     EXPECT_FALSE(none.noted("added by the precision rule"));
+}
+
+// A misspelt server setting is refused before the file is written or a server started, for
+// the window as for the command line (SweepRunner checks), with the JSON path of the setting;
+// for a server of the user's, against that server's own list.
+TEST(Sweep, AMisspeltServerSettingIsRefusedBeforeAnythingIsWritten) {
+    SCALELAB_REQUIRE_SERVER();
+    test::ThrowawayServer s;
+    TempDir files("scalelab-sweep-preflight");
+    nlohmann::json embedded = selectOnlyPlan(s);
+    embedded["series"][1]["settings"] = {{"wrok_mem", "1MB"}};
+    nlohmann::json remote = selectOnlyPlan(s);
+    remote["target"] = {{"conninfo", s.server.connectionString()}, {"settings", {{"shared_bufers", "1GB"}}}};
+    for (const auto& [j, path] : {std::pair{embedded, std::string("$.series[1].settings.wrok_mem")},
+                                  std::pair{remote, std::string("$.target.settings.shared_bufers")}}) {
+        std::string file = (files.path() / (path.substr(2, 6) + ".slab")).string();
+        auto store = ExperimentStore::create(file);
+        Recorder rec;
+        std::string error;
+        try {
+            SweepRunner(parsePlan(j), *store, &rec, false).run();
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+        EXPECT_EQ(error.rfind(path + ": unknown server setting", 0), 0u) << error;
+        EXPECT_FALSE(store->plan().has_value()) << path;
+        EXPECT_TRUE(store->runs().empty()) << path;
+        EXPECT_EQ(rec.finished, 0);
+    }
 }

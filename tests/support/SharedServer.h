@@ -5,8 +5,14 @@
 #include "ThrowawayServer.h"
 
 #include "server/EmbeddedServer.h"
+#include "util/TempDir.h"
 
+#include <gtest/gtest.h>
+#include <pqxx/pqxx>
+
+#include <cctype>
 #include <memory>
+#include <string>
 
 namespace scalelab::test {
 
@@ -26,6 +32,46 @@ private:
     }
     TempDir dir_;
     std::unique_ptr<EmbeddedServer> server_;  // destroyed (stopped) before dir_ is removed
+};
+
+// A new database `name` on `server` (dropped first if a crashed run left it), empty or a copy
+// of `copyOf`, which nobody may be connected to. Returns its conninfo.
+inline std::string freshDatabase(EmbeddedServer& server, const std::string& name, const std::string& copyOf = {}) {
+    pqxx::connection c(server.connectionString("postgres"));
+    pqxx::nontransaction tx(c);
+    tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(name) + " WITH (FORCE)");
+    tx.exec("CREATE DATABASE " + tx.quote_name(name) + (copyOf.empty() ? "" : " TEMPLATE " + tx.quote_name(copyOf)));
+    return server.connectionString(name);
+}
+
+// The running test's own database, a copy of a template the suite made once: what one test
+// changes no other test sees, in any order (--gtest_shuffle). Dropped at the end of the test.
+class TestDatabase {
+public:
+    TestDatabase(EmbeddedServer& server, const std::string& copyOf) : server_(server) {
+        static int made = 0;
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        name_ = "t" + std::to_string(++made) + "_";
+        for (char ch : std::string(info ? info->name() : "test"))
+            if (name_.size() < 48) name_ += std::isalnum(static_cast<unsigned char>(ch)) ? static_cast<char>(std::tolower(ch)) : '_';
+        conninfo_ = freshDatabase(server, name_, copyOf);
+    }
+    ~TestDatabase() {
+        try {
+            pqxx::connection c(server_.connectionString("postgres"));
+            pqxx::nontransaction tx(c);
+            tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(name_) + " WITH (FORCE)");
+        } catch (const std::exception&) {
+            // The server went away (a test that stops it): its data directory goes with it.
+        }
+    }
+    TestDatabase(const TestDatabase&) = delete;
+    TestDatabase& operator=(const TestDatabase&) = delete;
+    const std::string& conninfo() const { return conninfo_; }
+
+private:
+    EmbeddedServer& server_;
+    std::string name_, conninfo_;
 };
 
 } // namespace scalelab::test

@@ -2,6 +2,7 @@
 // A started embedded server in a temporary directory, for a test that needs one of its
 // own (to stop it, or to give it settings the shared one must not have).
 #include "server/EmbeddedServer.h"
+#include "util/TempDir.h"
 
 namespace scalelab::test {
 

@@ -4,6 +4,7 @@
 #include "pages/ResultsPage.h"
 #include "server/EmbeddedServer.h"
 #include "store/ExperimentStore.h"
+#include "util/TempDir.h"
 
 #include <QLabel>
 #include <QSignalSpy>

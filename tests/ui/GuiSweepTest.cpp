@@ -12,6 +12,7 @@
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
 #include "sweep/SweepRunner.h"
+#include "util/TempDir.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

@@ -4,6 +4,7 @@
 #include "models/LogTail.h"
 #include "pages/LivePage.h"
 #include "server/EmbeddedServer.h"
+#include "util/TempDir.h"
 
 #include <QFile>
 #include <QPlainTextEdit>

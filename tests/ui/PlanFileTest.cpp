@@ -3,6 +3,7 @@
 #include "pages/MainWindow.h"
 #include "pages/SetupPage.h"
 #include "server/EmbeddedServer.h"
+#include "util/TempDir.h"
 
 #include <QFile>
 #include <QDoubleSpinBox>

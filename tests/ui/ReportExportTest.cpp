@@ -8,6 +8,7 @@
 #include "pages/SetupPage.h"
 #include "server/EmbeddedServer.h"
 #include "store/ExperimentStore.h"
+#include "util/TempDir.h"
 
 #include "RunRecords.h"
 

@@ -60,10 +60,24 @@ private slots:
         page.repetitionsSpin()->setValue(3);
         page.durationSpin()->setValue(2);
         page.warmupSpin()->setValue(0);
-        // 2 series x 2 client counts x 3 rounds of 2 s, plus 0.5 s each: 30 s.
-        QCOMPARE(page.estimateLabel()->text(), QStringLiteral("12 runs, about 30 s"));
+        // 2 series x 2 client counts x 3 rounds of 2 s, plus 0.6 s each (kRunOverheadS): 31 s.
+        QCOMPARE(page.estimateLabel()->text(), QStringLiteral("12 runs, about 31 s"));
         page.durationSpin()->setValue(600);
         QCOMPARE(page.estimateLabel()->text(), QStringLiteral("12 runs, about 2 h 00 min"));
+    }
+
+    // A loaded plan's precision rule may add rounds up to its limit: the estimate says how many.
+    void aPrecisionRuleWidensTheEstimateToItsLimit() {
+        SetupPage page(machine_);
+        QVERIFY(page.setPlanJson({{"version", 1},
+                                  {"workload", {{"builtin", "select-only"}}},
+                                  {"series", {{{"label", "A"}}, {{"label", "B"}}}},
+                                  {"clients", {1, 2}},
+                                  {"duration", 2},
+                                  {"repetitions", 3},
+                                  {"precision", {{"target", 5}, {"max_repetitions", 6}}}}));
+        // 12 planned runs of 2.6 s; at most 6 rounds of 4 points: 24 runs.
+        QCOMPARE(page.estimateLabel()->text(), QStringLiteral("12 to 24 runs, about 31 s to 1 min 02 s"));
     }
 
     void aZeroDurationDisablesStart() {

@@ -1,5 +1,6 @@
 #include "server/DataDirectory.h"
 #include "server/EmbeddedServer.h"
+#include "util/TempDir.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,6 @@
 #include "server/EmbeddedServer.h"
 #include "server/PgBinaries.h"
+#include "util/TempDir.h"
 
 #include <gtest/gtest.h>
 

@@ -11,6 +11,7 @@
 
 #include "ErrorOf.h"
 #include "RunRecords.h"
+#include "util/TempDir.h"
 
 #include <gtest/gtest.h>
 

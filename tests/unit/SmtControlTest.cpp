@@ -2,6 +2,7 @@
 #include "server/EmbeddedServer.h"
 #include "topo/SmtControl.h"
 #include "util/Error.h"
+#include "util/TempDir.h"
 
 #include <gtest/gtest.h>
 

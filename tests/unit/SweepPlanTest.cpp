@@ -1,6 +1,8 @@
 // Sweep plans: validation messages with JSON paths, client ranges, and the order of runs.
+#include "sweep/SweepEstimate.h"
 #include "sweep/SweepPlan.h"
 #include "util/Error.h"
+#include "util/TempDir.h"
 
 #include <gtest/gtest.h>
 
@@ -209,4 +211,29 @@ TEST(SweepPlan, RefusesMoreRunsThanOneSweepCanPlan) {
     EXPECT_EQ(problem(j), "$.repetitions: 166667 rounds of 6 runs are more than the 1000000 runs one sweep may plan");
     j["repetitions"] = 166666;  // 999,996 runs
     EXPECT_EQ(problem(j), "(valid)");
+}
+
+// One estimate for the Setup page and the runner's first ETA: runs x (duration + pause +
+// overhead); a precision rule's limit bounds it above; runs of a transaction count have none.
+TEST(SweepEstimateTest, RunsAndSecondsWithAndWithoutAPrecisionRule) {
+    json j = base();  // 2 series x 3 client counts x 2 rounds of 10 s
+    j["settle"] = {{"pause", 2}};
+    SweepEstimate e = estimateSweep(parsePlan(j));
+    EXPECT_EQ(e.runs, 12);
+    EXPECT_EQ(e.maxRuns, 12);
+    EXPECT_DOUBLE_EQ(*e.seconds, 12 * (10 + 2 + kRunOverheadS));
+    EXPECT_DOUBLE_EQ(*e.maxSeconds, *e.seconds);
+
+    j["precision"] = {{"target", 5}, {"max_repetitions", 5}};
+    e = estimateSweep(parsePlan(j));
+    EXPECT_EQ(e.runs, 12);
+    EXPECT_EQ(e.maxRuns, 30);
+    EXPECT_DOUBLE_EQ(*e.maxSeconds, 30 * (10 + 2 + kRunOverheadS));
+
+    j.erase("duration");
+    j["transactions"] = 100;
+    e = estimateSweep(parsePlan(j));
+    EXPECT_EQ(e.runs, 12);
+    EXPECT_FALSE(e.seconds.has_value());
+    EXPECT_FALSE(secondsPerRun(parsePlan(j)).has_value());
 }

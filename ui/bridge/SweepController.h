@@ -30,7 +30,7 @@ public slots:
     void start(const scalelab::SweepPlan& plan, const QString& path, bool resume);
     void pause();
     void resume();
-    void stop();  // the run in progress ends cleanly and is kept as aborted
+    void stop();  // the run in progress ends cleanly and is kept, marked stopped
 
 signals:
     void progress(const scalelab::SweepProgress& progress);

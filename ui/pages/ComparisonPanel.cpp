@@ -16,8 +16,6 @@ namespace scalelab::ui {
 namespace {
 
 QTableWidgetItem* cell(const QString& text) { return readOnlyCell(text); }
-QString pct(double v) { return QStringLiteral("%1%2%").arg(v >= 0 ? QStringLiteral("+") : QString()).arg(v, 0, 'f', 1); }
-QString opt(const std::optional<double>& v, int decimals) { return v ? QString::number(*v, 'f', decimals) : QStringLiteral("-"); }
 
 } // namespace
 
@@ -108,10 +106,10 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
         table_->setItem(r, 0, cell(QString::number(p.clients)));
         table_->setItem(r, 1, cell(QString::number(c.a.mean, 'f', 1)));
         table_->setItem(r, 2, cell(QString::number(c.b.mean, 'f', 1)));
-        table_->setItem(r, 3, cell(pct(c.percentChange)));
-        table_->setItem(r, 4, cell(p.simultaneousLow ? pct(*p.simultaneousLow) + QStringLiteral(" .. ") + pct(*p.simultaneousHigh)
+        table_->setItem(r, 3, cell(signedPercent(c.percentChange)));
+        table_->setItem(r, 4, cell(p.simultaneousLow ? signedPercent(*p.simultaneousLow) + QStringLiteral(" .. ") + signedPercent(*p.simultaneousHigh)
                                                      : QStringLiteral("-")));
-        table_->setItem(r, 5, cell(opt(p.pAdjusted, 4)));
+        table_->setItem(r, 5, cell(numberOrMissing(p.pAdjusted, 4)));
         auto* verdict = cell(QString::fromLatin1(pointCallName(p.call)));
         if (!p.why.empty()) verdict->setToolTip(QString::fromStdString(p.why));
         table_->setItem(r, 6, verdict);

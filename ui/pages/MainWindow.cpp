@@ -379,7 +379,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     if (!closingAfterStop_) {
         auto answer = QMessageBox::question(this, tr("A sweep is running"),
                                             tr("Stop the sweep and quit? The run in progress ends cleanly and is kept, "
-                                               "marked aborted; every finished run is already in %1.").arg(path_));
+                                               "marked stopped; every finished run is already in %1.").arg(path_));
         if (answer != QMessageBox::Yes) {
             event->ignore();
             return;

@@ -30,9 +30,6 @@
 namespace scalelab::ui {
 namespace {
 QTableWidgetItem* cell(const QString& text) { return readOnlyCell(text); }
-QString opt(const std::optional<double>& v, int decimals, const QString& suffix = {}) {
-    return v ? QString::number(*v, 'f', decimals) + suffix : QStringLiteral("-");
-}
 // What changes when a writer commits: the file's and its -wal's sizes and times.
 QString fileState(const QString& path) {
     QString state;
@@ -399,7 +396,7 @@ void ResultsPage::refresh() {
             peak_->setItem(row, 2, cell(QString::number(r.at.mean, 'f', 1)));
             peak_->setItem(row, 3, cell(r.at.ciLow ? QStringLiteral("%1 .. %2").arg(*r.at.ciLow, 0, 'f', 1).arg(*r.at.ciHigh, 0, 'f', 1)
                                                    : tr("one run")));
-            peak_->setItem(row, 4, cell(opt(r.percentOfBaseline, 1, QStringLiteral("%"))));
+            peak_->setItem(row, 4, cell(numberOrMissing(r.percentOfBaseline, 1, QStringLiteral("%"))));
         }
     }
 }

@@ -1,7 +1,9 @@
 #include "pages/SetupPage.h"
 #include "pages/SetupPageForm.h"
 
+#include "server/Conninfo.h"
 #include "server/EmbeddedServer.h"
+#include "sweep/SweepEstimate.h"
 #include "topo/Placement.h"
 #include "util/Error.h"
 
@@ -22,8 +24,6 @@
 #include <QTableWidget>
 #include <QThread>
 #include <QVBoxLayout>
-
-#include <libpq-fe.h>
 
 namespace scalelab::ui {
 
@@ -202,15 +202,15 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
         if (plan_) emit startRequested(*plan_);
     });
     connect(testConnection_, &QPushButton::clicked, this, [this] {
-        // PQping can take seconds against a host that does not answer: not on the GUI thread.
-        std::string conninfo = conninfo_->text().toStdString() + " connect_timeout=5";
+        // A ping can take seconds against a host that does not answer: not on the GUI thread.
+        std::string conninfo = conninfo_->text().toStdString();
         connectionResult_->setText(tr("testing..."));
         auto* t = QThread::create([this, conninfo] {
-            PGPing ping = PQping(conninfo.c_str());
-            QString text = ping == PQPING_OK ? tr("server accepts connections")
-                           : ping == PQPING_REJECT ? tr("server is up but rejects connections (starting or shutting down?)")
-                           : ping == PQPING_NO_ATTEMPT ? tr("the connection string is not valid")
-                                                       : tr("no answer from the server");
+            Ping ping = pingServer(conninfo, 5);
+            QString text = ping == Ping::Accepting   ? tr("server accepts connections")
+                           : ping == Ping::Rejecting ? tr("server is up but rejects connections (starting or shutting down?)")
+                           : ping == Ping::Invalid   ? tr("the connection string is not valid")
+                                                     : tr("no answer from the server");
             QMetaObject::invokeMethod(this, [this, text] { connectionResult_->setText(text); }, Qt::QueuedConnection);
         });
         connect(t, &QThread::finished, t, &QObject::deleteLater);
@@ -307,19 +307,23 @@ void SetupPage::revalidate() {
     problemsLabel_->setText(problems_.join(QLatin1Char('\n')));
     start_->setEnabled(plan_.has_value());
     if (plan_) {
-        size_t runs = plan_->series.size() * plan_->clients.size() * static_cast<size_t>(plan_->repetitions);
-        // Connecting, sampling and recording added about 0.3 s per run in a 12-run sweep here.
-        double perRun = plan_->durationS + plan_->pauseS + 0.5;
-        if (plan_->durationS == 0) perRun = 0;
-        int secs = static_cast<int>(static_cast<double>(runs) * perRun);
+        SweepEstimate e = estimateSweep(*plan_);
         // Seconds for short sweeps (12 short runs are not "about 0 h 0 min"), minutes, hours.
-        QString length = secs < 60     ? tr("%1 s").arg(secs)
-                         : secs < 3600 ? tr("%1 min %2 s").arg(secs / 60).arg(secs % 60, 2, 10, QLatin1Char('0'))
-                                       : tr("%1 h %2 min").arg(secs / 3600).arg(secs / 60 % 60, 2, 10, QLatin1Char('0'));
-        estimate_->setText(plan_->durationS > 0 ? tr("%1 runs, about %2").arg(runs).arg(length)
-                                                : tr("%1 runs of %2 transactions per client (time depends on the server)")
-                                                      .arg(runs)
-                                                      .arg(plan_->transactionsPerClient));
+        auto length = [this](double seconds) {
+            int secs = static_cast<int>(seconds + 0.5);
+            return secs < 60     ? tr("%1 s").arg(secs)
+                   : secs < 3600 ? tr("%1 min %2 s").arg(secs / 60).arg(secs % 60, 2, 10, QLatin1Char('0'))
+                                 : tr("%1 h %2 min").arg(secs / 3600).arg(secs / 60 % 60, 2, 10, QLatin1Char('0'));
+        };
+        // A loaded plan's precision rule adds rounds where a point is not precise enough yet.
+        QString runs = e.maxRuns > e.runs ? tr("%1 to %2 runs").arg(e.runs).arg(e.maxRuns) : tr("%1 runs").arg(e.runs);
+        if (e.seconds)
+            estimate_->setText(e.maxRuns > e.runs ? tr("%1, about %2 to %3").arg(runs, length(*e.seconds), length(*e.maxSeconds))
+                                                  : tr("%1, about %2").arg(runs, length(*e.seconds)));
+        else
+            estimate_->setText(tr("%1 of %2 transactions per client (time depends on the server)")
+                                   .arg(runs)
+                                   .arg(plan_->transactionsPerClient));
     } else {
         estimate_->setText(tr("plan not valid yet"));
     }

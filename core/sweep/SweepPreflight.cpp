@@ -1,0 +1,35 @@
+#include "sweep/SweepPreflight.h"
+
+#include "server/AlterSystem.h"
+#include "server/ConnectionCapacity.h"
+#include "server/EmbeddedServer.h"
+#include "sweep/SweepServers.h"
+
+#include <algorithm>
+#include <map>
+
+namespace scalelab {
+
+void preflightSweep(const SweepPlan& plan) {
+    if (!plan.embedded()) {
+        checkConnectionCapacity(plan.conninfo, *std::max_element(plan.clients.begin(), plan.clients.end()));
+        checkSettingNames(plan, settingNames(plan.conninfo));
+        return;
+    }
+    // Each series' server is of its own build (pg_bindir) and gets the target's settings and its
+    // own; each build's names are asked for once (postgres --describe-config, no server needed).
+    std::map<std::string, std::set<std::string>> namesByBuild;
+    for (size_t i = 0; i < plan.series.size(); ++i) {
+        const SeriesSpec& series = plan.series[i];
+        ServerOptions o;
+        o.dataDir = embeddedDataDir(plan, series);
+        o.pgBindir = series.pgBindir ? series.pgBindir : plan.pgBindir;
+        std::string build = o.pgBindir ? o.pgBindir->string() : std::string();
+        auto known = namesByBuild.find(build);
+        if (known == namesByBuild.end()) known = namesByBuild.emplace(build, EmbeddedServer(o).knownSettingNames()).first;
+        checkSettingNames(plan.serverSettings, "$.target.settings", known->second);
+        checkSettingNames(series.settings, "$.series[" + std::to_string(i) + "].settings", known->second);
+    }
+}
+
+} // namespace scalelab
