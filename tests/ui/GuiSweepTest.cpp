@@ -58,7 +58,7 @@ private slots:
         setup->seriesTable()->setRowCount(0);
         setup->addSeries(QStringLiteral("A"), QString());
         setup->addSeries(QStringLiteral("B"), QString(), QStringLiteral("work_mem=2MB"));
-        QVERIFY2(setup->startButton()->isEnabled(), qPrintable(setup->problems().join('\n')));
+        QVERIFY2(setup->startButton()->isEnabled(), qPrintable(setup->problems().join(QLatin1Char('\n'))));
 
         for (QAction* a : window.exportActions()) QVERIFY2(!a->isEnabled(), "nothing to export before a chart has points");
         QSignalSpy finished(window.controller(), &SweepController::finished);
@@ -139,7 +139,7 @@ private slots:
         SetupPage* setup = window.setupPage();
         setup->dataDirEdit()->setText(QString::fromStdString(notADirectory));
         setup->durationSpin()->setValue(1);
-        QVERIFY2(setup->startButton()->isEnabled(), qPrintable(setup->problems().join('\n')));
+        QVERIFY2(setup->startButton()->isEnabled(), qPrintable(setup->problems().join(QLatin1Char('\n'))));
         QSignalSpy finished(window.controller(), &SweepController::finished);
         QString path = QString::fromStdString((files.path() / "failed.slab").string());
         window.startSweepInto(path);

@@ -29,14 +29,14 @@ private slots:
         QString path = QString::fromStdString((dir.path() / "server.log").string());
         append(path, "one\ntwo\nthree\n", true);
         LogTail tail(path, true, 2);
-        QCOMPARE(tail.read(), (QStringList{"two", "three"}));  // the backlog
+        QCOMPARE(tail.read(), (QStringList{QStringLiteral("two"), QStringLiteral("three")}));  // the backlog
         QCOMPARE(tail.read(), QStringList{});
         append(path, "four\nfi");
-        QCOMPARE(tail.read(), QStringList{"four"});  // "fi" waits for its newline
+        QCOMPARE(tail.read(), QStringList{QStringLiteral("four")});  // "fi" waits for its newline
         append(path, "ve\n");
-        QCOMPARE(tail.read(), QStringList{"five"});
+        QCOMPARE(tail.read(), QStringList{QStringLiteral("five")});
         append(path, "new\n", true);  // rotated: shorter than what was read
-        QCOMPARE(tail.read(), QStringList{"new"});
+        QCOMPARE(tail.read(), QStringList{QStringLiteral("new")});
         LogTail missing(QString::fromStdString((dir.path() / "none.log").string()));
         QCOMPARE(missing.read(), QStringList{});
     }

@@ -53,7 +53,7 @@ private slots:
         QCOMPARE(window.loadPlanFrom(in), QString());
         SetupPage* setup = window.setupPage();
         QStringList kept = setup->keptMembers();
-        QCOMPARE(kept, (QStringList{"$.workload.rate", "$.series[A].data_dir"}));
+        QCOMPARE(kept, (QStringList{QStringLiteral("$.workload.rate"), QStringLiteral("$.series[A].data_dir")}));
         // -D variables and the seed have fields of their own.
         QCOMPARE(setup->definesEdit()->text(), QStringLiteral("aid=1"));
         QCOMPARE(setup->seedEdit()->text(), QStringLiteral("7"));

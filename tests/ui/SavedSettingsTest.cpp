@@ -25,8 +25,8 @@ private slots:
             SetupPage* setup = window.setupPage();
             setup->remoteRadio()->setChecked(true);
             setup->conninfoEdit()->setText(QStringLiteral("postgresql://bench:%1@db1:5433/bench").arg(secret));
-            QVERIFY2(setup->problems().join('\n').contains(QStringLiteral("holds a password")),
-                     qPrintable(setup->problems().join('\n')));
+            QVERIFY2(setup->problems().join(QLatin1Char('\n')).contains(QStringLiteral("holds a password")),
+                     qPrintable(setup->problems().join(QLatin1Char('\n'))));
         }  // the window saves its settings as it closes
         QSettings settings;
         settings.sync();

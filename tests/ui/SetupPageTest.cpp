@@ -23,7 +23,7 @@ private slots:
 
     void defaultsFormAValidPlan() {
         SetupPage page(machine_);
-        QVERIFY2(page.startButton()->isEnabled(), qPrintable(page.problems().join('\n')));
+        QVERIFY2(page.startButton()->isEnabled(), qPrintable(page.problems().join(QLatin1Char('\n'))));
         QCOMPARE(page.seriesTable()->rowCount(), 2);
         QCOMPARE(page.seriesTable()->item(0, 0)->text(), QStringLiteral("SMT on"));
         QCOMPARE(page.seriesTable()->item(1, 4)->text(), QStringLiteral("0,2,4,6 / 0,2,4,6"));  // SMT off PUs
@@ -38,7 +38,7 @@ private slots:
         QCOMPARE(page.seriesTable()->item(1, 1)->text(), QStringLiteral("cores:1"));
         QVERIFY(page.findChildren<QLabel*>().size() > 0);
         bool explained = false;
-        for (auto* l : page.findChildren<QLabel*>()) explained = explained || l->text().contains("has no SMT");
+        for (auto* l : page.findChildren<QLabel*>()) explained = explained || l->text().contains(QStringLiteral("has no SMT"));
         QVERIFY(explained);
     }
 

@@ -49,17 +49,17 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
     if (logX) {
         auto* ax = new QLogValueAxis;
         ax->setBase(2);
-        ax->setLabelFormat("%g");
+        ax->setLabelFormat(QStringLiteral("%g"));
         x = ax;
     } else {
         auto* ax = new QValueAxis;
-        ax->setLabelFormat("%g");
+        ax->setLabelFormat(QStringLiteral("%g"));
         x = ax;
     }
     x->setTitleText(QStringLiteral("clients"));
     auto* y = new QValueAxis;
     y->setTitleText(QStringLiteral("%1 (%2)").arg(data.metric, data.unit));
-    y->setLabelFormat("%g");
+    y->setLabelFormat(QStringLiteral("%g"));
     addAxis(x, Qt::AlignBottom);
     addAxis(y, Qt::AlignLeft);
 

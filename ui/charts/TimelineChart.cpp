@@ -26,9 +26,9 @@ TimelineChart::TimelineChart(const QString& title, const QString& yTitle, QStrin
     setAnimationOptions(QChart::NoAnimation);
     legend()->setAlignment(Qt::AlignBottom);
     x_->setTitleText(QStringLiteral("seconds"));
-    x_->setLabelFormat("%g");
+    x_->setLabelFormat(QStringLiteral("%g"));
     y_->setTitleText(yTitle);
-    y_->setLabelFormat("%g");
+    y_->setLabelFormat(QStringLiteral("%g"));
     addAxis(x_, Qt::AlignBottom);
     addAxis(y_, Qt::AlignLeft);
     QLineSeries* below = nullptr;

@@ -3,8 +3,13 @@
 #include "models/Decimate.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace scalelab::ui {
+namespace {
+constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+}
 
 void Timeline::clear() {
     x_.clear();
@@ -13,9 +18,11 @@ void Timeline::clear() {
     boundaries_.clear();
 }
 
-void Timeline::put(const QString& name, double value) {
-    auto& v = series_[name];
-    v.resize(x_.size() - 1, 0.0);  // a series that starts late is 0 before
+// A series without a value at some sample (it starts late: no system sample yet; the sampler
+// missed one) has none there, NaN, never 0: points() leaves those samples out.
+void Timeline::put(const char* name, double value) {
+    auto& v = series_[QString::fromLatin1(name)];
+    v.resize(x_.size() - 1, kNoValue);
     v.push_back(value);
 }
 
@@ -53,15 +60,20 @@ void Timeline::add(const LoadSample& s, double x) {
 QList<QPointF> Timeline::points(const QString& name, int columns) const {
     auto it = series_.find(name);
     if (it == series_.end() || x_.empty()) return {};
-    std::vector<double> y = it->second;
-    y.resize(x_.size(), 0.0);
-    return decimateMinMax(x_, y, x_.front(), x_.back(), columns);
+    std::vector<double> x, y;
+    for (size_t i = 0; i < it->second.size(); ++i)
+        if (!std::isnan(it->second[i])) x.push_back(x_[i]), y.push_back(it->second[i]);
+    if (x.empty()) return {};
+    return decimateMinMax(x, y, x.front(), x.back(), columns);
 }
 
 double Timeline::maxOf(const QString& name) const {
     auto it = series_.find(name);
-    if (it == series_.end() || it->second.empty()) return 0;
-    return *std::max_element(it->second.begin(), it->second.end());
+    double most = 0;
+    if (it != series_.end())
+        for (double v : it->second)
+            if (!std::isnan(v)) most = std::max(most, v);
+    return most;
 }
 
 } // namespace scalelab::ui

@@ -28,13 +28,13 @@ public:
     QList<QPointF> points(const QString& name, int columns) const;
     bool has(const QString& name) const { return series_.count(name) > 0; }
     double lastX() const { return x_.empty() ? 0 : x_.back(); }
-    double maxOf(const QString& name) const;
+    double maxOf(const QString& name) const;  // the largest value the series has; 0 when none
     // Busy percent of each PU in the last sample, by PU number.
     const std::vector<std::pair<int, double>>& lastPerPu() const { return perPu_; }
     size_t size() const { return x_.size(); }
 
 private:
-    void put(const QString& name, double value);
+    void put(const char* name, double value);
     std::vector<double> x_;
     std::map<QString, std::vector<double>> series_;
     std::vector<std::pair<int, double>> perPu_;

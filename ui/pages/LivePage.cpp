@@ -39,16 +39,16 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     layout->addLayout(top);
     layout->addWidget(status_);
 
-    tps_ = new TimelineChart(tr("Throughput (current run)"), tr("tps"), {"tps"}, {"tps"});
-    latency_ = new TimelineChart(tr("Latency (current run)"), tr("ms"), {"p50", "p95", "p99"}, {"p50", "p95", "p99"});
-    cpu_ = new TimelineChart(tr("CPU, all PUs"), tr("%"), {"cpu.user", "cpu.system", "cpu.iowait", "cpu.steal", "cpu.idle"},
+    tps_ = new TimelineChart(tr("Throughput (current run)"), tr("tps"), {QStringLiteral("tps")}, {QStringLiteral("tps")});
+    latency_ = new TimelineChart(tr("Latency (current run)"), tr("ms"), {QStringLiteral("p50"), QStringLiteral("p95"), QStringLiteral("p99")}, {QStringLiteral("p50"), QStringLiteral("p95"), QStringLiteral("p99")});
+    cpu_ = new TimelineChart(tr("CPU, all PUs"), tr("%"), {QStringLiteral("cpu.user"), QStringLiteral("cpu.system"), QStringLiteral("cpu.iowait"), QStringLiteral("cpu.steal"), QStringLiteral("cpu.idle")},
                              // vmstat's column names: five legend entries fit a chart on a laptop screen
-                             {"us", "sy", "wa", "st", "id"}, true, 100);
+                             {QStringLiteral("us"), QStringLiteral("sy"), QStringLiteral("wa"), QStringLiteral("st"), QStringLiteral("id")}, true, 100);
     cpu_->legend()->setAlignment(Qt::AlignRight);  // five entries: a column, never elided
-    disk_ = new TimelineChart(tr("Disk throughput"), tr("MB/s"), {"disk.readMB", "disk.writeMB"}, {"read", "write"});
-    iops_ = new TimelineChart(tr("Disk operations"), tr("per second"), {"disk.reads", "disk.writes"}, {"reads/s", "writes/s"});
-    server_ = new TimelineChart(tr("Server counters"), tr("per second"), {"server.commits", "server.logical_reads"},
-                                {"commits/s", "logical reads/s"});
+    disk_ = new TimelineChart(tr("Disk throughput"), tr("MB/s"), {QStringLiteral("disk.readMB"), QStringLiteral("disk.writeMB")}, {QStringLiteral("read"), QStringLiteral("write")});
+    iops_ = new TimelineChart(tr("Disk operations"), tr("per second"), {QStringLiteral("disk.reads"), QStringLiteral("disk.writes")}, {QStringLiteral("reads/s"), QStringLiteral("writes/s")});
+    server_ = new TimelineChart(tr("Server counters"), tr("per second"), {QStringLiteral("server.commits"), QStringLiteral("server.logical_reads")},
+                                {QStringLiteral("commits/s"), QStringLiteral("logical reads/s")});
     auto* chartTabs = new QTabWidget;
     auto* chartsBox = new QWidget;
     auto* charts = new QGridLayout(chartsBox);
@@ -90,8 +90,8 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     // 1024 pixels both fit without scrolling.
     chartTabs->addTab(chartsBox, tr("Current run"));
     // The whole sweep on one axis: drift, warm-up effects and the cost between runs show here.
-    sweepTps_ = new TimelineChart(tr("Throughput, whole sweep"), tr("tps"), {"tps"}, {"tps"});
-    sweepCpu_ = new TimelineChart(tr("CPU busy, whole sweep"), tr("%"), {"cpu.busy"}, {"busy"}, false, 100);
+    sweepTps_ = new TimelineChart(tr("Throughput, whole sweep"), tr("tps"), {QStringLiteral("tps")}, {QStringLiteral("tps")});
+    sweepCpu_ = new TimelineChart(tr("CPU busy, whole sweep"), tr("%"), {QStringLiteral("cpu.busy")}, {QStringLiteral("busy")}, false, 100);
     auto* sweepBox = new QWidget;
     auto* sweepLayout = new QVBoxLayout(sweepBox);
     sweepLayout->setContentsMargins(0, 0, 0, 0);

@@ -38,7 +38,7 @@ void PuStrip::paintEvent(QPaintEvent*) {
             p.setPen(Qt::black);
             if (w >= 24)
                 p.drawText(cell, Qt::AlignCenter,
-                           QStringLiteral("%1\n%2").arg(pu).arg(busy < 0 ? QStringLiteral("-") : QString::number(busy, 'f', 0) + "%"));
+                           QStringLiteral("%1\n%2").arg(pu).arg(busy < 0 ? QStringLiteral("-") : QString::number(busy, 'f', 0) + QStringLiteral("%")));
             x += w;
         }
         x += gap;

@@ -115,7 +115,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     runsView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     runsView_->horizontalHeader()->setStretchLastSection(true);  // the note
     runsView_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-    detail_ = new TimelineChart(tr("Selected run"), tr("tps"), {"tps"}, {"tps"});
+    detail_ = new TimelineChart(tr("Selected run"), tr("tps"), {QStringLiteral("tps")}, {QStringLiteral("tps")});
     auto* detailView = new QChartView(detail_);
     detailView->setMinimumHeight(200);
     auto* runsSplit = new QSplitter(Qt::Horizontal);

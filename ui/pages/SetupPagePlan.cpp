@@ -180,7 +180,7 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
         mode_->setCurrentText(QString::fromLatin1(queryModeName(p.mode)));
         scale_->setValue(static_cast<int>(p.scale));
         clients_->setText(j["clients"].is_string() ? QString::fromStdString(j["clients"].get<std::string>())
-                                                   : QString::fromStdString(j["clients"].dump()).remove('[').remove(']'));
+                                                   : QString::fromStdString(j["clients"].dump()).remove(QLatin1Char('[')).remove(QLatin1Char(']')));
         threadsRule_->setCurrentIndex(p.threads.kind == ThreadsRule::Kind::PerPu ? 0 : p.threads.kind == ThreadsRule::Kind::PerClient ? 1 : 2);
         threadsFixed_->setValue(p.threads.count);
         if (p.durationS > 0) duration_->setValue(p.durationS);
@@ -191,7 +191,7 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
         for (const auto& s : p.series) {
             QString settings;
             for (const auto& st : s.settings)
-                settings += (settings.isEmpty() ? "" : ", ") + QString::fromStdString(st.name + "=" + st.value);
+                settings += (settings.isEmpty() ? QString() : QStringLiteral(", ")) + QString::fromStdString(st.name + "=" + st.value);
             addSeries(QString::fromStdString(s.label), QString::fromStdString(s.placement), settings);
         }
         QStringList kept = keptMembers();
