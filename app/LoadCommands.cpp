@@ -235,18 +235,14 @@ int runRunCommand(const RunArgs& a) {
         // a server of the user's is checked.
         if (target.embedded) sizeEmbeddedServerFor(*target.embedded, spec.clients, note);
         else checkConnectionCapacity(target.conninfo, spec.clients);
-        PgbenchDataInfo data = inspectPgbenchData(target.conninfo);
-        if (usesBuiltin(a) && !data.complete) {
-            if (!target.embedded)
-                throw Error("the target database has no pgbench tables: run `scalelab init --conninfo ... --scale N` "
-                            "(or pgbench -i) first");
-            note("the embedded server has no pgbench tables yet: initializing scale " + std::to_string(a.initScale));
-            PgbenchInitOptions o;
-            o.scale = a.initScale;
-            o.note = note;
-            initPgbenchData(target.conninfo, o);
-            data = inspectPgbenchData(target.conninfo);
-        }
+        PgbenchDataInfo data;
+        if (usesBuiltin(a)) {
+            PgbenchDataNeed need;
+            need.ownServer = target.embedded != nullptr;
+            need.scale = a.initScale;
+            need.otherwise = "run `scalelab init --conninfo ... --scale N` (or pgbench -i) first";
+            data = ensurePgbenchData(target.conninfo, need, note);
+        }  // custom scripts alone do not read the tables' scale (scaleForRun)
         spec.scale = scaleForRun(usesBuiltin(a), data, a.scale, note);
 
         std::function<void(const LoadSample&)> progress;

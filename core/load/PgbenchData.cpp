@@ -284,6 +284,22 @@ int64_t scaleForRun(bool usesBuiltin, const PgbenchDataInfo& data, int64_t given
     return given > 0 ? given : 1;
 }
 
+PgbenchDataInfo ensurePgbenchData(const std::string& conninfo, const PgbenchDataNeed& need,
+                                  const std::function<void(const std::string&)>& note) {
+    PgbenchDataInfo info = inspectPgbenchData(conninfo);
+    if (info.complete && !need.reinit) return info;
+    if (!need.ownServer && !need.reinit) throw Error("the target database has no pgbench tables: " + need.otherwise);
+    if (!info.complete && note)
+        note(std::string(need.ownServer ? "the embedded server" : "the target database") +
+             " has no pgbench tables yet: initializing scale " + std::to_string(need.scale));
+    PgbenchInitOptions o;
+    o.scale = need.scale;
+    o.reinit = !info.presentTables.empty();
+    o.note = note;
+    initPgbenchData(conninfo, o);
+    return inspectPgbenchData(conninfo);
+}
+
 PartitionMethod parsePartitionMethod(const std::string& text) {
     if (text == "range") return PartitionMethod::Range;
     if (text == "hash") return PartitionMethod::Hash;

@@ -54,6 +54,19 @@ void checkInitOptions(const PgbenchInitOptions& options);
 // destroy data it did not make).
 void initPgbenchData(const std::string& conninfo, const PgbenchInitOptions& options);
 
+// What a run of the built-in scripts needs of the data, for `scalelab run` and sweeps alike.
+struct PgbenchDataNeed {
+    bool ownServer = false;   // ScaleLab's embedded server: it may make missing tables
+    bool reinit = false;      // make them again even when present (a plan's "init": "reinit")
+    int64_t scale = 10;       // the scale they are made at
+    std::string otherwise;    // what a user whose server lacks them can do, for the error
+};
+// The tables as found, or as made: complete tables are used as they are; missing or partial
+// ones are made at need.scale (said through `note`) on ScaleLab's own server or with reinit, and
+// refused on a server of the user's with need.otherwise. Only tables ScaleLab made are dropped.
+PgbenchDataInfo ensurePgbenchData(const std::string& conninfo, const PgbenchDataNeed& need,
+                                  const std::function<void(const std::string&)>& note);
+
 // What pgbench does before a benchmark unless -n: VACUUM pgbench_branches and pgbench_tellers
 // and TRUNCATE pgbench_history (and with -v, VACUUM ANALYZE pgbench_accounts too), ignoring
 // errors (a custom script may run without these tables). Returns what was done, as

@@ -218,17 +218,12 @@ void SweepServers::restore() noexcept {
 
 void SweepServers::ensureData(const std::string& conninfo, bool usesPgbenchTables) {
     if (prepared_[conninfo] || !usesPgbenchTables) return;
-    PgbenchDataInfo info = inspectPgbenchData(conninfo);
-    if (plan_.reinit || !info.complete) {
-        if (!plan_.embedded() && !info.complete && !plan_.reinit)
-            throw Error("the target database has no pgbench tables: run `scalelab init --conninfo ...` first, "
-                        "or set \"data\": {\"init\": \"reinit\"} in the plan");
-        PgbenchInitOptions o;
-        o.scale = plan_.scale;
-        o.reinit = !info.presentTables.empty();
-        o.note = [this](const std::string& s) { note(s); };
-        initPgbenchData(conninfo, o);
-    }
+    PgbenchDataNeed need;
+    need.ownServer = plan_.embedded();
+    need.reinit = plan_.reinit;
+    need.scale = plan_.scale;
+    need.otherwise = "run `scalelab init --conninfo ...` first, or set \"data\": {\"init\": \"reinit\"} in the plan";
+    ensurePgbenchData(conninfo, need, [this](const std::string& s) { note(s); });
     prepared_[conninfo] = true;
 }
 

@@ -1,6 +1,7 @@
 // `scalelab init` against `pgbench -i`: the same options into two databases of one server must
 // give the same tables: row counts, NULLs, columns, relation sizes, indexes, constraints and
 // partitions. pgbench is the installed one, next to the server programs.
+#include "ErrorOf.h"
 #include "SharedServer.h"
 
 #include "load/LoadRun.h"
@@ -175,6 +176,34 @@ TEST(RunHousekeeping, MissingTablesAreNotedAndIgnored) {
     auto steps = prepareForRun(db, RunVacuum::Pgbench);
     ASSERT_EQ(steps.size(), 3u);
     EXPECT_NE(steps[0].error.find("pgbench_branches"), std::string::npos) << steps[0].error;
+}
+
+// The data rule of `scalelab run` and sweeps: a server of the user's without the tables is
+// refused with what to do; ScaleLab's own makes them once, saying so; reinit makes them again.
+TEST(EnsureData, MadeOnScaleLabsOwnServerRefusedOnTheUsersKeptOtherwise) {
+    std::string db = freshDatabase("ensure_data");
+    std::vector<std::string> notes;
+    auto note = [&](const std::string& s) { notes.push_back(s); };
+    PgbenchDataNeed need;
+    need.scale = 1;
+    need.otherwise = "run scalelab init first";
+    EXPECT_EQ(test::errorOf([&] { ensurePgbenchData(db, need, note); }),
+              "the target database has no pgbench tables: run scalelab init first");
+    EXPECT_FALSE(inspectPgbenchData(db).complete);
+
+    need.ownServer = true;
+    PgbenchDataInfo made = ensurePgbenchData(db, need, note);
+    EXPECT_TRUE(made.complete);
+    EXPECT_EQ(made.scale, 1);
+    ASSERT_FALSE(notes.empty());
+    EXPECT_EQ(notes[0], "the embedded server has no pgbench tables yet: initializing scale 1");
+
+    notes.clear();
+    need.scale = 2;  // complete tables are used as they are
+    EXPECT_EQ(ensurePgbenchData(db, need, note).scale, 1);
+    EXPECT_TRUE(notes.empty());
+    need.reinit = true;
+    EXPECT_EQ(ensurePgbenchData(db, need, note).scale, 2);
 }
 
 } // namespace

@@ -49,8 +49,8 @@ private slots:
 
         QSignalSpy resets(page.runsModel(), &QAbstractItemModel::modelReset);
         writer->saveRun(completedRun(2, 180, 1), {});
-        page.followFile();  // what the timer does every 2 s
-        QCOMPARE(page.runsModel()->rowCount(), 2);
+        page.followFile();  // what the timer does every 2 s; the file is read off the GUI thread
+        QTRY_COMPARE(page.runsModel()->rowCount(), 2);
         QCOMPARE(resets.count(), 0);  // rows appended: the selection stays
         QCOMPARE(page.data().series.size(), 1);
         QCOMPARE(page.data().series[0].points.size(), 2);
@@ -58,13 +58,34 @@ private slots:
         QCOMPARE(page.comparisonTable()->rowCount(), 1);
         QVERIFY(page.comparisonTable()->item(0, 0)->text().contains(QStringLiteral("nothing to compare")));
 
+        QSignalSpy changes(page.runsModel(), &QAbstractItemModel::dataChanged);
         page.followFile();  // unchanged file: nothing read again
+        QTest::qWait(200);
+        QCOMPARE(changes.count(), 0);
         QCOMPARE(page.runsModel()->rowCount(), 2);
 
         writer.reset();  // the sweep ends
         page.followFile();
         QVERIFY(page.followNote()->isHidden());
         QCOMPARE(page.runsModel()->rowCount(), 2);
+    }
+
+    // A follow read still in flight when another experiment is loaded is dropped: the page
+    // shows the experiment it was asked for, not the one it was following.
+    void aFollowReadInFlightDoesNotOverwriteALaterLoad() {
+        TempDir dir("scalelab-follow");
+        std::string first = (dir.path() / "first.slab").string(), second = (dir.path() / "second.slab").string();
+        auto writer = ExperimentStore::create(first);
+        writer->saveRun(completedRun(1, 100, 0), {});
+        ExperimentStore::create(second)->saveRun(completedRun(4, 400, 0), {});
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        page.load(QString::fromStdString(first));
+        writer->saveRun(completedRun(2, 180, 1), {});
+        page.followFile();  // reads first.slab, now with 2 runs
+        page.load(QString::fromStdString(second));
+        QTest::qWait(500);
+        QCOMPARE(page.runsModel()->rowCount(), 1);
+        QCOMPARE(page.runsModel()->run(0).clients, 4);
     }
 
     void aRunItAlreadyHasIsNotAddedTwice() {

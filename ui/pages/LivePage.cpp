@@ -1,9 +1,9 @@
 #include "pages/LivePage.h"
 
+#include "charts/ChartView.h"
 #include "charts/TimelineChart.h"
 #include "pages/PuStrip.h"
 
-#include <QChartView>
 #include <QColor>
 #include <QDateTime>
 #include <QGridLayout>
@@ -55,9 +55,7 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     charts->setContentsMargins(0, 0, 0, 0);
     int i = 0;
     for (auto* c : {tps_, latency_, cpu_, disk_, iops_, server_}) {
-        auto* view = new QChartView(c);
-        view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(220, 190);
+        QWidget* view = newChartView(c, QSize(220, 190));
         views_.append(view);
         charts->addWidget(view, i / 3, i % 3);
         ++i;
@@ -97,9 +95,7 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     sweepLayout->setContentsMargins(0, 0, 0, 0);
     for (auto* c : {sweepTps_, sweepCpu_}) {
         c->showBoundaries(tr("run starts"));
-        auto* view = new QChartView(c);
-        view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(300, 180);
+        QWidget* view = newChartView(c, QSize(300, 180));
         sweepViews_.append(view);
         sweepLayout->addWidget(view);
     }

@@ -13,7 +13,6 @@
 #include <optional>
 #include <string>
 
-class QChartView;
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -77,8 +76,8 @@ private:
     QPushButton *pause_, *stop_;
     TimelineChart *tps_, *latency_, *cpu_, *disk_, *iops_, *server_;
     TimelineChart *sweepTps_, *sweepCpu_;
-    QList<QChartView*> sweepViews_;
-    QList<QChartView*> views_;
+    QList<QWidget*> sweepViews_;
+    QList<QWidget*> views_;
     PuStrip* pus_;
     QListWidget* warnings_;
     QPlainTextEdit* serverLog_;

@@ -1,5 +1,6 @@
 #include "pages/ResultsPage.h"
 
+#include "charts/ChartView.h"
 #include "charts/ScalingChart.h"
 #include "charts/TimelineChart.h"
 #include "pages/TableCell.h"
@@ -10,7 +11,6 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QTimer>
-#include <QChartView>
 #include <QComboBox>
 #include <QMessageBox>
 #include <QSignalBlocker>
@@ -72,14 +72,13 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     follow_ = new QTimer(this);
     follow_->setInterval(2000);
     connect(follow_, &QTimer::timeout, this, &ResultsPage::followFile);
+    reader_ = new ExperimentReader(this);
 
     auto* split = new QSplitter(Qt::Vertical);
     auto* top = new QWidget;
     auto* topLayout = new QVBoxLayout(top);
     chart_ = new ScalingChart;
-    chartView_ = new QChartView(chart_);
-    chartView_->setRenderHint(QPainter::Antialiasing);
-    chartView_->setMinimumHeight(320);
+    chartView_ = newChartView(chart_, QSize(0, 320));
     tooltip_ = new QLabel;
     fitText_ = new QLabel;
     fitText_->setWordWrap(true);
@@ -116,8 +115,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     runsView_->horizontalHeader()->setStretchLastSection(true);  // the note
     runsView_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     detail_ = new TimelineChart(tr("Selected run"), tr("tps"), {QStringLiteral("tps")}, {QStringLiteral("tps")});
-    auto* detailView = new QChartView(detail_);
-    detailView->setMinimumHeight(200);
+    QWidget* detailView = newChartView(detail_, QSize(0, 200));
     auto* runsSplit = new QSplitter(Qt::Horizontal);
     auto* left = new QWidget;
     auto* ll = new QVBoxLayout(left);
@@ -213,6 +211,7 @@ void ResultsPage::offerSeries() {
 }
 
 void ResultsPage::clear() {
+    ++generation_;
     follow_->stop();
     followNote_->hide();
     fileState_.clear();
@@ -273,6 +272,7 @@ void ResultsPage::load(const QString& path) {
         addedFiles_.clear();
     }
     path_ = path;
+    ++generation_;
     fileState_ = fileState(path);
     auto store = ExperimentStore::open(path.toStdString(), true);
     seriesOrder_.clear();
@@ -305,20 +305,24 @@ void ResultsPage::followFile() {
     followNote_->setVisible(writing);
     QString state = fileState(path_);
     if (state == fileState_ || !QFileInfo::exists(path_)) return;  // not there yet: a sweep is starting
+    if (reader_->busy()) return;  // the next tick reads what changed meanwhile
     fileState_ = state;
-    try {
-        auto store = ExperimentStore::open(path_.toStdString(), true);
-        mergeSeriesOrder(store->series());
-        provenance_ = store->provenance();
-        runs_->syncRuns(store->runs());
-    } catch (const std::exception& e) {
-        // Gone or unreadable for now: say so and keep what the page shows.
-        followNote_->setText(tr("Cannot read %1 now: %2").arg(path_, QString::fromStdString(e.what())));
-        followNote_->show();
-        return;
-    }
-    offerMetricsPresent();
-    refresh();
+    reader_->read(
+        path_,
+        [this, generation = generation_](ExperimentSnapshot snapshot) {
+            if (generation != generation_) return;  // the page was loaded or cleared meanwhile
+            mergeSeriesOrder(snapshot.series);
+            provenance_ = std::move(snapshot.provenance);
+            runs_->syncRuns(std::move(snapshot.runs));
+            offerMetricsPresent();
+            refresh();
+        },
+        [this, generation = generation_](const QString& error) {
+            // Gone or unreadable for now: say so and keep what the page shows.
+            if (generation != generation_) return;
+            followNote_->setText(tr("Cannot read %1 now: %2").arg(path_, error));
+            followNote_->show();
+        });
 }
 
 bool ResultsPage::knowsSeries(const std::string& label) const {

@@ -2,6 +2,7 @@
 // Results of an experiment: the scaling chart (metric, error bars, log2 x, USL fits), a
 // comparison of two series, the peak table, the runs table (sortable, filterable, runs can be
 // excluded and included again) and the selected run's timeline.
+#include "bridge/ExperimentReader.h"
 #include "charts/ReportExport.h"
 #include "models/RunsTableModel.h"
 #include "models/ScalingData.h"
@@ -11,7 +12,6 @@
 #include <QWidget>
 
 class QCheckBox;
-class QChartView;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -78,7 +78,8 @@ signals:
 
 public slots:
     void refresh();
-    // Reads the file again when it changed since the last look; says when a writer holds it.
+    // Reads the file again when it changed since the last look, off the GUI thread (the page
+    // shows what was read when the read ends); says when a writer holds it.
     void followFile();
 
 private:
@@ -96,7 +97,7 @@ private:
     std::vector<std::string> seriesOrder_;
     ScalingData data_;
     ScalingChart* chart_;
-    QChartView* chartView_;
+    QWidget* chartView_;
     QLabel *tooltip_, *fitText_;
     QComboBox *metric_, *bars_;
     QCheckBox *logX_, *usl_;
@@ -113,6 +114,8 @@ private:
     TimelineChart* detail_;
     QLabel* followNote_;
     QTimer* follow_;
+    ExperimentReader* reader_;                  // the followed file is read off the GUI thread
+    quint64 generation_ = 0;                    // a load or clear drops a follow read in flight
     QString fileState_;                         // sizes and times of the file and its -wal at the last read
 };
 
