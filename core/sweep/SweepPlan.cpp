@@ -4,6 +4,7 @@
 #include "server/Conninfo.h"
 #include "topo/Placement.h"
 #include "util/Error.h"
+#include "util/Format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -185,6 +186,9 @@ SweepPlan parsePlan(const json& j) {
     if (const json* t = root.get("target")) {
         Reader target(*t, "$.target");
         p.conninfo = target.string("conninfo", "");
+        // An empty string is not the embedded server in disguise: a remote target left blank.
+        if (t->is_object() && t->contains("conninfo") && p.conninfo.find_first_not_of(" \t\r\n") == std::string::npos)
+            fail("$.target.conninfo", "is empty: give a connection string, or leave conninfo out for the embedded server");
         if (!p.conninfo.empty()) {
             bool password = false;
             try {
@@ -309,7 +313,8 @@ SweepPlan parsePlan(const json& j) {
     }
 
     p.durationS = root.number("duration", 0, 0, "a positive number of seconds");
-    if (root.has("duration") && p.durationS <= 0) fail("$.duration", "must be a positive number of seconds (got " + std::to_string(p.durationS) + ")");
+    if (root.has("duration") && p.durationS <= 0)
+        fail("$.duration", "must be a positive number of seconds (got " + formatNumber("%g", p.durationS) + ")");
     p.transactionsPerClient = root.integer("transactions", 0, 1);
     if ((p.durationS > 0) == (p.transactionsPerClient > 0))
         fail("$", "give either duration (seconds) or transactions (per client), not both or neither");

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QtTest>
@@ -84,8 +85,22 @@ private slots:
         SetupPage page(machine_);
         page.durationSpin()->setValue(0);
         QVERIFY(!page.startButton()->isEnabled());
-        QCOMPARE(page.problemsLabel()->text(), QStringLiteral("$.duration: the duration must be more than 0 seconds"));
+        QCOMPARE(page.problemsLabel()->text(), QStringLiteral("$.duration: must be a positive number of seconds (got 0)"));
         QVERIFY(page.durationSpin()->styleSheet().contains(QStringLiteral("border")));
+    }
+
+    // The form has no rules of its own: a server of yours left blank is the parser's error,
+    // marked at the connection field.
+    void aBlankConnectionIsThePlanParsersError() {
+        SetupPage page(machine_);
+        page.remoteRadio()->setChecked(true);
+        page.conninfoEdit()->setText(QStringLiteral("   "));
+        QVERIFY(!page.startButton()->isEnabled());
+        QCOMPARE(page.problemsLabel()->text(),
+                 QStringLiteral("$.target.conninfo: is empty: give a connection string, or leave conninfo out for the embedded server"));
+        QVERIFY(page.conninfoEdit()->styleSheet().contains(QStringLiteral("border")));
+        page.conninfoEdit()->setText(QStringLiteral("host=db1 dbname=bench"));
+        QVERIFY(page.startButton()->isEnabled());
     }
 
     void noSeriesDisablesStart() {
@@ -93,7 +108,7 @@ private slots:
         page.seriesTable()->setRowCount(0);
         page.clientsEdit()->setText(QStringLiteral("1,2"));  // any edit revalidates
         QVERIFY(!page.startButton()->isEnabled());
-        QCOMPARE(page.problemsLabel()->text(), QStringLiteral("$.series: add at least one series"));
+        QCOMPARE(page.problemsLabel()->text(), QStringLiteral("$.series: expected a non-empty array of series, e.g. [{\"label\": \"SMT on\", \"placement\": \"smt-on\"}]"));
     }
 
     // Rows are counted from 1 on the form, as the user sees them (the plan's paths count from 0).

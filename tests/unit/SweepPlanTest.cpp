@@ -83,6 +83,14 @@ TEST(SweepPlan, NamesTheJsonPathOfEachProblem) {
     EXPECT_EQ(problem(j), "$.target.conninfo: holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
     j["target"] = {{"conninfo", "postgresql://bench:secret@db1/bench"}};  // a URI's password too
     EXPECT_EQ(problem(j), "$.target.conninfo: holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
+    for (const char* blank : {"", "  "}) {  // a remote target left blank is not the embedded server
+        j["target"] = {{"conninfo", blank}};
+        EXPECT_EQ(problem(j), "$.target.conninfo: is empty: give a connection string, or leave conninfo out for the embedded server");
+    }
+    j = base();
+    j["duration"] = 0;
+    EXPECT_EQ(problem(j), "$.duration: must be a positive number of seconds (got 0)");
+    j = base();
     j["target"] = {{"conninfo", "host=db"}, {"reconnect", -1}};
     EXPECT_EQ(problem(j), "$.target.reconnect: must be at least 0 (got -1)");
     j["target"] = {{"conninfo", "host=db"}, {"reconnect", 30}};

@@ -110,7 +110,7 @@ nlohmann::json SetupPage::planFromForm() const {
     nlohmann::json j;
     j["version"] = 1;
     if (embedded_->isChecked()) j["target"] = {{"data_dir", dataDir_->text().toStdString()}};
-    else j["target"] = {{"conninfo", conninfo_->text().toStdString()}};
+    else j["target"] = {{"conninfo", conninfo_->text().trimmed().toStdString()}};
     nlohmann::json w;
     if (builtin_->currentIndex() == 3) {
         w["files"] = {scriptFile_->text().toStdString()};
