@@ -1,6 +1,5 @@
 #include "stats/RunCaveats.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace scalelab {

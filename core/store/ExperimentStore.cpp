@@ -13,7 +13,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include <algorithm>
 #include <limits>
 
 #include <ctime>
