@@ -96,8 +96,17 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
         });
         window.startSweepInto(QString::fromStdString(a.sweepOutput));
     } else {
-        if (!a.open.empty()) window.openExperiment(QString::fromStdString(a.open));
-        if (!a.screenshots.empty()) QTimer::singleShot(500, &window, shoot);
+        // Screenshots once the pages show the experiment (it is read off the GUI thread).
+        auto shootSoon = [&] {
+            if (!a.screenshots.empty()) QTimer::singleShot(500, &window, shoot);
+        };
+        if (!a.open.empty()) {
+            QObject::connect(&window, &ui::MainWindow::experimentOpened, &window, shootSoon);
+            QObject::connect(&window, &ui::MainWindow::experimentOpenFailed, &window, shootSoon);
+            window.openExperiment(QString::fromStdString(a.open));
+        } else {
+            shootSoon();
+        }
     }
     return app.exec();
 }

@@ -231,10 +231,7 @@ int runRunCommand(const RunArgs& a) {
 
         Target target = openTarget(a.target);
         spec.conninfo = target.conninfo;
-        // Enough connections before anything runs: the embedded server is sized for the run,
-        // a server of the user's is checked.
-        if (target.embedded) sizeEmbeddedServerFor(*target.embedded, spec.clients, note);
-        else checkConnectionCapacity(target.conninfo, spec.clients);
+        ensureConnectionsFor(target.embedded.get(), target.conninfo, spec.clients, note);  // before anything runs
         PgbenchDataInfo data;
         if (usesBuiltin(a)) {
             PgbenchDataNeed need;

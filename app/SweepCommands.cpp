@@ -82,7 +82,7 @@ private:
 int runSweepCommand(const SweepArgs& a) {
     return runCommand([&] {
         SweepPlan plan = loadPlanFile(a.plan);
-        preflightSweep(plan);  // before the file is created (the runner checks again, for the window)
+        preflightSweep(plan);  // before the file is created
         std::error_code ec;
         if (!a.resume && std::filesystem::exists(a.output, ec))
             throw Error(a.output + " already exists: continue its sweep with --resume, or write to another file");
@@ -90,6 +90,7 @@ int runSweepCommand(const SweepArgs& a) {
             a.resume ? ExperimentStore::open(a.output) : ExperimentStore::create(a.output);
         ConsoleObserver console(a.quiet);
         SweepRunner runner(plan, *store, &console, a.resume);
+        runner.preflightDone();
 
         // Ctrl-C or SIGTERM: finish the run in progress cleanly (kept, marked stopped), then stop.
         InterruptToStop interrupts("stopping after the run in progress (kept, marked stopped)", [&runner] { runner.stop(); });

@@ -49,4 +49,10 @@ void checkConnectionCapacity(const std::string& conninfo, int clients) {
                 std::to_string(c.maxConnections + needed - free) + " (a restart), or use fewer clients.");
 }
 
+void ensureConnectionsFor(EmbeddedServer* embedded, const std::string& conninfo, int clients,
+                          const std::function<void(const std::string&)>& note) {
+    if (embedded) sizeEmbeddedServerFor(*embedded, clients, note);
+    else checkConnectionCapacity(conninfo, clients);
+}
+
 } // namespace scalelab

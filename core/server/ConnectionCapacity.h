@@ -35,4 +35,10 @@ bool sizeEmbeddedServerFor(EmbeddedServer& server, int clients, const std::funct
 // connections are free than `clients` plus ScaleLab's own.
 void checkConnectionCapacity(const std::string& conninfo, int clients);
 
+// Before a run of `clients`: the embedded server (`embedded`, when the target is one) is sized
+// for them, a server of the user's (`embedded` null, `conninfo`) is checked. `scalelab run`'s
+// rule; a sweep does the same through its pre-flight and per series.
+void ensureConnectionsFor(EmbeddedServer* embedded, const std::string& conninfo, int clients,
+                          const std::function<void(const std::string&)>& note);
+
 } // namespace scalelab

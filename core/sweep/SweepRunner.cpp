@@ -249,7 +249,7 @@ void SweepRunner::run() {
     Workload workload = plan_.workload();
     // Misspelt settings, and a server of the user's without connections for the largest client
     // count, are refused now, before the file is written: not when their series starts.
-    preflightSweep(plan_);
+    if (!preflightDone_) preflightSweep(plan_);
     for (size_t i = 0; i < plan_.series.size(); ++i) store_.ensureSeries(plan_.series[i].label, plan_.json["series"][i]);
     if (!stored) store_.savePlan(plan_.json, seed);
 

@@ -58,7 +58,10 @@ public:
     void run();
     void pause();
     void resume();
-    void stop();  // the current run ends cleanly and is kept, marked aborted
+    void stop();  // the current run ends cleanly and is kept, marked stopped
+    // The caller ran preflightSweep(plan) itself (`scalelab sweep`, before creating the file):
+    // run() does not check again (a second `postgres --describe-config`, a second connection).
+    void preflightDone() { preflightDone_ = true; }
 
     int totalRuns() const { return total_; }
 
@@ -76,6 +79,7 @@ private:
     ExperimentStore& store_;
     SweepObserver* observer_;
     bool resume_;
+    bool preflightDone_ = false;
     int total_ = 0;
     std::mutex mutex_;
     std::condition_variable changed_;

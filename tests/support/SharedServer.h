@@ -34,12 +34,19 @@ private:
     std::unique_ptr<EmbeddedServer> server_;  // destroyed (stopped) before dir_ is removed
 };
 
-// A new database `name` on `server` (dropped first if a crashed run left it), empty or a copy
-// of `copyOf`, which nobody may be connected to. Returns its conninfo.
-inline std::string freshDatabase(EmbeddedServer& server, const std::string& name, const std::string& copyOf = {}) {
+// Drops database `name` on `server`, its sessions too, when it exists.
+inline void dropDatabase(EmbeddedServer& server, const std::string& name) {
     pqxx::connection c(server.connectionString("postgres"));
     pqxx::nontransaction tx(c);
     tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(name) + " WITH (FORCE)");
+}
+
+// A new database `name` on `server` (dropped first if a crashed run left it), empty or a copy
+// of `copyOf`, which nobody may be connected to. Returns its conninfo.
+inline std::string freshDatabase(EmbeddedServer& server, const std::string& name, const std::string& copyOf = {}) {
+    dropDatabase(server, name);
+    pqxx::connection c(server.connectionString("postgres"));
+    pqxx::nontransaction tx(c);
     tx.exec("CREATE DATABASE " + tx.quote_name(name) + (copyOf.empty() ? "" : " TEMPLATE " + tx.quote_name(copyOf)));
     return server.connectionString(name);
 }
@@ -58,9 +65,7 @@ public:
     }
     ~TestDatabase() {
         try {
-            pqxx::connection c(server_.connectionString("postgres"));
-            pqxx::nontransaction tx(c);
-            tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(name_) + " WITH (FORCE)");
+            dropDatabase(server_, name_);
         } catch (const std::exception&) {
             // The server went away (a test that stops it): its data directory goes with it.
         }

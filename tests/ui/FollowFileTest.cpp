@@ -1,6 +1,9 @@
 // The Results page follows an experiment file that another writer (a CLI sweep) is writing:
 // it says so, new runs appear without resetting the table, and the note goes when the
 // writer is done.
+#include "OpenAndWait.h"
+
+#include "charts/TimelineChartView.h"
 #include "pages/ResultsPage.h"
 #include "server/EmbeddedServer.h"
 #include "store/ExperimentStore.h"
@@ -8,6 +11,7 @@
 
 #include <QLabel>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTimer>
 #include <QtTest>
@@ -41,7 +45,7 @@ private slots:
         writer->saveRun(completedRun(1, 100, 0), {});
 
         ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
-        page.load(QString::fromStdString(path));
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
         QCOMPARE(page.runsModel()->rowCount(), 1);
         QVERIFY(page.followTimer()->isActive());
         QVERIFY(!page.followNote()->isHidden());
@@ -79,13 +83,64 @@ private slots:
         writer->saveRun(completedRun(1, 100, 0), {});
         ExperimentStore::create(second)->saveRun(completedRun(4, 400, 0), {});
         ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
-        page.load(QString::fromStdString(first));
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(first)));
         writer->saveRun(completedRun(2, 180, 1), {});
         page.followFile();  // reads first.slab, now with 2 runs
-        page.load(QString::fromStdString(second));
-        QTest::qWait(500);
+        QSignalSpy inserted(page.runsModel(), &QAbstractItemModel::rowsInserted);
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(second)));
+        QTest::qWait(200);
+        // The follow read arrived after the load was asked for: it was dropped, not appended.
+        QCOMPARE(inserted.count(), 0);
         QCOMPARE(page.runsModel()->rowCount(), 1);
         QCOMPARE(page.runsModel()->run(0).clients, 4);
+        QCOMPARE(page.path(), QString::fromStdString(second));
+    }
+
+    // A file that cannot be read is an error, and the page keeps what it showed.
+    void aFileThatCannotBeReadKeepsWhatThePageShows() {
+        TempDir dir("scalelab-follow");
+        std::string good = (dir.path() / "good.slab").string();
+        ExperimentStore::create(good)->saveRun(completedRun(4, 400, 0), {});
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(good)));
+        QString missing = QString::fromStdString((dir.path() / "missing.slab").string());
+        QSignalSpy failed(&page, &ResultsPage::loadFailed);
+        page.load(missing);
+        QVERIFY(page.loading());
+        QVERIFY(failed.wait());
+        QCOMPARE(failed.first().at(0).toString(), missing);
+        QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("missing.slab")), qPrintable(failed.first().at(1).toString()));
+        QVERIFY(!page.loading());
+        QCOMPARE(page.path(), QString::fromStdString(good));
+        QCOMPARE(page.runsModel()->rowCount(), 1);
+        QVERIFY(page.followTimer()->isActive());
+    }
+
+    // A run's samples are read off the GUI thread; the run chart draws them.
+    void selectingARunDrawsItsSamples() {
+        TempDir dir("scalelab-follow");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            std::vector<StoredSample> samples;
+            for (int i = 1; i <= 5; ++i) {
+                StoredSample s;
+                s.endS = i;
+                s.tps = 100.0 * i;
+                samples.push_back(s);
+            }
+            store->saveRun(completedRun(1, 300, 0), samples);
+            store->saveRun(completedRun(2, 500, 1), {});
+        }
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        QSignalSpy shown(&page, &ResultsPage::runShown);
+        int row = page.runsModel()->run(0).clients == 1 ? 0 : 1;  // the run with samples
+        int64_t id = page.runsModel()->run(row).id;
+        page.runsView()->setCurrentIndex(page.runsProxy()->mapFromSource(page.runsModel()->index(row, 0)));
+        QVERIFY(shown.wait());
+        QCOMPARE(shown.first().at(0).toLongLong(), id);
+        QCOMPARE(page.runChart()->pointCount(), 5);
     }
 
     void aRunItAlreadyHasIsNotAddedTwice() {
@@ -95,7 +150,7 @@ private slots:
         RunRecord r = completedRun(1, 100, 0);
         r.id = writer->saveRun(r, {});
         ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
-        page.load(QString::fromStdString(path));
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
         page.addRun(r);  // the window's own sweep reports the run the file already showed
         QCOMPARE(page.runsModel()->rowCount(), 1);
     }

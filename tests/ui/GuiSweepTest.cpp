@@ -2,11 +2,13 @@
 // counts x 2 rounds of 2 s runs. The live charts fill, then the scaling chart shows 4 points
 // with error bars, and the chart exports to PNG (1x, 2x) and SVG.
 #include "ServerRequirement.h"
+#include "OpenAndWait.h"
 #include "ThrowawayServer.h"
 
 #include "bridge/SweepController.h"
 #include "charts/ScalingChart.h"
-#include "charts/TimelineChart.h"
+#include "charts/ScalingChartView.h"
+#include "charts/TimelineChartView.h"
 #include "pages/LivePage.h"
 #include "pages/MainWindow.h"
 #include "pages/ResultsPage.h"
@@ -81,7 +83,7 @@ private slots:
         ResultsPage* results = window.resultsPage();
         // Each series keeps its colour: as the sweep drew it, with the USL fit, and reloaded.
         auto colorOf = [&](const QString& name) {
-            for (QAbstractSeries* series : results->chart()->series())
+            for (QAbstractSeries* series : results->chart()->chart()->series())
                 if (series->name() == name) return qobject_cast<QLineSeries*>(series)->color();
             return QColor();
         };
@@ -90,7 +92,7 @@ private slots:
         for (QCheckBox* box : results->findChildren<QCheckBox*>())
             if (box->text() == QStringLiteral("USL fit")) box->setChecked(true);
         QCOMPARE(colorOf(QStringLiteral("B")), seriesColor(1));
-        window.openExperiment(path);
+        QVERIFY(test::openAndWait(window, path));
         QCOMPARE(colorOf(QStringLiteral("A")), seriesColor(0));
         QCOMPARE(colorOf(QStringLiteral("B")), seriesColor(1));
         QCOMPARE(results->data().series.size(), 2);
@@ -101,7 +103,9 @@ private slots:
         QCOMPARE(results->peakTable()->rowCount(), 2);
 
         // Excluding a run changes the point it belonged to, and the file.
+        QSignalSpy edited(results, &ResultsPage::runsEdited);
         results->runsModel()->setData(results->runsModel()->index(0, RunsTableModel::Excluded), Qt::Checked, Qt::CheckStateRole);
+        QVERIFY(edited.wait());  // written off the GUI thread
         int ones = 0;
         for (const auto& s : results->data().series)
             for (const auto& p : s.points) ones += p.n == 1;

@@ -1,7 +1,7 @@
 // The Live page's state follows the sweep: a new attempt of the same run (a retry, a resume
 // after Stop) starts its own timeline; Pause says it waits for the run in progress; a new
 // sweep starts with no messages of the last one.
-#include "charts/TimelineChart.h"
+#include "charts/TimelineChartView.h"
 #include "pages/LivePage.h"
 
 #include <QLabel>

@@ -10,6 +10,7 @@
 #include "store/ExperimentStore.h"
 #include "util/TempDir.h"
 
+#include "OpenAndWait.h"
 #include "RunRecords.h"
 
 #include <QCheckBox>
@@ -62,7 +63,7 @@ private slots:
         std::string path = (dir.path() / "e.slab").string();
         writeExperiment(path);
         MainWindow window;
-        window.openExperiment(QString::fromStdString(path));
+        QVERIFY(test::openAndWait(window, QString::fromStdString(path)));
         window.resize(1024, 700);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -90,7 +91,7 @@ private slots:
         std::string path = (dir.path() / "e.slab").string();
         writeExperiment(path);
         MainWindow window;
-        window.openExperiment(QString::fromStdString(path));
+        QVERIFY(test::openAndWait(window, QString::fromStdString(path)));
         ResultsPage* results = window.resultsPage();
         QCOMPARE(results->data().series.size(), 2);
         QCOMPARE(results->seriesButton()->menu()->actions().size(), 2);
@@ -140,16 +141,16 @@ private slots:
                     store->saveRun(test::completedRun("A", clients, rep, 1100.0 * clients * (1.0 + 0.01 * rep), index++), {});
         }
         MainWindow window;
-        window.openExperiment(QString::fromStdString(head));
+        QVERIFY(test::openAndWait(window, QString::fromStdString(head)));
         ResultsPage* results = window.resultsPage();
-        QCOMPARE(results->addExperiment(QString::fromStdString(head)).contains(QStringLiteral("is the experiment shown")), true);
-        QCOMPARE(results->addExperiment(QString::fromStdString(patch)), QString());
+        QVERIFY(test::addAndWait(*results, QString::fromStdString(head)).contains(QStringLiteral("is the experiment shown")));
+        QCOMPARE(test::addAndWait(*results, QString::fromStdString(patch)), QString());
         QCOMPARE(results->data().series.size(), 3);
         QCOMPARE(results->data().series[2].label, QStringLiteral("A [patch.slab]"));
         QCOMPARE(results->data().series[2].colorIndex, 2);  // after the file's own series: theirs stay
         QCOMPARE(results->seriesButton()->menu()->actions().size(), 3);
         QCOMPARE(results->runsModel()->rowCount(), 24);  // the runs table is the open file's (exclusions write to it)
-        QVERIFY(results->addExperiment(QString::fromStdString(patch)).contains(QStringLiteral("shown already")));
+        QVERIFY(test::addAndWait(*results, QString::fromStdString(patch)).contains(QStringLiteral("shown already")));
 
         // The comparison can be across files: HEAD's A against the patch's A.
         for (auto* combo : results->findChildren<QComboBox*>())
@@ -174,7 +175,9 @@ private slots:
         QString target = QString::fromStdString((dir.path() / "imported.slab").string());
         QString pgbench = QStringLiteral(SCALELAB_TEST_DATA "/pgbench/pgbench-16.txt");
         MainWindow window;
+        QSignalSpy opened(&window, &MainWindow::experimentOpened);
         QCOMPARE(window.importInto({pgbench}, target, false), QString());
+        QVERIFY(opened.wait(30000));  // the file is read off the GUI thread, then shown
         QCOMPARE(window.experimentPath(), target);
         QCOMPARE(window.resultsPage()->runsModel()->rowCount(), 1);
         QCOMPARE(window.resultsPage()->data().series.at(0).label, QStringLiteral("pgbench-16"));
@@ -206,24 +209,27 @@ private slots:
         std::string path = (dir.path() / "e.slab").string();
         writeExperiment(path);
         MainWindow window;
-        window.openExperiment(QString::fromStdString(path));
+        QVERIFY(test::openAndWait(window, QString::fromStdString(path)));
         RunsTableModel* model = window.resultsPage()->runsModel();
         QVERIFY(model->flags(model->index(0, RunsTableModel::Note)) & Qt::ItemIsEditable);
-        QVERIFY(model->setData(model->index(0, RunsTableModel::Note), QStringLiteral("  cron job ran  "), Qt::EditRole));
-        QCOMPARE(ExperimentStore::open(path, true)->runs()[0].note, std::string("cron job ran"));
-
         OverviewPage* overview = window.overviewPage();
+        QSignalSpy edited(window.resultsPage(), &ResultsPage::runsEdited);
+        QSignalSpy reread(overview, &OverviewPage::loaded);
+        QVERIFY(model->setData(model->index(0, RunsTableModel::Note), QStringLiteral("  cron job ran  "), Qt::EditRole));
+        QVERIFY(edited.wait());  // written off the GUI thread
+        QCOMPARE(ExperimentStore::open(path, true)->runs()[0].note, std::string("cron job ran"));
+        QVERIFY(reread.wait());  // the overview counts the notes again
         QVERIFY(overview->browser()->toPlainText().contains(QStringLiteral("24 runs, 24 completed; 24 counted, 0 excluded")));
         QVERIFY(overview->browser()->toPlainText().contains(QStringLiteral("1 run has a note")));
         QVERIFY(overview->saveButton()->isEnabled());
         overview->noteEdit()->setPlainText(QStringLiteral("HEAD vs patch"));
-        QCOMPARE(overview->saveNote(), QString());
+        QCOMPARE(test::saveNoteAndWait(*overview), QString());
         QCOMPARE(ExperimentStore::open(path, true)->note(), std::string("HEAD vs patch"));
 
         // A writer holds the file (a sweep): the note is not lost silently, it says why.
         auto writer = ExperimentStore::open(path);
         overview->noteEdit()->setPlainText(QStringLiteral("second thoughts"));
-        QString why = overview->saveNote();
+        QString why = test::saveNoteAndWait(*overview);
         QVERIFY2(why.startsWith(QStringLiteral("Not saved: ")), qPrintable(why));
         QCOMPARE(overview->noteEdit()->toPlainText(), QStringLiteral("second thoughts"));
     }

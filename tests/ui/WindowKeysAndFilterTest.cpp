@@ -1,5 +1,7 @@
 // Two things a user types: "excluded" in the runs filter finds the excluded runs (the check
 // box has no text), and Ctrl+Tab switches pages even from a drop-down that has the focus.
+#include "OpenAndWait.h"
+
 #include "pages/MainWindow.h"
 #include "pages/ResultsPage.h"
 #include "server/EmbeddedServer.h"
@@ -41,7 +43,7 @@ private slots:
             }
         }
         ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
-        page.load(QString::fromStdString(path));
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
         QCOMPARE(page.runsProxy()->rowCount(), 3);
         page.runsFilter()->setText(QStringLiteral("excluded"));
         QCOMPARE(page.runsProxy()->rowCount(), 1);

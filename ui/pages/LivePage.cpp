@@ -1,7 +1,6 @@
 #include "pages/LivePage.h"
 
-#include "charts/ChartView.h"
-#include "charts/TimelineChart.h"
+#include "charts/TimelineChartView.h"
 #include "pages/PuStrip.h"
 
 #include <QColor>
@@ -39,25 +38,39 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     layout->addLayout(top);
     layout->addWidget(status_);
 
-    tps_ = new TimelineChart(tr("Throughput (current run)"), tr("tps"), {QStringLiteral("tps")}, {QStringLiteral("tps")});
-    latency_ = new TimelineChart(tr("Latency (current run)"), tr("ms"), {QStringLiteral("p50"), QStringLiteral("p95"), QStringLiteral("p99")}, {QStringLiteral("p50"), QStringLiteral("p95"), QStringLiteral("p99")});
-    cpu_ = new TimelineChart(tr("CPU, all PUs"), tr("%"), {QStringLiteral("cpu.user"), QStringLiteral("cpu.system"), QStringLiteral("cpu.iowait"), QStringLiteral("cpu.steal"), QStringLiteral("cpu.idle")},
-                             // vmstat's column names: five legend entries fit a chart on a laptop screen
-                             {QStringLiteral("us"), QStringLiteral("sy"), QStringLiteral("wa"), QStringLiteral("st"), QStringLiteral("id")}, true, 100);
-    cpu_->legend()->setAlignment(Qt::AlignRight);  // five entries: a column, never elided
-    disk_ = new TimelineChart(tr("Disk throughput"), tr("MB/s"), {QStringLiteral("disk.readMB"), QStringLiteral("disk.writeMB")}, {QStringLiteral("read"), QStringLiteral("write")});
-    iops_ = new TimelineChart(tr("Disk operations"), tr("per second"), {QStringLiteral("disk.reads"), QStringLiteral("disk.writes")}, {QStringLiteral("reads/s"), QStringLiteral("writes/s")});
-    server_ = new TimelineChart(tr("Server counters"), tr("per second"), {QStringLiteral("server.commits"), QStringLiteral("server.logical_reads")},
-                                {QStringLiteral("commits/s"), QStringLiteral("logical reads/s")});
+    auto line = [](const QString& name) { return QStringList{name}; };
+    const QSize small(220, 190);
+    tps_ = new TimelineChartView({tr("Throughput (current run)"), tr("tps"), line(QStringLiteral("tps")), line(QStringLiteral("tps"))}, small);
+    latency_ = new TimelineChartView({tr("Latency (current run)"), tr("ms"),
+                                      {QStringLiteral("p50"), QStringLiteral("p95"), QStringLiteral("p99")},
+                                      {QStringLiteral("p50"), QStringLiteral("p95"), QStringLiteral("p99")}},
+                                     small);
+    TimelineChartSpec cpu{tr("CPU, all PUs"), tr("%"),
+                          {QStringLiteral("cpu.user"), QStringLiteral("cpu.system"), QStringLiteral("cpu.iowait"),
+                           QStringLiteral("cpu.steal"), QStringLiteral("cpu.idle")},
+                          // vmstat's column names: five legend entries fit a chart on a laptop screen
+                          {QStringLiteral("us"), QStringLiteral("sy"), QStringLiteral("wa"), QStringLiteral("st"), QStringLiteral("id")}};
+    cpu.stacked = true;
+    cpu.fixedMaxY = 100;
+    cpu.legendAtRight = true;  // five entries: a column, never elided
+    cpu_ = new TimelineChartView(cpu, small);
+    disk_ = new TimelineChartView({tr("Disk throughput"), tr("MB/s"), {QStringLiteral("disk.readMB"), QStringLiteral("disk.writeMB")},
+                                   {QStringLiteral("read"), QStringLiteral("write")}},
+                                  small);
+    iops_ = new TimelineChartView({tr("Disk operations"), tr("per second"), {QStringLiteral("disk.reads"), QStringLiteral("disk.writes")},
+                                   {QStringLiteral("reads/s"), QStringLiteral("writes/s")}},
+                                  small);
+    server_ = new TimelineChartView({tr("Server counters"), tr("per second"),
+                                     {QStringLiteral("server.commits"), QStringLiteral("server.logical_reads")},
+                                     {QStringLiteral("commits/s"), QStringLiteral("logical reads/s")}},
+                                    small);
     auto* chartTabs = new QTabWidget;
     auto* chartsBox = new QWidget;
     auto* charts = new QGridLayout(chartsBox);
     charts->setContentsMargins(0, 0, 0, 0);
     int i = 0;
     for (auto* c : {tps_, latency_, cpu_, disk_, iops_, server_}) {
-        QWidget* view = newChartView(c, QSize(220, 190));
-        views_.append(view);
-        charts->addWidget(view, i / 3, i % 3);
+        charts->addWidget(c, i / 3, i % 3);
         ++i;
     }
     pus_ = new PuStrip(machine);
@@ -88,16 +101,17 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     // 1024 pixels both fit without scrolling.
     chartTabs->addTab(chartsBox, tr("Current run"));
     // The whole sweep on one axis: drift, warm-up effects and the cost between runs show here.
-    sweepTps_ = new TimelineChart(tr("Throughput, whole sweep"), tr("tps"), {QStringLiteral("tps")}, {QStringLiteral("tps")});
-    sweepCpu_ = new TimelineChart(tr("CPU busy, whole sweep"), tr("%"), {QStringLiteral("cpu.busy")}, {QStringLiteral("busy")}, false, 100);
+    const QSize wide(300, 180);
+    sweepTps_ = new TimelineChartView({tr("Throughput, whole sweep"), tr("tps"), line(QStringLiteral("tps")), line(QStringLiteral("tps"))}, wide);
+    TimelineChartSpec busy{tr("CPU busy, whole sweep"), tr("%"), line(QStringLiteral("cpu.busy")), line(QStringLiteral("busy"))};
+    busy.fixedMaxY = 100;
+    sweepCpu_ = new TimelineChartView(busy, wide);
     auto* sweepBox = new QWidget;
     auto* sweepLayout = new QVBoxLayout(sweepBox);
     sweepLayout->setContentsMargins(0, 0, 0, 0);
     for (auto* c : {sweepTps_, sweepCpu_}) {
         c->showBoundaries(tr("run starts"));
-        QWidget* view = newChartView(c, QSize(300, 180));
-        sweepViews_.append(view);
-        sweepLayout->addWidget(view);
+        sweepLayout->addWidget(c);
     }
     chartTabs->addTab(sweepBox, tr("Whole sweep"));
     auto* split = new QSplitter(Qt::Horizontal);
@@ -217,9 +231,9 @@ void LivePage::addSample(const SweepProgress& p, const LoadSample& s) {
 }
 
 void LivePage::refreshCharts() {
-    int columns = views_.isEmpty() ? 600 : std::max(100, views_.first()->width());
+    int columns = std::max(100, tps_->width());
     for (auto* c : {tps_, latency_, cpu_, disk_, iops_, server_}) c->refresh(timeline_, columns);
-    int sweepColumns = sweepViews_.isEmpty() ? 800 : std::max(200, sweepViews_.first()->width());
+    int sweepColumns = std::max(200, sweepTps_->width());
     for (auto* c : {sweepTps_, sweepCpu_}) c->refresh(sweep_, sweepColumns);
     pus_->setBusy(timeline_.lastPerPu());
 }

@@ -23,7 +23,7 @@ class QTimer;
 namespace scalelab::ui {
 
 class PuStrip;
-class TimelineChart;
+class TimelineChartView;
 
 class LivePage : public QWidget {
     Q_OBJECT
@@ -47,13 +47,13 @@ public:
     QLabel* statusLabel() const { return status_; }
     QListWidget* messages() const { return warnings_; }
 
-    TimelineChart* tpsChart() const { return tps_; }
-    TimelineChart* latencyChart() const { return latency_; }
-    TimelineChart* cpuChart() const { return cpu_; }
+    TimelineChartView* tpsChart() const { return tps_; }
+    TimelineChartView* latencyChart() const { return latency_; }
+    TimelineChartView* cpuChart() const { return cpu_; }
     const Timeline& timeline() const { return timeline_; }
     // Every run of the sweep on one axis (seconds since the sweep started), run starts marked.
     const Timeline& sweepTimeline() const { return sweep_; }
-    TimelineChart* sweepTpsChart() const { return sweepTps_; }
+    TimelineChartView* sweepTpsChart() const { return sweepTps_; }
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* stopButton() const { return stop_; }
     void refreshCharts();
@@ -74,10 +74,8 @@ private:
     QProgressBar* bar_;
     QLabel* status_;
     QPushButton *pause_, *stop_;
-    TimelineChart *tps_, *latency_, *cpu_, *disk_, *iops_, *server_;
-    TimelineChart *sweepTps_, *sweepCpu_;
-    QList<QWidget*> sweepViews_;
-    QList<QWidget*> views_;
+    TimelineChartView *tps_, *latency_, *cpu_, *disk_, *iops_, *server_;
+    TimelineChartView *sweepTps_, *sweepCpu_;
     PuStrip* pus_;
     QListWidget* warnings_;
     QPlainTextEdit* serverLog_;

@@ -2,7 +2,7 @@
 
 #include "bridge/SweepController.h"
 #include "charts/ChartExport.h"
-#include "charts/ScalingChart.h"
+#include "charts/ScalingChartView.h"
 #include "charts/ReportExport.h"
 #include "pages/LivePage.h"
 #include "pages/OverviewPage.h"
@@ -80,11 +80,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     });
     for (QAction* a : exportActions_) a->setEnabled(false);
     connect(results_, &ResultsPage::runsEdited, this, [this] {
-        try {
-            if (!path_.isEmpty()) overview_->load(path_);  // its counts of excluded runs and notes
-        } catch (const std::exception&) {
-        }
+        if (!path_.isEmpty()) overview_->load(path_);  // its counts of excluded runs and notes
     });
+    connectOpening();
 
     connect(setup_, &SetupPage::startRequested, this, [this] {
         QString path = QFileDialog::getSaveFileName(this, tr("Experiment file"), QStringLiteral("experiment.slab"),
@@ -146,18 +144,37 @@ QDialog* MainWindow::showHelp() {
     return help_;
 }
 
+// The pages read the file off the GUI thread: the Results page first (on an error the window
+// keeps what it showed and says why), then the Overview page; experimentOpened() follows.
 void MainWindow::openExperiment(const QString& path) {
-    try {
-        results_->load(path);
-        overview_->load(path);
+    opening_ = path;
+    results_->load(path);
+}
+
+void MainWindow::connectOpening() {
+    connect(results_, &ResultsPage::loaded, this, [this](const QString& path) {
+        if (path != opening_) return;  // the file shown, read again after a sweep
         path_ = path;
+        overview_->load(path);
         removeSeries_->setEnabled(!results_->addedExperiments().isEmpty());
         rememberRecent(path);
         showPage(results_);
         updateTitle();
-    } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Open experiment"), QString::fromStdString(e.what()));
-    }
+    });
+    connect(results_, &ResultsPage::loadFailed, this, [this](const QString& path, const QString& error) {
+        if (path != opening_) return;
+        opening_.clear();
+        emit experimentOpenFailed(path, error);
+        QMessageBox::warning(this, tr("Open experiment"), error);
+    });
+    // Shown (or the Overview page says why it cannot show it): the experiment is open.
+    auto opened = [this](const QString& path) {
+        if (path != opening_) return;
+        opening_.clear();
+        emit experimentOpened(path);
+    };
+    connect(overview_, &OverviewPage::loaded, this, opened);
+    connect(overview_, &OverviewPage::loadFailed, this, opened);
 }
 
 void MainWindow::startSweepInto(const QString& path) {
@@ -217,7 +234,9 @@ QString MainWindow::loadPlanFrom(const QString& path) {
 void MainWindow::startSweep(const SweepPlan& plan, const QString& path) {
     if (controller_->running()) return;
     path_ = path;
-    results_->watch(path);
+    std::vector<std::string> order;
+    for (const auto& series : plan.series) order.push_back(series.label);
+    results_->watch(path, order);
     live_->startSweep();
     std::map<std::string, QString> logs;  // a server of the user's keeps its log to itself
     if (plan.conninfo.empty())
@@ -237,8 +256,8 @@ void MainWindow::startSweep(const SweepPlan& plan, const QString& path) {
 void MainWindow::exportChart(const QString& path, int scale) {
     try {
         QSize size(1200, 800);
-        if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) exportChartSvg(results_->chart(), path, size, windowTitle());
-        else exportChartPng(results_->chart(), path, size, scale);
+        if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) exportChartSvg(results_->chart()->chart(), path, size, windowTitle());
+        else exportChartPng(results_->chart()->chart(), path, size, scale);
         statusLabel_->setText(tr("Wrote %1").arg(path));
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Export chart"), QString::fromStdString(e.what()));
@@ -328,11 +347,8 @@ QString MainWindow::importInto(const QStringList& files, const QString& target, 
 // After a sweep of this window: the file is shown and remembered when it holds runs; a file
 // this sweep created and that failed before storing any run is removed, not left empty.
 void MainWindow::finishExperimentFile(bool failed) {
-    size_t runs = 0;
-    try {
-        runs = ExperimentStore::open(path_.toStdString(), true)->runs().size();
-    } catch (const std::exception&) {
-    }
+    // Every run the sweep stored reached the Results page (runFinished comes before finished).
+    int runs = results_->runsModel()->rowCount();
     if (failed && runs == 0 && sweepCreatesFile_) {
         for (const char* suffix : {"", "-wal", "-shm"}) QFile::remove(path_ + QLatin1String(suffix));
         path_.clear();
@@ -342,11 +358,7 @@ void MainWindow::finishExperimentFile(bool failed) {
         return;
     }
     results_->load(path_);
-    try {
-        overview_->load(path_);
-    } catch (const std::exception&) {
-        overview_->clear();
-    }
+    overview_->load(path_);
     if (runs > 0) rememberRecent(path_);
 }
 

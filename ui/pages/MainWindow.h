@@ -37,7 +37,8 @@ public:
     const QString& experimentPath() const { return path_; }
     const QList<QAction*>& exportActions() const { return exportActions_; }
 
-    // No dialogs: for tests and the command line.
+    // No dialogs: for tests and the command line. Reads the file off the GUI thread; emits
+    // experimentOpened() when the pages show it, or experimentOpenFailed() (and says why).
     void openExperiment(const QString& path);
     void startSweepInto(const QString& path);
     // Continues the sweep in `path` with the plan stored there. "" when it started, else why not.
@@ -59,7 +60,12 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
+signals:
+    void experimentOpened(const QString& path);
+    void experimentOpenFailed(const QString& path, const QString& error);
+
 private:
+    void connectOpening();
     void buildMenus();
     void importFiles(const QStringList& files);
     void rememberRecent(const QString& path);
@@ -78,6 +84,8 @@ private:
     QMenu* recent_;
     QLabel* statusLabel_;
     QString path_;
+    QString opening_;         // the experiment being read for openExperiment()
+    QString addingFromMenu_;  // the file whose series File > Add series is reading
     bool closingAfterStop_ = false;
     bool sweepCreatesFile_ = false;  // the running sweep made its file (not a resume)
     QList<QAction*> exportActions_;  // enabled while the chart has points

@@ -68,7 +68,13 @@ void MainWindow::buildMenus() {
         QString p = QFileDialog::getOpenFileName(this, tr("Add the series of another experiment"), {},
                                                  tr("ScaleLab experiments (*.slab)"));
         if (p.isEmpty()) return;
-        if (QString error = results_->addExperiment(p); !error.isEmpty())
+        addingFromMenu_ = p;
+        results_->addExperiment(p);  // read off the GUI thread; experimentAdded() says how it went
+    });
+    connect(results_, &ResultsPage::experimentAdded, this, [this](const QString& p, const QString& error) {
+        if (p != addingFromMenu_) return;  // asked for by a test or a script: it has the answer
+        addingFromMenu_.clear();
+        if (!error.isEmpty())
             QMessageBox::warning(this, tr("Add series"), error);
         else {
             statusLabel_->setText(tr("Series of %1 added (named \"LABEL [%2]\"); nothing is written to either file")

@@ -1,8 +1,5 @@
 #include "pages/OverviewPage.h"
 
-#include "store/ExperimentOverview.h"
-#include "store/HtmlReport.h"
-
 #include <QLabel>
 #include <QHBoxLayout>
 #include <QPlainTextEdit>
@@ -37,8 +34,9 @@ OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent) {
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     layout->addWidget(split);
-    connect(save_, &QPushButton::clicked, this, [this] {
-        QString why = saveNote();
+    store_ = new ExperimentBridge(this);
+    connect(save_, &QPushButton::clicked, this, &OverviewPage::saveNote);
+    connect(this, &OverviewPage::noteSaved, this, [this](const QString& why) {
         noteState_->setText(why.isEmpty() ? tr("Saved.") : why);
     });
     connect(note_, &QPlainTextEdit::textChanged, this, [this] { noteState_->clear(); });
@@ -46,6 +44,7 @@ OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent) {
 }
 
 void OverviewPage::clear() {
+    ++generation_;
     path_.clear();
     browser_->setHtml(tr("<p>No experiment is open. File &gt; Open shows one here: the machine, the server, the "
                          "versions and the plan it was measured with.</p>"));
@@ -54,26 +53,48 @@ void OverviewPage::clear() {
     save_->setEnabled(false);
 }
 
-void OverviewPage::load(const QString& path) {
-    auto store = ExperimentStore::open(path.toStdString(), true);
-    path_ = path;
-    browser_->setHtml(QString::fromStdString(overviewHtml(experimentOverview(*store))));
-    note_->setPlainText(QString::fromStdString(store->note()));
-    note_->setEnabled(true);
-    save_->setEnabled(true);
-    noteState_->clear();
+void OverviewPage::show(const OverviewText& text, bool withNote) {
+    browser_->setHtml(QString::fromStdString(text.html));
+    if (withNote) note_->setPlainText(QString::fromStdString(text.note));
 }
 
-QString OverviewPage::saveNote() {
-    if (path_.isEmpty()) return tr("No experiment is open.");
-    try {
-        ExperimentStore::open(path_.toStdString())->setNote(note_->toPlainText().toStdString());
-        auto store = ExperimentStore::open(path_.toStdString(), true);
-        browser_->setHtml(QString::fromStdString(overviewHtml(experimentOverview(*store))));
-        return {};
-    } catch (const std::exception& e) {
-        return tr("Not saved: %1").arg(QString::fromStdString(e.what()));
-    }
+// A load of the file shown keeps the note being typed (the runs' exclusions and notes changed,
+// not the experiment's note); another file shows its own note.
+void OverviewPage::load(const QString& path) {
+    quint64 generation = ++generation_;
+    store_->readOverview(
+        path,
+        [this, path, generation](OverviewText text) {
+            if (generation != generation_) return;
+            bool sameFile = path == path_;
+            path_ = path;
+            show(text, !sameFile);
+            note_->setEnabled(true);
+            save_->setEnabled(true);
+            if (!sameFile) noteState_->clear();
+            emit loaded(path);
+        },
+        [this, path, generation](const QString& error) {
+            if (generation != generation_) return;
+            noteState_->setText(tr("Cannot read %1: %2").arg(path, error));
+            emit loadFailed(path, error);
+        });
+}
+
+void OverviewPage::saveNote() {
+    if (path_.isEmpty()) return emit noteSaved(tr("No experiment is open."));
+    quint64 generation = generation_;
+    store_->setNote(
+        path_, note_->toPlainText(),
+        [this, generation](OverviewText text) {
+            if (generation != generation_) return;
+            show(text, false);
+            emit noteSaved({});
+        },
+        [this, generation](const QString& error) {
+            if (generation != generation_) return;
+            emit noteSaved(tr("Not saved: %1").arg(error));
+        });
 }
 
 } // namespace scalelab::ui

@@ -2,6 +2,8 @@
 // What the open experiment is: the file, its runs, the machine (topology, SMT, kernel),
 // PostgreSQL (version, non-default settings), scripts, versions and the plan, as recorded when
 // it was measured; and the experiment's note, which the user edits and saves into the file.
+#include "bridge/ExperimentBridge.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -15,16 +17,28 @@ class OverviewPage : public QWidget {
     Q_OBJECT
 public:
     explicit OverviewPage(QWidget* parent = nullptr);
-    void load(const QString& experimentPath);  // throws Error when the file cannot be read
+    // Reads the file off the GUI thread; shows it and emits loaded(), or shows why not.
+    void load(const QString& experimentPath);
     void clear();
 
     QTextBrowser* browser() const { return browser_; }
     QPlainTextEdit* noteEdit() const { return note_; }
     QPushButton* saveButton() const { return save_; }
-    // Writes the note into the file. "" when written, else why not (a sweep holds the file ...).
-    QString saveNote();
+    // Writes the note into the file off the GUI thread; noteSaved() says "" when written, else
+    // why not (a sweep holds the file ...).
+    void saveNote();
+    QLabel* noteState() const { return noteState_; }
+
+signals:
+    void loaded(const QString& path);
+    void loadFailed(const QString& path, const QString& error);
+    void noteSaved(const QString& error);
 
 private:
+    void show(const OverviewText& text, bool withNote);
+
+    ExperimentBridge* store_;
+    quint64 generation_ = 0;  // a load or clear drops a read in flight
     QString path_;
     QTextBrowser* browser_;
     QPlainTextEdit* note_;

@@ -1,18 +1,14 @@
 #include "pages/ResultsPage.h"
 
-#include "charts/ChartView.h"
-#include "charts/ScalingChart.h"
-#include "charts/TimelineChart.h"
+#include "charts/ScalingChartView.h"
+#include "charts/TimelineChartView.h"
 #include "pages/TableCell.h"
 #include "pages/ComparisonPanel.h"
 #include "stats/Peak.h"
 
 #include <QCheckBox>
-#include <QDateTime>
-#include <QFileInfo>
 #include <QTimer>
 #include <QComboBox>
-#include <QMessageBox>
 #include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -30,15 +26,6 @@
 namespace scalelab::ui {
 namespace {
 QTableWidgetItem* cell(const QString& text) { return readOnlyCell(text); }
-// What changes when a writer commits: the file's and its -wal's sizes and times.
-QString fileState(const QString& path) {
-    QString state;
-    for (const QString& p : {path, path + QStringLiteral("-wal")}) {
-        QFileInfo f(p);
-        state += QStringLiteral("%1:%2:%3;").arg(f.exists()).arg(f.size()).arg(f.lastModified().toMSecsSinceEpoch());
-    }
-    return state;
-}
 } // namespace
 
 ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
@@ -72,17 +59,16 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     follow_ = new QTimer(this);
     follow_->setInterval(2000);
     connect(follow_, &QTimer::timeout, this, &ResultsPage::followFile);
-    reader_ = new ExperimentReader(this);
+    store_ = new ExperimentBridge(this);
 
     auto* split = new QSplitter(Qt::Vertical);
     auto* top = new QWidget;
     auto* topLayout = new QVBoxLayout(top);
-    chart_ = new ScalingChart;
-    chartView_ = newChartView(chart_, QSize(0, 320));
+    chart_ = new ScalingChartView(QSize(0, 320));
     tooltip_ = new QLabel;
     fitText_ = new QLabel;
     fitText_->setWordWrap(true);
-    topLayout->addWidget(chartView_, 1);
+    topLayout->addWidget(chart_, 1);
     topLayout->addWidget(tooltip_);
     topLayout->addWidget(fitText_);
     split->addWidget(top);
@@ -114,15 +100,14 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     runsView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     runsView_->horizontalHeader()->setStretchLastSection(true);  // the note
     runsView_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-    detail_ = new TimelineChart(tr("Selected run"), tr("tps"), {QStringLiteral("tps")}, {QStringLiteral("tps")});
-    QWidget* detailView = newChartView(detail_, QSize(0, 200));
+    detail_ = new TimelineChartView({tr("Selected run"), tr("tps"), {QStringLiteral("tps")}, {QStringLiteral("tps")}}, QSize(0, 200));
     auto* runsSplit = new QSplitter(Qt::Horizontal);
     auto* left = new QWidget;
     auto* ll = new QVBoxLayout(left);
     ll->addWidget(filter_);
     ll->addWidget(runsView_);
     runsSplit->addWidget(left);
-    runsSplit->addWidget(detailView);
+    runsSplit->addWidget(detail_);
     rl->addWidget(runsSplit);
     tabs->addTab(runsTab, tr("Runs"));
     split->addWidget(tabs);
@@ -132,33 +117,19 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     for (auto* c : {logX_, usl_}) connect(c, &QCheckBox::toggled, this, &ResultsPage::refresh);
     connect(compare_, &ComparisonPanel::choiceChanged, this, &ResultsPage::refreshComparison);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
-    connect(chart_, &ScalingChart::pointHovered, this, [this](const QString& text, bool on) { tooltip_->setText(on ? text : QString()); });
+    connect(chart_, &ScalingChartView::pointHovered, this, [this](const QString& text, bool on) { tooltip_->setText(on ? text : QString()); });
+    // The model shows the edit at once; the file is written off the GUI thread. A failed write
+    // says why and shows what the file holds again.
     connect(runs_, &RunsTableModel::exclusionChanged, this, [this](qint64 id, bool excluded) {
-        try {
-            if (!path_.isEmpty()) ExperimentStore::open(path_.toStdString())->setExcluded(id, excluded);
-            emit runsEdited();
-        } catch (const std::exception& e) {
-            // The file went away or cannot be written: say so, and show what the file holds.
-            QMessageBox::warning(this, tr("Exclude run"), QString::fromStdString(e.what()));
-            try {
-                runs_->setRuns(ExperimentStore::open(path_.toStdString(), true)->runs());
-            } catch (const std::exception&) {
-            }
-        }
+        if (!path_.isEmpty())
+            store_->setExcluded(path_, id, excluded, [this] { emit runsEdited(); },
+                                [this](const QString& error) { writeFailed(tr("Exclude run"), error); });
         refresh();
     });
     connect(runs_, &RunsTableModel::noteChanged, this, [this](qint64 id, const QString& note) {
-        try {
-            if (!path_.isEmpty()) ExperimentStore::open(path_.toStdString())->setRunNote(id, note.toStdString());
-            emit runsEdited();
-        } catch (const std::exception& e) {
-            // A sweep holds the file, or it cannot be written: say so, and show what the file holds.
-            QMessageBox::warning(this, tr("Note on run %1").arg(id), QString::fromStdString(e.what()));
-            try {
-                runs_->syncRuns(ExperimentStore::open(path_.toStdString(), true)->runs());
-            } catch (const std::exception&) {
-            }
-        }
+        if (!path_.isEmpty())
+            store_->setRunNote(path_, id, note, [this] { emit runsEdited(); },
+                               [this, id](const QString& error) { writeFailed(tr("Note on run %1").arg(id), error); });
     });
     connect(runsView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
@@ -215,6 +186,8 @@ void ResultsPage::clear() {
     follow_->stop();
     followNote_->hide();
     fileState_.clear();
+    loading_ = following_ = adding_ = false;
+    detailRun_ = -1;
     path_.clear();
     seriesOrder_.clear();
     runs_->setRuns({});
@@ -232,30 +205,6 @@ std::vector<RunRecord> ResultsPage::allRuns() const {
     return all;
 }
 
-QString ResultsPage::addExperiment(const QString& other) {
-    if (path_.isEmpty()) return tr("Open an experiment first; then add the series of others to it.");
-    if (QFileInfo(other).canonicalFilePath() == QFileInfo(path_).canonicalFilePath())
-        return tr("%1 is the experiment shown: its series are here already.").arg(other);
-    try {
-        CombinedRuns more = added_;
-        more.order = seriesOrder_;  // a name taken by a series of the file is refused too
-        addExperimentRuns(more, other.toStdString());
-        for (size_t i = seriesOrder_.size(); i < more.order.size(); ++i) {
-            seriesOrder_.push_back(more.order[i]);
-            added_.order.push_back(more.order[i]);
-        }
-        added_.runs = std::move(more.runs);
-        added_.provenance = std::move(more.provenance);
-        addedFiles_ << other;
-    } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
-    }
-    offerSeries();
-    offerMetricsPresent();
-    refresh();
-    return {};
-}
-
 void ResultsPage::removeAddedExperiments() {
     for (const auto& label : added_.order) seriesOrder_.erase(std::remove(seriesOrder_.begin(), seriesOrder_.end(), label), seriesOrder_.end());
     for (const auto& label : added_.order) hidden_.removeAll(QString::fromStdString(label));
@@ -264,65 +213,6 @@ void ResultsPage::removeAddedExperiments() {
     offerSeries();
     offerMetricsPresent();
     refresh();
-}
-
-void ResultsPage::load(const QString& path) {
-    if (path != path_) {  // series added from other files belong to the experiment they were added to
-        added_ = CombinedRuns{};
-        addedFiles_.clear();
-    }
-    path_ = path;
-    ++generation_;
-    fileState_ = fileState(path);
-    auto store = ExperimentStore::open(path.toStdString(), true);
-    seriesOrder_.clear();
-    for (const auto& s : store->series()) seriesOrder_.push_back(s.label);
-    for (const auto& s : added_.order) seriesOrder_.push_back(s);
-    provenance_ = store->provenance();
-    hidden_.clear();
-    runs_->setRuns(store->runs());
-    offerSeries();
-    offerMetricsPresent();
-    refresh();
-    follow_->start();
-    followFile();
-}
-
-void ResultsPage::watch(const QString& path) {
-    clear();
-    path_ = path;
-    follow_->start();
-    followFile();
-}
-
-// A file that a sweep (of this window or another ScaleLab) is writing is followed read-only:
-// new runs appear, the chart and tables are recomputed, and the selected run stays selected.
-void ResultsPage::followFile() {
-    if (path_.isEmpty()) return;
-    bool writing = ExperimentStore::beingWritten(path_.toStdString());
-    followNote_->setText(tr("A sweep is writing this file: the page follows it (read-only), reading it again every %1 s.")
-                             .arg(follow_->interval() / 1000));
-    followNote_->setVisible(writing);
-    QString state = fileState(path_);
-    if (state == fileState_ || !QFileInfo::exists(path_)) return;  // not there yet: a sweep is starting
-    if (reader_->busy()) return;  // the next tick reads what changed meanwhile
-    fileState_ = state;
-    reader_->read(
-        path_,
-        [this, generation = generation_](ExperimentSnapshot snapshot) {
-            if (generation != generation_) return;  // the page was loaded or cleared meanwhile
-            mergeSeriesOrder(snapshot.series);
-            provenance_ = std::move(snapshot.provenance);
-            runs_->syncRuns(std::move(snapshot.runs));
-            offerMetricsPresent();
-            refresh();
-        },
-        [this, generation = generation_](const QString& error) {
-            // Gone or unreadable for now: say so and keep what the page shows.
-            if (generation != generation_) return;
-            followNote_->setText(tr("Cannot read %1 now: %2").arg(path_, error));
-            followNote_->show();
-        });
 }
 
 bool ResultsPage::knowsSeries(const std::string& label) const {
@@ -347,24 +237,6 @@ void ResultsPage::offerMetricsPresent() {
     metric_->clear();
     metric_->addItems(names);
     metric_->setCurrentIndex(std::max(0, static_cast<int>(names.indexOf(chosen))));
-}
-
-void ResultsPage::addRun(const RunRecord& run) {
-    // The experiment's series order (the plan's), not the order runs arrive in: it gives each
-    // series its colour, and the reloaded file must show the same.
-    if (!knowsSeries(run.series) && !path_.isEmpty()) {
-        try {
-            mergeSeriesOrder(ExperimentStore::open(path_.toStdString(), true)->series());
-        } catch (const std::exception&) {
-        }
-    }
-    if (!knowsSeries(run.series)) {
-        seriesOrder_.push_back(run.series);
-        offerSeries();
-    }
-    runs_->addRun(run);
-    offerMetricsPresent();
-    refresh();
 }
 
 void ResultsPage::refresh() {
@@ -407,22 +279,6 @@ void ResultsPage::refresh() {
 
 void ResultsPage::refreshComparison() {
     compare_->refresh(allRuns(), seriesOrder_, parseRunMetric(metric_->currentText().toStdString()));
-}
-
-void ResultsPage::showRunDetail(int row) {
-    if (path_.isEmpty() || row < 0 || row >= runs_->rowCount()) return;
-    const RunRecord& run = runs_->run(row);
-    auto store = ExperimentStore::open(path_.toStdString(), true);
-    Timeline t;
-    for (const auto& s : store->samples(run.id)) {
-        LoadSample ls;
-        ls.endS = s.endS;
-        ls.tps = s.tps;
-        ls.latency.p95Ms = s.latP95Ms;
-        t.add(ls);
-    }
-    detail_->setTitle(tr("Run %1: %2, %3 clients, round %4").arg(run.id).arg(QString::fromStdString(run.series)).arg(run.clients).arg(run.repetition));
-    detail_->refresh(t, 600);
 }
 
 } // namespace scalelab::ui

@@ -2,7 +2,7 @@
 // Results of an experiment: the scaling chart (metric, error bars, log2 x, USL fits), a
 // comparison of two series, the peak table, the runs table (sortable, filterable, runs can be
 // excluded and included again) and the selected run's timeline.
-#include "bridge/ExperimentReader.h"
+#include "bridge/ExperimentBridge.h"
 #include "charts/ReportExport.h"
 #include "models/RunsTableModel.h"
 #include "models/ScalingData.h"
@@ -24,20 +24,23 @@ class QToolButton;
 namespace scalelab::ui {
 
 class ComparisonPanel;
-class ScalingChart;
-class TimelineChart;
+class ScalingChartView;
+class TimelineChartView;
 
 class ResultsPage : public QWidget {
     Q_OBJECT
 public:
     explicit ResultsPage(const TopologyInfo& machine, QWidget* parent = nullptr);
 
-    // Reads everything from the experiment file (the page keeps no file open), then follows
-    // it: every 2 s a file that changed (another ScaleLab's sweep writing it) is read again.
+    // Reads everything from the experiment file off the GUI thread (the page keeps no file
+    // open), then shows it and emits loaded(); until then the page shows what it showed, and on
+    // an error it keeps it and emits loadFailed(). Then follows the file: every 2 s a file that
+    // changed (another ScaleLab's sweep writing it) is read again.
     void load(const QString& experimentPath);
-    // The file a sweep of this window is about to write (it may not exist yet): followed as
-    // load() follows a file, from empty.
-    void watch(const QString& experimentPath);
+    bool loading() const { return loading_; }
+    // The file a sweep of this window is about to write (it may not exist yet), with the plan's
+    // series in the plan's order (their colours): followed as load() follows a file, from empty.
+    void watch(const QString& experimentPath, const std::vector<std::string>& seriesOrder);
     void addRun(const RunRecord& run);  // a run just finished during a sweep
     void clear();
 
@@ -48,8 +51,8 @@ public:
     const QString& path() const { return path_; }
     // "HEAD last week against the patch today": the series of another experiment file, named
     // "LABEL [FILE]", join the chart, tables and exports (nothing is written to either file).
-    // "" when added, else why not.
-    QString addExperiment(const QString& otherPath);
+    // The file is read off the GUI thread; experimentAdded() says when, with "" or why not.
+    void addExperiment(const QString& otherPath);
     void removeAddedExperiments();
     const QStringList& addedExperiments() const { return addedFiles_; }
     std::vector<RunRecord> allRuns() const;  // the file's runs and the added ones
@@ -59,7 +62,8 @@ public:
     void showSeries(const QStringList& series);
     QToolButton* seriesButton() const { return seriesButton_; }
 
-    ScalingChart* chart() const { return chart_; }
+    ScalingChartView* chart() const { return chart_; }
+    TimelineChartView* runChart() const { return detail_; }  // the selected run's tps
     const ScalingData& data() const { return data_; }
     QTableWidget* comparisonTable() const;
     ComparisonPanel* comparison() const { return compare_; }
@@ -68,6 +72,7 @@ public:
     QComboBox* metricCombo() const { return metric_; }
     QLineEdit* runsFilter() const { return filter_; }
     QSortFilterProxyModel* runsProxy() const { return proxy_; }
+    QTableView* runsView() const { return runsView_; }
 
     QLabel* followNote() const { return followNote_; }
     QTimer* followTimer() const { return follow_; }
@@ -75,6 +80,10 @@ public:
 signals:
     void pointsChanged(int points);  // after each refresh: how many points the chart draws
     void runsEdited();               // a run's exclusion or note was written into the file
+    void loaded(const QString& path);
+    void loadFailed(const QString& path, const QString& error);
+    void experimentAdded(const QString& otherPath, const QString& error);  // error "": added
+    void runShown(qint64 runId);  // the selected run's samples are drawn
 
 public slots:
     void refresh();
@@ -89,6 +98,8 @@ private:
     bool knowsSeries(const std::string& label) const;
     void mergeSeriesOrder(const std::vector<StoredSeries>& series);  // the file's order, appended
     void showRunDetail(int sourceRow);
+    void showRuns(std::vector<RunRecord> runs);  // the file's runs again, after a failed write
+    void writeFailed(const QString& what, const QString& error);
 
     TopologyInfo machine_;
     std::string hostname_;                      // with machine_: which runs were measured here
@@ -96,8 +107,7 @@ private:
     QString path_;
     std::vector<std::string> seriesOrder_;
     ScalingData data_;
-    ScalingChart* chart_;
-    QWidget* chartView_;
+    ScalingChartView* chart_;
     QLabel *tooltip_, *fitText_;
     QComboBox *metric_, *bars_;
     QCheckBox *logX_, *usl_;
@@ -111,11 +121,13 @@ private:
     QSortFilterProxyModel* proxy_;
     QTableView* runsView_;
     QLineEdit* filter_;
-    TimelineChart* detail_;
+    TimelineChartView* detail_;
+    qint64 detailRun_ = -1;                     // the run whose samples the run chart shows or awaits
     QLabel* followNote_;
     QTimer* follow_;
-    ExperimentReader* reader_;                  // the followed file is read off the GUI thread
-    quint64 generation_ = 0;                    // a load or clear drops a follow read in flight
+    ExperimentBridge* store_;                   // every read and write of a file, off the GUI thread
+    quint64 generation_ = 0;                    // a load or clear drops a read in flight
+    bool loading_ = false, following_ = false, adding_ = false;  // reads in flight
     QString fileState_;                         // sizes and times of the file and its -wal at the last read
 };
 

@@ -1,0 +1,266 @@
+// A worker's SQL commands: sending them (simple, extended or prepared), reading their results
+// (\gset, \aset, pipelines), a command's end, errors, retries and -r's per-command times.
+#include "load/WorkerClient.h"
+
+#include "load/LoadRun.h"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <ctime>
+
+namespace scalelab {
+using worker_detail::chomp;
+
+bool Worker::send(Client& c, const Command& cmd, int scriptIndex, int commandIndex) {
+    const SqlCommand& sql = cmd.sql;
+    size_t n = sql.vars.size();
+    for (size_t k = 0; k < n; ++k) c.paramPtrs[k] = c.vars.text(sql.vars[k]);  // nullptr (SQL NULL) when undefined
+    int ok = 0;
+    switch (spec_.mode) {
+    case QueryMode::Simple:
+        // A variable that is not defined stays as written, as pgbench's assignVariables().
+        c.sql.clear();
+        for (size_t k = 0; k < n; ++k) {
+            c.sql.append(sql.pieces[k]);
+            if (c.paramPtrs[k]) c.sql.append(c.paramPtrs[k]);
+            else c.sql.append(":").append(spec_.workload.vars.name(sql.vars[k]));
+        }
+        c.sql.append(sql.pieces[n]);
+        ok = PQsendQuery(c.conn, c.sql.c_str());
+        break;
+    case QueryMode::Extended:
+        ok = PQsendQueryParams(c.conn, sql.parameterized.c_str(), static_cast<int>(n), nullptr, c.paramPtrs.data(),
+                               nullptr, nullptr, 0);
+        break;
+    case QueryMode::Prepared:
+        ok = PQsendQueryPrepared(c.conn, statementNames_[static_cast<size_t>(scriptIndex)][static_cast<size_t>(commandIndex)].c_str(),
+                                 static_cast<int>(n), c.paramPtrs.data(), nullptr, nullptr, 0);
+        break;
+    }
+    // In a pipeline the queries stay in libpq's buffer until the sync (one send for all of them,
+    // as pgbench); otherwise out now.
+    bool pipelined = PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF;
+    int flushed = !ok ? -1 : pipelined ? 0 : PQflush(c.conn);
+    if (flushed < 0) {
+        lose(c, PQerrorMessage(c.conn));
+        return false;
+    }
+    if (!pipelined) setNeedFlush(c, flushed == 1);
+    c.sqlstate[0] = '\0';
+    c.query = 0;
+    return true;
+}
+
+void Worker::onReadable(Client& c) {
+    if (!PQconsumeInput(c.conn)) {
+        lose(c, PQerrorMessage(c.conn));
+        return;
+    }
+    if (c.needFlush) {
+        int flushed = PQflush(c.conn);
+        if (flushed < 0) {
+            lose(c, PQerrorMessage(c.conn));
+            return;
+        }
+        setNeedFlush(c, flushed == 1);
+    }
+    processResults(c);
+}
+
+// Every result libpq has complete, for the command the client waits on (or the pipeline it
+// drains, or its ROLLBACK).
+void Worker::processResults(Client& c) {
+    const Command* cmd = c.rollingBack || c.draining ? nullptr
+                         : &spec_.workload.scripts[static_cast<size_t>(c.script)].commands[c.command];
+    SqlCommand::Store store = cmd ? cmd->sql.store : SqlCommand::Store::None;
+    while (!PQisBusy(c.conn)) {
+        PGresult* r = PQgetResult(c.conn);
+        if (!r) {
+            if (c.draining) continue;  // between two of the pipeline's queries
+            if (c.pending) {
+                PGresult* last = c.pending;
+                c.pending = nullptr;
+                bool stored = c.sqlstate[0] || storeResult(c, last, c.query - 1, true);
+                PQclear(last);
+                if (!stored) return;
+            }
+            commandDone(c);
+            return;
+        }
+        ExecStatusType st = PQresultStatus(r);
+        if (c.draining && st == PGRES_PIPELINE_SYNC) {
+            PQclear(r);
+            if (--c.syncs == 0) {
+                c.draining = false;
+                if (PQexitPipelineMode(c.conn) != 1) {
+                    abortInCommand(c, "endpipeline", "failed to exit pipeline mode: " + chomp(PQerrorMessage(c.conn)));
+                    return;
+                }
+                commandDone(c);
+                return;
+            }
+            continue;
+        }
+        if (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR) {
+            if (!c.sqlstate[0]) {
+                const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+                std::strncpy(c.sqlstate, state ? state : "XX000", 5);
+                c.sqlstate[5] = '\0';
+                c.errorQuery = c.draining ? 0 : c.query;  // pgbench counts a pipeline's queries one by one
+                c.errorMessage = PQresultErrorMessage(r);  // the error path may allocate
+                while (!c.errorMessage.empty() && c.errorMessage.back() == '\n') c.errorMessage.pop_back();
+                if (firstFailureMessage_.empty() && !c.rollingBack) firstFailureMessage_ = c.errorMessage;
+            }
+            if (c.pending) PQclear(c.pending);
+            c.pending = nullptr;
+            PQclear(r);
+        } else if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH) {
+            PQclear(r);
+            abortClient(c, "client " + std::to_string(c.id) + " script " + std::to_string(c.script) + " aborted in command " +
+                               std::to_string(c.command) + ": COPY is not supported in pgbench, aborting");
+            return;
+        } else if (store == SqlCommand::Store::Gset && !c.sqlstate[0]) {
+            if (c.pending) PQclear(c.pending);
+            c.pending = r;  // stored if it proves to be the last
+        } else {
+            bool ok = store != SqlCommand::Store::Aset || c.sqlstate[0] || st != PGRES_TUPLES_OK || PQntuples(r) == 0 ||
+                      storeResult(c, r, c.query, false);
+            PQclear(r);
+            if (!ok) return;
+        }
+        ++c.query;
+    }
+}
+
+// \gset (the last result: exactly one row) or \aset (any result with rows): each column into
+// the variable named by the prefix and the column name, as text. False when the client aborted.
+bool Worker::storeResult(Client& c, const PGresult* r, int query, bool gset) {
+    const SqlCommand& sql = spec_.workload.scripts[static_cast<size_t>(c.script)].commands[c.command].sql;
+    auto metaError = [&](const std::string& what) {
+        abortClient(c, "client " + std::to_string(c.id) + " script " + std::to_string(c.script) + " command " +
+                           std::to_string(c.command) + " query " + std::to_string(query) + ": " + what);
+        return false;
+    };
+    int rows = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) : 0;
+    if (gset && rows != 1) return metaError("expected one row, got " + std::to_string(rows));
+    for (int f = 0; f < PQnfields(r); ++f) {
+        const char* column = PQfname(r, f);
+        int slot = spec_.workload.vars.find(sql.prefix, column);
+        if (slot < 0 || !c.vars.defined(slot)) {
+            std::string name = sql.prefix + column;  // a new variable: pgbench checks its name
+            if (!isValidVariableName(name))
+                return metaError(std::string(gset ? "gset" : "aset") + ": invalid variable name: \"" + name +
+                                 "\"; error storing into variable " + name);
+            if (slot < 0) continue;  // no script reads it
+        }
+        c.vars.setText(slot, PQgetvalue(r, rows - 1, f));
+    }
+    return true;
+}
+
+void Worker::commandDone(Client& c) {
+    if (c.rollingBack) {
+        c.rollingBack = false;
+        afterError(c);
+        return;
+    }
+    if (c.sqlstate[0]) {
+        // The server ended the session (pg_terminate_backend, shutdown) or the socket broke.
+        if (PQstatus(c.conn) == CONNECTION_BAD || std::strncmp(c.sqlstate, "57P0", 4) == 0 ||
+            std::strncmp(c.sqlstate, "08", 2) == 0) {
+            lose(c, PQerrorMessage(c.conn));
+            return;
+        }
+        bool retryable = std::strcmp(c.sqlstate, "40001") == 0 || std::strcmp(c.sqlstate, "40P01") == 0;
+        if (!retryable) {
+            // pgbench: any other SQL error aborts the client (its open transaction ends with
+            // the connection); the other clients go on.
+            const Script& script = spec_.workload.scripts[static_cast<size_t>(c.script)];
+            std::string why = "client " + std::to_string(c.id) + " script " + std::to_string(c.script) + " aborted in command " +
+                              std::to_string(c.command) + " query " + std::to_string(c.errorQuery) + ": " +
+                              c.errorMessage + " (" + script.name + ":" + std::to_string(script.commands[c.command].line) + ")";
+            if (!c.prepareError.empty()) why += "; preparing the script's statements failed: " + c.prepareError;
+            abortClient(c, why);
+            return;
+        }
+        if (spec_.verboseErrors)
+            std::fprintf(stderr, "client %d got an error in command %zu (SQL) of script %d; %s\n", c.id, c.command, c.script,
+                         c.errorMessage.c_str());
+        PGTransactionStatusType tx = PQtransactionStatus(c.conn);
+        if (tx == PQTRANS_INERROR || tx == PQTRANS_INTRANS) {
+            c.rollingBack = true;
+            char state[6];
+            std::memcpy(state, c.sqlstate, sizeof state);
+            int flushed = PQsendQuery(c.conn, "ROLLBACK") ? PQflush(c.conn) : -1;
+            if (flushed < 0) {
+                lose(c, PQerrorMessage(c.conn));
+                return;
+            }
+            setNeedFlush(c, flushed == 1);
+            std::memcpy(c.sqlstate, state, sizeof state);
+            return;  // still Waiting, now for the ROLLBACK
+        }
+        afterError(c);
+        return;
+    }
+    if (spec_.reportPerCommand) commandEnded(c, c.command, monotonicNs());
+    ++c.command;
+    c.phase = Client::Phase::Exec;
+    advance(c);
+}
+
+void Worker::afterError(Client& c) {
+    bool serialization = std::strcmp(c.sqlstate, "40001") == 0;
+    bool deadlock = std::strcmp(c.sqlstate, "40P01") == 0;
+    c.sqlstate[0] = '\0';
+    int64_t now = monotonicNs();
+    bool canRetry = (serialization || deadlock) && c.tries < spec_.maxTries &&
+                    shared_.stop.load(std::memory_order_relaxed) == RunShared::kRunning && now < shared_.deadlineNs;
+    PhaseCounters* p = phaseAt(now);
+    if (spec_.verboseErrors) {
+        std::string tries = std::to_string(c.tries) + (spec_.maxTries ? "/" + std::to_string(spec_.maxTries) : "");
+        std::fprintf(stderr, "client %d %s (try %s)\n", c.id,
+                     canRetry ? "repeats the transaction after the error" : "ends the failed transaction", tries.c_str());
+    }
+    if (spec_.reportPerCommand && p == &phases_[1]) {
+        auto& st = commandStats_[static_cast<size_t>(c.script)][c.command];
+        ++(canRetry ? st.retries : st.failures);
+    }
+    if (canRetry) {
+        // Same script, same random values: pgbench's retry replays the transaction exactly.
+        ++c.tries;
+        if (p) PhaseCounters::bump(p->retries);
+        c.rng.restore(c.rngAtStart);
+        c.command = 0;
+        c.phase = Client::Phase::Exec;
+        advance(c);
+        return;
+    }
+    if (p) {
+        PhaseCounters::bump(serialization ? p->serializationFailures : deadlock ? p->deadlockFailures : p->otherFailures);
+        if (c.tries > 1) PhaseCounters::bump(p->retriedTransactions);
+    }
+    ++c.transactionsDone;
+    if (log_) logTransaction(c, now, 0, serialization ? "serialization" : deadlock ? "deadlock" : "other");
+    if (spec_.connectPerTransaction) disconnect(c);
+    nextTransactionLater(c);
+}
+
+// -r: one more completed execution of a command, in the counted window.
+void Worker::commandEnded(const Client& c, size_t command, int64_t now) {
+    if (phaseAt(now) != &phases_[1]) return;
+    auto& st = commandStats_[static_cast<size_t>(c.script)][command];
+    ++st.count;
+    st.sumNs += now - c.commandStartNs;
+}
+
+} // namespace scalelab

@@ -1,0 +1,42 @@
+#pragma once
+// A live chart of some of a Timeline's series over time, as pages see it: a widget. Qt Charts
+// stays inside charts/ (TimelineChart draws).
+#include "models/Timeline.h"
+
+#include <QSize>
+#include <QStringList>
+#include <QWidget>
+
+#include <utility>
+
+namespace scalelab::ui {
+
+class TimelineChart;
+
+struct TimelineChartSpec {
+    TimelineChartSpec(QString t, QString y, QStringList n, QStringList l)
+        : title(std::move(t)), yTitle(std::move(y)), names(std::move(n)), labels(std::move(l)) {}
+    QString title, yTitle;
+    QStringList names;   // Timeline series names
+    QStringList labels;  // their legend texts
+    bool stacked = false;        // areas summed (CPU)
+    double fixedMaxY = 0;        // 0: the axis follows the data
+    bool legendAtRight = false;  // a column of entries: never elided, for five or more
+};
+
+class TimelineChartView : public QWidget {
+    Q_OBJECT
+public:
+    TimelineChartView(const TimelineChartSpec& spec, QSize minimum, QWidget* parent = nullptr);
+
+    void setTitle(const QString& title);
+    // Draw the timeline's boundaries (run starts on a whole sweep's axis) as grey vertical lines.
+    void showBoundaries(const QString& label);
+    void refresh(const Timeline& timeline, int columns);
+    int pointCount() const;  // of every line drawn, boundaries included
+
+private:
+    TimelineChart* chart_;
+};
+
+} // namespace scalelab::ui
