@@ -3,6 +3,7 @@
 
 #include "Interrupts.h"
 
+#include "load/LoadCoordinator.h"
 #include "load/LoadResultJson.h"
 #include "load/LoadRun.h"
 #include "load/PgbenchData.h"
@@ -19,6 +20,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 namespace scalelab::app {
@@ -99,13 +101,13 @@ void printPerCommand(const LoadSpec& spec, const LoadResult& r) {
     }
 }
 
-void printReport(const LoadSpec& spec, const LoadResult& r, const PlacementRecord& placement) {
+void printReport(const LoadSpec& spec, const LoadResult& r, const std::string& placement) {
     std::cout << "transaction type: " << r.workload << "\n"
               << "scaling factor: " << r.scale << "\n"
               << "query mode: " << queryModeName(r.mode) << "\n"
               << "number of clients: " << r.clients << "\n"
               << "number of threads: " << r.threads << "\n"
-              << "placement: " << placement.describe() << "\n"
+              << "placement: " << placement << "\n"
               << "maximum number of tries: " << spec.maxTries << "\n";
     if (spec.durationS > 0) std::cout << "duration: " << spec.durationS << " s\n";
     else std::cout << "number of transactions per client: " << spec.transactionsPerClient << "\n";
@@ -159,6 +161,62 @@ void printReport(const LoadSpec& spec, const LoadResult& r, const PlacementRecor
     std::cout << "status: " << runStatusName(r.status) << "\n";
     if (r.status == RunStatus::Failed) std::cout << "error: " << r.error << "\n";
     if (r.abortedClients > 0) std::cerr << "scalelab: Run was aborted; the above results are incomplete.\n";
+}
+
+// The words of an --ssh-command, split at spaces (no quoting: a path with spaces goes in
+// ~/.ssh/config instead).
+std::vector<std::string> words(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> out;
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+void printHosts(const LoadHostsResult& r) {
+    for (const auto& h : r.hosts) {
+        std::cout << "load host " << h.share.host << (h.hostname.empty() ? "" : " (" + h.hostname + ")") << ": "
+                  << h.share.clients << " clients, " << h.share.threads << " threads, " << fmt("%.1f", h.result.tps) << " tps";
+        if (h.cpuBusyPct) std::cout << ", CPU busy " << fmt("%.0f", *h.cpuBusyPct) << "%";
+        if (h.loadGeneratorCpuPct) std::cout << " (load generator " << fmt("%.0f", *h.loadGeneratorCpuPct) << "% of a PU)";
+        if (h.rxMBps) std::cout << ", network in " << fmt("%.2f", *h.rxMBps) << " MB/s out " << fmt("%.2f", *h.txMBps) << " MB/s";
+        if (h.clientBound) std::cout << " [client-bound: this host limits the result]";
+        if (h.result.status != RunStatus::Completed) std::cout << " [" << runStatusName(h.result.status) << "]";
+        std::cout << "\n";
+    }
+    std::cout << "coordinator: " << fmt("%.0f", r.coordinatorCpuS * 1000) << " ms of CPU for " << r.hosts.size()
+              << (r.hosts.size() == 1 ? " host" : " hosts") << " over " << fmt("%.1f", r.merged.measuredSeconds) << " s\n";
+}
+
+int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<void(const LoadSample&)>& progress) {
+    LoadHostsOptions options;
+    options.hosts = a.loadHosts;
+    if (!a.sshCommand.empty()) options.ssh = words(a.sshCommand);
+    options.remoteProgram = a.remoteScalelab;
+    LoadCoordinator coordinator(options, spec);
+    LoadHostsResult result;
+    {
+        InterruptToStop interrupts("stopping: every load host finishes its transactions in flight",
+                                   [&coordinator] { coordinator.requestStop(); });
+        result = coordinator.run(progress);
+    }
+    for (const auto& h : result.merged.housekeeping)
+        note("before the run: " + h.statement + (h.error.empty() ? "" : " (failed, ignored as pgbench does: " + h.error + ")"));
+    if (a.json) {
+        nlohmann::json j = toJson(result.merged);
+        j.erase("histogram");
+        nlohmann::json hosts = nlohmann::json::array();
+        for (const auto& h : result.hosts) hosts.push_back(toJson(h));
+        j["load_hosts"] = hosts;
+        j["coordinator_cpu_s"] = result.coordinatorCpuS;
+        for (auto& s : j["samples"]) s.erase("histogram");
+        std::cout << j.dump(2) << "\n";
+    } else {
+        size_t n = result.hosts.size();
+        printReport(spec, result.merged, "none here: the clients ran on " + std::to_string(n) + (n == 1 ? " load host" : " load hosts"));
+        printHosts(result);
+    }
+    if (result.merged.abortedClients > 0) return 2;
+    return result.merged.status == RunStatus::Failed ? 1 : 0;
 }
 
 } // namespace
@@ -227,6 +285,11 @@ int runRunCommand(const RunArgs& a) {
         if (a.progress > 0) spec.sampleIntervalS = a.progress;
         if (a.duration == 0 && a.transactions == 0) spec.transactionsPerClient = 10;  // pgbench's default
         validate(spec);  // before anything starts: a typo must not cost an initdb
+        if (!a.loadHosts.empty()) {
+            if (!a.placement.empty() || a.separate || a.realSmt)
+                throw UsageError("--placement, --separate and --real-smt place this machine's load generator: with --load-hosts the clients run elsewhere");
+            if (a.log) throw UsageError("-l writes each thread's log on its own machine: not available with --load-hosts");
+        }
         if (!a.placement.empty()) parsePlacement(a.placement, a.separate);  // a typo must not start a server
 
         Target target = openTarget(a.target);
@@ -257,6 +320,14 @@ int runRunCommand(const RunArgs& a) {
                              s.latency.meanMs, s.latency.stddevMs, static_cast<unsigned long long>(s.failures),
                              s.warmup ? " (warm-up)" : "");
             };
+        if (!a.loadHosts.empty()) {
+            if (target.embedded)
+                for (const auto& h : a.loadHosts)
+                    if (h != "local")
+                        throw UsageError("the embedded server listens on this machine only: give --conninfo of a server the load host " +
+                                         h + " can reach");
+            return runOnLoadHosts(a, spec, progress);
+        }
         PlacementScope placement(a.placement, a.separate, a.realSmt,
                                  target.embedded ? target.embedded->status().pid : 0, note);
         spec.onWorkerStart = placement.bindWorkers();
@@ -278,7 +349,7 @@ int runRunCommand(const RunArgs& a) {
             j["placement"] = toJson(placement.record());
             std::cout << j.dump(2) << "\n";
         } else {
-            printReport(spec, result, placement.record());
+            printReport(spec, result, placement.record().describe());
         }
         // pgbench's exit status: 2 when clients aborted (the results are incomplete), 1 when
         // the run could not go on at all.

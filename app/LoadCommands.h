@@ -64,6 +64,9 @@ struct RunArgs {
     bool partitions = false;
     bool noVacuum = false;       // -n: no vacuum of the pgbench tables before the run
     bool vacuumAll = false;      // -v: also VACUUM ANALYZE pgbench_accounts
+    std::vector<std::string> loadHosts;  // --load-hosts: the clients run there (docs/load-hosts.md)
+    std::string sshCommand;              // empty: ssh -o BatchMode=yes
+    std::string remoteScalelab = "scalelab";
 };
 
 void addTargetOptions(CLI::App* cmd, TargetArgs& target);

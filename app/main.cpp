@@ -9,6 +9,7 @@
 #include "SweepCommands.h"
 #include "TopologyCommand.h"
 
+#include "load/LoadAgent.h"
 #include "server/PgBinaries.h"
 #include "util/Error.h"
 
@@ -129,8 +130,16 @@ int main(int argc, char** argv) {
     runCmd->add_flag("--separate", run.separate, "Keep the load generator off the server's cores (and their SMT siblings)");
     runCmd->add_flag("--real-smt", run.realSmt, "With smt-on/smt-off: switch SMT in the kernel for real (root), restored after");
 
+    runCmd->add_option("--load-hosts", run.loadHosts,
+                       "Run the clients from these hosts (ssh destinations, or local), comma-separated (docs/load-hosts.md)")
+        ->delimiter(',');
+    runCmd->add_option("--ssh-command", run.sshCommand, "The ssh command for --load-hosts (default: ssh -o BatchMode=yes)");
+    runCmd->add_option("--remote-scalelab", run.remoteScalelab, "ScaleLab's path on the load hosts (default: scalelab)");
     runCmd->add_option("--device", run.devices, "Report this block device (repeatable; default: every whole disk)");
     runCmd->add_flag("--partitions", run.partitions, "Report partitions too");
+    // A load host's side of `run --load-hosts`: started by the coordinator (through ssh), it
+    // reads its job on stdin and answers in JSON lines on stdout (docs/load-hosts.md).
+    auto* agentCmd = app.add_subcommand("agent", "Serve as a load host for `run --load-hosts` (started by the coordinator)");
 
     scalelab::app::TopologyArgs topology;
     auto* topoCmd = app.add_subcommand("topology", "Print the CPU topology and the PU sets of each placement scenario");
@@ -239,6 +248,7 @@ int main(int argc, char** argv) {
     }
     if (initCmd->parsed()) return scalelab::app::runInitCommand(init);
     if (runCmd->parsed()) return scalelab::app::runRunCommand(run);
+    if (agentCmd->parsed()) return scalelab::serveLoadAgent(std::cin, std::cout);
     if (topoCmd->parsed()) return scalelab::app::runTopologyCommand(topology);
     if (sweepCmd->parsed()) return scalelab::app::runSweepCommand(sweep);
     if (runsCmd->parsed()) return scalelab::app::runRunsCommand(runsFile, excludeRuns, includeRuns);

@@ -1,5 +1,7 @@
 #include "load/LatencyHistogram.h"
 
+#include "util/Error.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -120,6 +122,41 @@ LatencyHistogram LiveLatencyHistogram::snapshot() const {
     h.sumSquares_ = sumSquares_.load(std::memory_order_relaxed);
     h.min_ = min_.load(std::memory_order_relaxed);
     h.max_ = max_.load(std::memory_order_relaxed);
+    return h;
+}
+
+HistogramData LatencyHistogram::data() const {
+    HistogramData d;
+    d.count = count_;
+    d.sumNs = sum_;
+    d.sumSquares = sumSquares_;
+    d.minNs = minNs();
+    d.maxNs = max_;
+    for (size_t i = 0; i < counts_.size(); ++i)
+        if (counts_[i]) d.buckets.emplace_back(static_cast<uint32_t>(i), counts_[i]);
+    return d;
+}
+
+LatencyHistogram LatencyHistogram::fromData(const HistogramData& d) {
+    LatencyHistogram h;
+    uint64_t total = 0;
+    for (const auto& [index, n] : d.buckets) {
+        if (index >= histogram::kBuckets)
+            throw Error("latency histogram: bucket " + std::to_string(index) + " is out of range (0.." +
+                        std::to_string(histogram::kBuckets - 1) + ")");
+        h.counts_[index] += n;
+        total += n;
+    }
+    if (total != d.count)
+        throw Error("latency histogram: its buckets hold " + std::to_string(total) + " values, its count says " +
+                    std::to_string(d.count));
+    h.count_ = d.count;
+    h.sum_ = d.sumNs;
+    h.sumSquares_ = d.sumSquares;
+    if (d.count) {
+        h.min_ = d.minNs;
+        h.max_ = d.maxNs;
+    }
     return h;
 }
 

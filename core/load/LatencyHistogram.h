@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace scalelab {
 
@@ -27,9 +29,21 @@ struct LatencySummary {
     double p50Ms = 0, p90Ms = 0, p95Ms = 0, p99Ms = 0, p999Ms = 0;
 };
 
+// A histogram as it travels (a load host's result to the coordinator): the non-empty buckets
+// only, and the exact count, sum, sum of squares, min and max. Converting back loses nothing.
+struct HistogramData {
+    uint64_t count = 0, sumNs = 0, minNs = 0, maxNs = 0;
+    double sumSquares = 0;
+    std::vector<std::pair<uint32_t, uint64_t>> buckets;  // (bucket index, count), ascending
+};
+
 // A value type: snapshots, interval deltas and merged totals.
 class LatencyHistogram {
 public:
+    HistogramData data() const;
+    // Throws Error for a bucket index out of range or counts that do not add up to `count`.
+    static LatencyHistogram fromData(const HistogramData& data);
+
     void record(uint64_t ns);
     void merge(const LatencyHistogram& other);
     // this - earlier, for cumulative snapshots of the same source. Min and max are the

@@ -1,6 +1,8 @@
 #include "load/LoadResultJson.h"
 
 #include "metrics/MetricsJson.h"
+#include "util/Error.h"
+#include "util/JsonField.h"
 
 namespace scalelab {
 
@@ -17,6 +19,7 @@ nlohmann::json toJson(const LoadSample& s) {
                         {"tps", s.tps}, {"latency", toJson(s.latency)}, {"failures", s.failures}, {"retries", s.retries},
                         {"skipped", s.skipped}};
     if (s.system) j["system"] = toJson(*s.system);
+    if (s.histogram) j["histogram"] = toJson(*s.histogram);
     return j;
 }
 
@@ -68,7 +71,110 @@ nlohmann::json toJson(const LoadResult& r) {
     }
     if (r.connectionSecondsTotal > 0) j["connection_seconds_total"] = r.connectionSecondsTotal;
     if (r.system) j["system"] = toJson(*r.system, false);
+    if (r.histogram) j["histogram"] = toJson(*r.histogram);
     return j;
+}
+
+nlohmann::json toJson(const HistogramData& h) {
+    nlohmann::json buckets = nlohmann::json::array();
+    for (const auto& [index, n] : h.buckets) buckets.push_back({index, n});
+    return {{"count", h.count}, {"sum_ns", h.sumNs}, {"sum_squares", h.sumSquares}, {"min_ns", h.minNs},
+            {"max_ns", h.maxNs}, {"buckets", buckets}};
+}
+
+namespace {
+template <class T>
+T field(const nlohmann::json& j, const char* name) {
+    return jsonField<T>(j, name, "load host result");
+}
+
+template <class T>
+T fieldOr(const nlohmann::json& j, const char* name, T otherwise) {
+    return j.contains(name) && !j[name].is_null() ? field<T>(j, name) : otherwise;
+}
+} // namespace
+
+HistogramData histogramFromJson(const nlohmann::json& j) {
+    HistogramData h;
+    h.count = field<uint64_t>(j, "count");
+    h.sumNs = field<uint64_t>(j, "sum_ns");
+    h.sumSquares = field<double>(j, "sum_squares");
+    h.minNs = field<uint64_t>(j, "min_ns");
+    h.maxNs = field<uint64_t>(j, "max_ns");
+    for (const auto& b : field<nlohmann::json>(j, "buckets")) {
+        if (!b.is_array() || b.size() != 2) throw Error("load host result: a histogram bucket is not [index, count]");
+        h.buckets.emplace_back(b[0].get<uint32_t>(), b[1].get<uint64_t>());
+    }
+    return h;
+}
+
+LoadSample loadSampleFromJson(const nlohmann::json& j) {
+    LoadSample s;
+    s.startS = field<double>(j, "start_s");
+    s.endS = field<double>(j, "end_s");
+    s.warmup = field<bool>(j, "warmup");
+    s.transactions = field<uint64_t>(j, "transactions");
+    s.tps = field<double>(j, "tps");
+    s.failures = field<uint64_t>(j, "failures");
+    s.retries = field<uint64_t>(j, "retries");
+    s.skipped = field<uint64_t>(j, "skipped");
+    if (j.contains("histogram")) {
+        s.histogram = histogramFromJson(j["histogram"]);
+        s.latency = LatencyHistogram::fromData(*s.histogram).summary();
+    }
+    return s;
+}
+
+LoadResult loadResultFromJson(const nlohmann::json& j) {
+    LoadResult r;
+    std::string status = field<std::string>(j, "status");
+    auto known = runStatusFromName(status);
+    if (!known) throw Error("load host result: unknown status '" + status + "'");
+    r.status = *known;
+    r.error = field<std::string>(j, "error");
+    r.workload = field<std::string>(j, "workload");
+    r.scale = field<int64_t>(j, "scale");
+    r.mode = parseQueryMode(field<std::string>(j, "query_mode"));
+    r.clients = field<int>(j, "clients");
+    r.threads = field<int>(j, "threads");
+    r.seed = field<uint64_t>(j, "seed");
+    r.connectSeconds = field<double>(j, "connect_s");
+    r.measuredSeconds = field<double>(j, "measured_s");
+    r.transactions = field<uint64_t>(j, "transactions");
+    r.tps = field<double>(j, "tps");
+    const auto& failures = field<nlohmann::json>(j, "failures");
+    r.failures.serialization = field<uint64_t>(failures, "serialization");
+    r.failures.deadlock = field<uint64_t>(failures, "deadlock");
+    r.failures.other = field<uint64_t>(failures, "other");
+    r.retries = field<uint64_t>(j, "retries");
+    r.retriedTransactions = field<uint64_t>(j, "retried_transactions");
+    r.firstErrorMessage = field<std::string>(j, "first_error");
+    r.lagMeanMs = field<double>(j, "lag_mean_ms");
+    r.lagMaxMs = field<double>(j, "lag_max_ms");
+    r.skipped = field<uint64_t>(j, "skipped");
+    r.late = field<uint64_t>(j, "late");
+    r.abortedClients = field<int>(j, "aborted_clients");
+    r.firstAbort = field<std::string>(j, "first_abort");
+    for (const auto& s : field<nlohmann::json>(j, "samples")) r.samples.push_back(loadSampleFromJson(s));
+    for (const auto& h : fieldOr<nlohmann::json>(j, "housekeeping", nlohmann::json::array()))
+        r.housekeeping.push_back({field<std::string>(h, "statement"), fieldOr<std::string>(h, "error", "")});
+    for (const auto& c : fieldOr<nlohmann::json>(j, "commands", nlohmann::json::array())) {
+        CommandReport one;
+        one.script = field<int>(c, "script");
+        one.command = field<int>(c, "command");
+        one.text = field<std::string>(c, "text");
+        one.count = field<uint64_t>(c, "count");
+        one.failures = field<uint64_t>(c, "failures");
+        one.retries = field<uint64_t>(c, "retries");
+        one.meanMs = fieldOr<double>(c, "mean_ms", 0);
+        r.commands.push_back(std::move(one));
+    }
+    r.connectionSecondsTotal = fieldOr<double>(j, "connection_seconds_total", 0);
+    if (j.contains("histogram")) {
+        r.histogram = histogramFromJson(j["histogram"]);
+        r.latency = LatencyHistogram::fromData(*r.histogram).summary();
+    }
+    return r;
 }
 
 } // namespace scalelab

@@ -9,5 +9,13 @@ namespace scalelab {
 nlohmann::json toJson(const LatencySummary& s);
 nlohmann::json toJson(const LoadSample& s);
 nlohmann::json toJson(const LoadResult& r);
+nlohmann::json toJson(const HistogramData& h);
+
+// What a load host sends its coordinator, read back: the counts, times, failures, -r's commands,
+// the samples and the histograms (system metrics stay on the host's side). Throws Error naming
+// the field that is missing or of the wrong type.
+LoadResult loadResultFromJson(const nlohmann::json& j);
+LoadSample loadSampleFromJson(const nlohmann::json& j);
+HistogramData histogramFromJson(const nlohmann::json& j);
 
 } // namespace scalelab

@@ -123,6 +123,10 @@ void validate(const LoadSpec& s) {
     if (s.workload.scripts.empty()) bad("no workload: choose a built-in script (-b), a script file (-f) or a replay file");
     if (s.clients < 1) bad("clients must be at least 1 (got " + std::to_string(s.clients) + ")");
     if (s.threads < 1) bad("threads must be at least 1 (got " + std::to_string(s.threads) + ")");
+    if (s.clientIdOffset < 0) bad("the first client's number must not be negative (got " + std::to_string(s.clientIdOffset) + ")");
+    if (s.clientsInAll != 0 && s.clientsInAll < s.clientIdOffset + s.clients)
+        bad("clients in all hosts (" + std::to_string(s.clientsInAll) + ") must cover this host's clients " +
+            std::to_string(s.clientIdOffset) + ".." + std::to_string(s.clientIdOffset + s.clients - 1));
     bool timed = s.durationS > 0, counted = s.transactionsPerClient > 0;
     if (timed == counted) bad("give either a duration (-T) or a number of transactions per client (-t), not both or neither");
     if (s.durationS < 0 || !std::isfinite(s.durationS)) bad("duration must be a positive number of seconds");
@@ -227,6 +231,24 @@ LoadResult LoadRun::run() {
     for (auto& w : workers) running.emplace_back([&w] { w->run(); });
 
     MetricsTimeline metrics(metrics_);
+    int64_t connectedNs = 0;  // with beforeStart: the connect time does not include the wait for the start
+    if (spec_.beforeStart) {
+        // A load host's share: connected, it waits for the moment every host agreed on.
+        bool ready;
+        {
+            std::unique_lock<std::mutex> lock(sh.mutex);
+            sh.changed.wait(lock, [&] { return sh.workersReady == threads || sh.failed; });
+            ready = !sh.failed;
+        }
+        connectedNs = monotonicNs();
+        if (ready) {
+            try {
+                spec_.beforeStart();
+            } catch (const std::exception& e) {
+                sh.fail(e.what());
+            }
+        }
+    }
     {
         std::unique_lock<std::mutex> lock(sh.mutex);
         sh.changed.wait(lock, [&] { return sh.workersReady == threads || sh.failed; });
@@ -238,7 +260,7 @@ LoadResult LoadRun::run() {
             if (spec_.durationS > 0) sh.deadlineNs = sh.startNs + static_cast<int64_t>(spec_.durationS * 1e9);
             sh.go = true;
         }
-        result.connectSeconds = seconds(monotonicNs() - connectStart);
+        result.connectSeconds = seconds((connectedNs ? connectedNs : monotonicNs()) - connectStart);
     }
     sh.changed.notify_all();
 
@@ -283,6 +305,7 @@ LoadResult LoadRun::run() {
             s.retries = current.retries - previous.retries;
             s.skipped = current.skipped - previous.skipped;
             s.system = system;
+            if (spec_.keepHistograms) s.histogram = delta.data();
             if (s.endS > s.startS && (s.transactions > 0 || !last)) {
                 result.samples.push_back(s);
                 if (observer_) observer_(s);
@@ -337,6 +360,7 @@ LoadResult LoadRun::run() {
     result.transactions = measured.latency.count();
     result.tps = result.measuredSeconds > 0 ? static_cast<double>(result.transactions) / result.measuredSeconds : 0;
     result.latency = measured.latency.summary();
+    if (spec_.keepHistograms) result.histogram = measured.latency.data();
     result.failures = measured.failures;
     result.retries = measured.retries;
     result.retriedTransactions = measured.retriedTransactions;

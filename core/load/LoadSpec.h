@@ -51,6 +51,19 @@ struct LoadSpec {
     std::optional<TransactionLog> log;
     // Called on each worker thread before it connects (CPU binding). An exception fails the run.
     std::function<void(int threadIndex)> onWorkerStart;
+
+    // One share of a run spread over load hosts (docs/load-hosts.md):
+    // the clients here are numbered from clientIdOffset (their :client_id and random streams
+    // are those the same clients have in one process running all of them) ...
+    int clientIdOffset = 0;
+    int clientsInAll = 0;  // every host's clients together (0: this run's own)
+    // ... the result and each sample carry their latency histogram, so that the coordinator
+    // merges them bucket by bucket ...
+    bool keepHistograms = false;
+    // ... and the clock starts when this returns: called on the run's thread once every client
+    // is connected, it blocks until the moment all hosts agreed on. An exception fails the run
+    // with its words.
+    std::function<void()> beforeStart;
 };
 
 // Throws Error naming the field and the rule for anything out of range. The conninfo is not
@@ -84,6 +97,7 @@ struct LoadSample {
     uint64_t retries = 0;
     uint64_t skipped = 0;              // -R with -L
     std::optional<SystemSample> system;  // when the run has a SystemSampler
+    std::optional<HistogramData> histogram;  // with LoadSpec::keepHistograms
 };
 
 // How a run ended: all of its window measured, failed (clients aborted, the server went away),
@@ -126,6 +140,7 @@ struct LoadResult {
     // From the end of the warm-up until every client had disconnected (so the server had
     // counted their last commits); when the run has a SystemSampler.
     std::optional<SystemSample> system;
+    std::optional<HistogramData> histogram;  // of the counted window, with LoadSpec::keepHistograms
 };
 
 } // namespace scalelab

@@ -56,7 +56,10 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
     // in client order, then :default_seed, then each thread's three generators. The same seed,
     // clients and threads give the same random values as pgbench.
     Random base(spec.seed.value_or(0));
-    std::vector<uint64_t> clientSeeds(static_cast<size_t>(spec.clients));
+    // A load host's share numbers its clients from clientIdOffset: the seeds of every host's
+    // clients are drawn, so each client (and :default_seed) is what it is in one process.
+    int seededClients = std::max(spec.clientsInAll, spec.clientIdOffset + spec.clients);
+    std::vector<uint64_t> clientSeeds(static_cast<size_t>(seededClients));
     for (auto& cs : clientSeeds) cs = base.next();
     int64_t defaultSeed = w.isDefined(VariableTable::kDefaultSeed) ? 0 : static_cast<int64_t>(base.next());
     for (int t = 0; t <= index; ++t) {
@@ -69,7 +72,7 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
     }
     for (size_t i = 0; i < clients_.size(); ++i) {
         Client& c = clients_[i];
-        c.id = firstClient + static_cast<int>(i);
+        c.id = spec.clientIdOffset + firstClient + static_cast<int>(i);
         c.rng.reseed(clientSeeds[static_cast<size_t>(c.id)]);
         c.vars.resize(w.vars.size());
         for (const auto& d : w.defines()) c.vars.setText(d.slot, d.value.c_str());

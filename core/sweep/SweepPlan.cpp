@@ -1,6 +1,5 @@
 #include "sweep/SweepPlan.h"
 
-#include "load/Random.h"
 #include "server/Conninfo.h"
 #include "topo/Placement.h"
 #include "util/Error.h"
@@ -8,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -292,9 +290,25 @@ SweepPlan parsePlan(const json& j) {
         p.series.push_back(std::move(s));
     }
 
+    if (const json* hosts = root.get("load_hosts")) {
+        p.loadHosts = parseLoadHostsPlan(*hosts);
+        for (size_t i = 0; i < p.series.size(); ++i)
+            if (!p.series[i].placement.empty())
+                fail("$.series[" + std::to_string(i) + "].placement", "places this machine's load generator: with load_hosts the clients run elsewhere");
+        for (size_t i = 0; i < p.loadHosts->hosts.size(); ++i)
+            if (p.conninfo.empty() && p.loadHosts->hosts[i] != "local")
+                fail("$.load_hosts", "the embedded server listens on this machine only: give target.conninfo, a server " +
+                                         p.loadHosts->hosts[i] + " can reach");
+    }
+
     const json* clients = root.get("clients");
     if (!clients) fail("$.clients", "missing: the client counts, e.g. \"1-64 x2\"");
     p.clients = parseClientCounts(*clients, "$.clients");
+    if (p.loadHosts)
+        for (int c : p.clients)
+            if (c < static_cast<int>(p.loadHosts->hosts.size()))
+                fail("$.clients", std::to_string(c) + " clients cannot be shared over " + std::to_string(p.loadHosts->hosts.size()) +
+                                      " load hosts: each needs at least one");
 
     if (const json* th = root.get("threads")) {
         if (th->is_number_integer() && th->get<int64_t>() >= 1) {
@@ -393,41 +407,6 @@ SweepPlan parsePlan(const json& j) {
     return p;
 }
 
-nlohmann::json planWithoutSecrets(nlohmann::json plan) {
-    if (plan.is_object() && plan.contains("target") && plan["target"].is_object() && plan["target"].contains("conninfo") &&
-        plan["target"]["conninfo"].is_string())
-        plan["target"]["conninfo"] = conninfoWithoutPassword(plan["target"]["conninfo"].get<std::string>());
-    return plan;
-}
-
-SweepPlan loadPlanFile(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw Error("cannot read the plan " + path);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string s = text.str();
-    json j;
-    try {
-        j = json::parse(s);
-    } catch (const json::parse_error& e) {
-        size_t byte = std::min(e.byte, s.size());
-        size_t line = 1, col = 1;
-        for (size_t i = 0; i + 1 < byte; ++i) {
-            if (s[i] == '\n') ++line, col = 1;
-            else ++col;
-        }
-        std::string msg = e.what();
-        auto colon = msg.find("syntax error");
-        throw Error(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": not valid JSON: " +
-                    (colon == std::string::npos ? msg : msg.substr(colon)));
-    }
-    try {
-        return parsePlan(j);
-    } catch (const Error& e) {
-        throw Error(path + ": " + e.what());
-    }
-}
-
 Workload SweepPlan::workload() const {
     if (!replay.empty()) return Workload::replayFile(replay, shuffle);
     Workload w;
@@ -447,28 +426,6 @@ void checkSettingNames(const SweepPlan& plan, const std::set<std::string>& known
     checkSettingNames(plan.serverSettings, "$.target.settings", known);
     for (size_t i = 0; i < plan.series.size(); ++i)
         checkSettingNames(plan.series[i].settings, "$.series[" + std::to_string(i) + "].settings", known);
-}
-
-std::vector<PlannedRun> expandPlan(const SweepPlan& plan, uint64_t seed) {
-    std::vector<PlannedRun> runs;
-    Random rng(seed);
-    std::vector<int> clients = plan.clients;
-    std::sort(clients.begin(), clients.end());
-    int nSeries = static_cast<int>(plan.series.size());
-    if (plan.interleaved) {
-        for (int round = 1; round <= plan.repetitions; ++round)
-            for (int c : clients) {
-                std::vector<int> order(static_cast<size_t>(nSeries));
-                for (int s = 0; s < nSeries; ++s) order[static_cast<size_t>(s)] = s;
-                for (int i = nSeries - 1; i > 0; --i) std::swap(order[static_cast<size_t>(i)], order[static_cast<size_t>(rng.between(0, i))]);
-                for (int s : order) runs.push_back({static_cast<int>(runs.size()), round, s, c});
-            }
-    } else {
-        for (int s = 0; s < nSeries; ++s)
-            for (int round = 1; round <= plan.repetitions; ++round)
-                for (int c : clients) runs.push_back({static_cast<int>(runs.size()), round, s, c});
-    }
-    return runs;
 }
 
 } // namespace scalelab

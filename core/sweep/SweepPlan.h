@@ -3,6 +3,7 @@
 // JSON (schema in docs/sweeps.md); every error names the JSON path and what was expected.
 #include "load/PgbenchData.h"
 #include "load/Workload.h"
+#include "sweep/LoadHostsPlan.h"
 #include "server/ServerSettings.h"
 
 #include <nlohmann/json.hpp>
@@ -79,6 +80,7 @@ struct SweepPlan {
     int64_t scale = 10;
     bool reinit = false;                     // re-create ScaleLab's pgbench tables at the start
 
+    std::optional<LoadHostsPlan> loadHosts;  // none: the clients run here
     nlohmann::json json;                     // the plan as given, kept with the experiment
 
     bool embedded() const { return conninfo.empty(); }

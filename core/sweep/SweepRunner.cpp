@@ -8,8 +8,8 @@
 #include "server/AlterSystem.h"
 #include "server/ConnectionCapacity.h"
 #include "server/EmbeddedServer.h"
-#include "stats/SteadyState.h"
 #include "sweep/AdaptiveRounds.h"
+#include "sweep/RunRecordOf.h"
 #include "sweep/Provenance.h"
 #include "sweep/SweepEstimate.h"
 #include "sweep/SweepPreflight.h"
@@ -23,21 +23,12 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
-#include <limits>
 #include <map>
 #include <set>
 #include <pqxx/pqxx>
 
 namespace scalelab {
 namespace {
-
-// No transaction, no latency: missing (NULL in the file), never 0 ms.
-LatencySummary missingLatency() {
-    double none = std::numeric_limits<double>::quiet_NaN();
-    LatencySummary l;
-    l.meanMs = l.stddevMs = l.minMs = l.p50Ms = l.p90Ms = l.p95Ms = l.p99Ms = l.p999Ms = l.maxMs = none;
-    return l;
-}
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -55,67 +46,6 @@ const char* sweepStateName(SweepState state) {
     case SweepState::Stopped: return "stopped";
     }
     return "?";
-}
-
-RunRecord recordOf(const LoadResult& r, const std::string& series, int repetition) {
-    RunRecord rec;
-    rec.series = series;
-    rec.clients = r.clients;
-    rec.threads = r.threads;
-    rec.repetition = repetition;
-    rec.status = r.status;
-    rec.error = r.error;
-    rec.tps = r.tps;
-    rec.measuredSeconds = r.measuredSeconds;
-    rec.transactions = r.transactions;
-    rec.failures = r.failures.total();
-    rec.latency = r.latency;
-    if (r.latency.count == 0) rec.latency = missingLatency();
-    if (r.system) {
-        rec.cpuBusyPct = r.system->cpu.total.busy();
-        rec.loadGeneratorCpuPct = r.system->loadGeneratorCpuPct;
-        rec.serverCpuPct = r.system->serverCpuPct;
-        if (r.system->server) {
-            rec.logicalReadsPerSec = r.system->server->logicalReads;
-            rec.commitsPerSec = r.system->server->commits;
-        }
-        if (r.system->clientBound) rec.flags.add(RunFlag::ClientBound);
-    }
-    std::vector<double> tps, ends;
-    for (const auto& s : r.samples)
-        if (!s.warmup) tps.push_back(s.tps), ends.push_back(s.endS);
-    SteadyState steady = steadyState(tps, ends);
-    if (steady.unstable) rec.flags.add(RunFlag::Unstable);
-    rec.detail = toJson(r);
-    rec.detail.erase("samples");
-    rec.detail["steady_state"] = {{"cv", steady.cv}, {"intervals", steady.intervals}, {"unstable", steady.unstable},
-                                  {"slope_tps_per_s", steady.slopePerSecond ? nlohmann::json(*steady.slopePerSecond) : nlohmann::json()},
-                                  {"slope_p", steady.slopePValue ? nlohmann::json(*steady.slopePValue) : nlohmann::json()},
-                                  {"reason", steady.reason}};
-    return rec;
-}
-
-std::vector<StoredSample> samplesOf(const LoadResult& r) {
-    std::vector<StoredSample> out;
-    for (const auto& s : r.samples) {
-        StoredSample st;
-        st.startS = s.startS;
-        st.endS = s.endS;
-        st.warmup = s.warmup;
-        st.transactions = s.transactions;
-        st.failures = s.failures;
-        st.tps = s.tps;
-        // An interval without a transaction has no latency: stored as NULL, shown as missing.
-        double none = std::numeric_limits<double>::quiet_NaN();
-        bool any = s.latency.count > 0;
-        st.latMeanMs = any ? s.latency.meanMs : none;
-        st.latP50Ms = any ? s.latency.p50Ms : none;
-        st.latP95Ms = any ? s.latency.p95Ms : none;
-        st.latP99Ms = any ? s.latency.p99Ms : none;
-        if (s.system) st.system = toJson(*s.system);
-        out.push_back(std::move(st));
-    }
-    return out;
 }
 
 SweepRunner::SweepRunner(SweepPlan plan, ExperimentStore& store, SweepObserver* observer, bool resume)
@@ -159,7 +89,7 @@ void SweepRunner::resume() {
 void SweepRunner::stop() {
     std::lock_guard<std::mutex> lock(mutex_);
     stopped_ = true;
-    if (current_) current_->requestStop(true);
+    if (stopCurrent_) stopCurrent_();
     changed_.notify_all();
 }
 
@@ -421,25 +351,16 @@ void SweepRunner::run() {
             spec.seed = seed ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(planned.index + 1));
             spec.onWorkerStart = placement.bindWorkers();
 
-            SystemSampler sampler(MetricsSources::forThisProcess(conninfo, postmaster, placement.loadGeneratorPus()));
+            MetricsSources sources = MetricsSources::forThisProcess(conninfo, postmaster, placement.loadGeneratorPus());
+            if (plan_.loadHosts) sources.loadGenerator = 0;  // the clients run elsewhere: each host measures its own
+            SystemSampler sampler(sources);
 
             progress.state = SweepState::Running;
             report(progress);
             RunRecord record;
             record.startedAt = utcTimestamp();
-            LoadRun load(spec, [&](const LoadSample& s) {
-                if (observer_) observer_->onSample(progress, s);
-            }, &sampler);
-            {
-                std::lock_guard<std::mutex> lock(mutex_);
-                current_ = &load;
-                if (stopped_) load.requestStop(true);
-            }
-            LoadResult result = load.run();
-            {
-                std::lock_guard<std::mutex> lock(mutex_);
-                current_ = nullptr;
-            }
+            nlohmann::json hosts;
+            LoadResult result = runLoad(spec, sampler, progress, hosts);
             std::string started_at = record.startedAt;
             record = recordOf(result, series.label, planned.repetition);
             record.runIndex = planned.index;
@@ -447,6 +368,7 @@ void SweepRunner::run() {
             record.endedAt = utcTimestamp();
             record.detail["placement"] = toJson(placement.record());
             record.detail["threads_rule"] = plan_.json.value("threads", nlohmann::json("pus"));
+            if (!hosts.is_null()) record.detail["load_hosts"] = hosts;
             std::optional<ServerLoss> loss;
             if (record.status == RunStatus::Failed) {
                 loss = servers.lossSinceRunStart();

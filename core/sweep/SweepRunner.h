@@ -73,6 +73,10 @@ private:
     void report(SweepProgress p);
     void reportShortPoints(const std::vector<PlannedRun>& runs, SweepServers& servers);
     int64_t save(const RunRecord& record, const std::vector<StoredSample>& samples);
+    // One run's load: here (LoadRun), or from the plan's load hosts (LoadCoordinator), whose
+    // shares go into `hosts`. A load host that fails makes a failed run, not a failed sweep.
+    LoadResult runLoad(LoadSpec spec, SystemSampler& sampler, const SweepProgress& progress, nlohmann::json& hosts);
+    void setStopCurrent(std::function<void()> stop);
     std::string resumeHint() const;
 
     SweepPlan plan_;
@@ -85,11 +89,7 @@ private:
     std::condition_variable changed_;
     bool paused_ = false;
     std::atomic<bool> stopped_{false};
-    LoadRun* current_ = nullptr;  // guarded by mutex_
+    std::function<void()> stopCurrent_;  // stops the run in progress; guarded by mutex_
 };
-
-// A run's result as the experiment file keeps it (aggregates, flags, detail, samples).
-RunRecord recordOf(const LoadResult& result, const std::string& series, int repetition);
-std::vector<StoredSample> samplesOf(const LoadResult& result);
 
 } // namespace scalelab

@@ -8,6 +8,7 @@
 
 #include <QSignalSpy>
 #include <QString>
+#include <QTest>
 
 namespace scalelab::test {
 
@@ -37,6 +38,20 @@ inline QString saveNoteAndWait(ui::OverviewPage& page) {
     page.saveNote();
     if (saved.isEmpty() && !saved.wait(30000)) return QStringLiteral("no answer within 30 s");
     return saved.first().at(0).toString();
+}
+
+// A window task that answers later (MainWindow::Answer: an import, an export): "" when done,
+// else why not. `start` gets the callback to pass on.
+template <class Start>
+QString answerOf(Start start) {
+    bool answered = false;
+    QString error;
+    start([&answered, &error](const QString& e) {
+        error = e;
+        answered = true;
+    });
+    for (int i = 0; i < 3000 && !answered; ++i) QTest::qWait(10);
+    return answered ? error : QStringLiteral("no answer within 30 s");
 }
 
 } // namespace scalelab::test

@@ -4,6 +4,7 @@
 #include "OpenAndWait.h"
 
 #include "charts/TimelineChartView.h"
+#include "models/RunsTableModel.h"
 #include "pages/ResultsPage.h"
 #include "server/EmbeddedServer.h"
 #include "store/ExperimentStore.h"
@@ -114,6 +115,28 @@ private slots:
         QCOMPARE(page.path(), QString::fromStdString(good));
         QCOMPARE(page.runsModel()->rowCount(), 1);
         QVERIFY(page.followTimer()->isActive());
+    }
+
+    // An edit made while the file is being read again is not undone by that read (it was
+    // read before the edit was written).
+    void anEditDuringALoadSurvivesIt() {
+        TempDir dir("scalelab-follow");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            store->saveRun(completedRun(1, 100, 0), {});
+            store->saveRun(completedRun(2, 180, 1), {});
+        }
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        QSignalSpy loaded(&page, &ResultsPage::loaded);
+        QSignalSpy edited(&page, &ResultsPage::runsEdited);
+        page.load(QString::fromStdString(path));  // read again (as after a sweep)
+        QVERIFY(page.runsModel()->setData(page.runsModel()->index(0, RunsTableModel::Excluded), Qt::Checked, Qt::CheckStateRole));
+        QVERIFY(loaded.wait());
+        QVERIFY(page.runsModel()->run(0).excluded);  // as the page shows it loaded, not later
+        QTRY_VERIFY(edited.count() == 1);
+        QVERIFY(ExperimentStore::open(path, true)->runs()[0].excluded);
     }
 
     // A run's samples are read off the GUI thread; the run chart draws them.

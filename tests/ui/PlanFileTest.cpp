@@ -93,6 +93,22 @@ private slots:
         QCOMPARE(setup->plan()->seed, std::optional<uint64_t>(42));
     }
 
+    // The form has no field for load hosts: a plan's are kept, said, and run with.
+    void loadHostsOfAPlanAreKept() {
+        TempDir dir("scalelab-planfile");
+        QString in = QString::fromStdString((dir.path() / "hosts.json").string());
+        std::ofstream(in.toStdString()) << R"({"version": 1, "series": [{"label": "A"}], "clients": [1, 2], "duration": 5,
+            "load_hosts": ["local"]})";
+        MainWindow window;
+        QCOMPARE(window.loadPlanFrom(in), QString());
+        SetupPage* setup = window.setupPage();
+        QVERIFY2(setup->keptMembers().contains(QStringLiteral("$.load_hosts")), qPrintable(setup->keptMembers().join(QLatin1Char(' '))));
+        setup->durationSpin()->setValue(7);
+        QVERIFY(setup->plan().has_value());
+        QVERIFY(setup->plan()->loadHosts.has_value());
+        QCOMPARE(setup->plan()->loadHosts->hosts, std::vector<std::string>{"local"});
+    }
+
     void aBadPlanFileSaysWhatAndWhere() {
         TempDir dir("scalelab-planfile");
         std::string notJson = (dir.path() / "notjson.json").string(), badClients = (dir.path() / "bad.json").string();

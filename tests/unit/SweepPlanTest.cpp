@@ -245,3 +245,44 @@ TEST(SweepEstimateTest, RunsAndSecondsWithAndWithoutAPrecisionRule) {
     EXPECT_FALSE(e.seconds.has_value());
     EXPECT_FALSE(secondsPerRun(parsePlan(j)).has_value());
 }
+
+TEST(SweepPlan, LoadHostsAsAListOrWithTheirSshCommand) {
+    json j = json::parse(R"({"version": 1, "target": {"conninfo": "host=db1 dbname=bench"},
+                             "series": [{"label": "HEAD"}], "clients": [2, 4], "duration": 10,
+                             "load_hosts": ["bench@client1", "local"]})");
+    SweepPlan p = parsePlan(j);
+    ASSERT_TRUE(p.loadHosts);
+    EXPECT_EQ(p.loadHosts->hosts, (std::vector<std::string>{"bench@client1", "local"}));
+    EXPECT_TRUE(p.loadHosts->sshCommand.empty());
+    j["load_hosts"] = json::parse(R"({"hosts": ["c1", "c2"], "ssh_command": "ssh -F /etc/bench/ssh_config", "scalelab": "/opt/scalelab"})");
+    p = parsePlan(j);
+    EXPECT_EQ(p.loadHosts->sshCommand, (std::vector<std::string>{"ssh", "-F", "/etc/bench/ssh_config"}));
+    EXPECT_EQ(p.loadHosts->scalelab, "/opt/scalelab");
+    EXPECT_FALSE(parsePlan(base()).loadHosts);
+}
+
+TEST(SweepPlan, LoadHostsProblemsNameTheirPath) {
+    json j = json::parse(R"({"version": 1, "target": {"conninfo": "host=db1 dbname=bench"},
+                             "series": [{"label": "HEAD"}], "clients": [2, 4], "duration": 10})");
+    auto with = [&](const char* hosts) {
+        json k = j;
+        k["load_hosts"] = json::parse(hosts);
+        return problem(k);
+    };
+    EXPECT_EQ(with("[]"), "$.load_hosts: expected a non-empty list of hosts, e.g. [\"bench@client1\", \"bench@client2\"]");
+    EXPECT_EQ(with(R"(["c1", 3])"), "$.load_hosts[1]: expected an ssh destination (user@host, host) or \"local\"");
+    EXPECT_EQ(with(R"(["-oProxyCommand=x"])"), "$.load_hosts[0]: '-oProxyCommand=x' is not an ssh destination (user@host, host) or \"local\"");
+    EXPECT_EQ(with(R"({"hosts": ["c1"], "user": "x"})"), "$.load_hosts.user: unknown member (hosts, ssh_command, scalelab)");
+    EXPECT_EQ(with(R"(["c1", "c2", "c3"])"), "$.clients: 2 clients cannot be shared over 3 load hosts: each needs at least one");
+    // The embedded server is reachable from this machine only.
+    json embedded = base();
+    embedded["series"] = json::parse(R"([{"label": "A"}])");
+    embedded["load_hosts"] = json::parse(R"(["local", "c1"])");
+    EXPECT_EQ(problem(embedded), "$.load_hosts: the embedded server listens on this machine only: give target.conninfo, a server c1 can reach");
+    embedded["load_hosts"] = json::parse(R"(["local"])");
+    EXPECT_EQ(problem(embedded), "(valid)");
+    // Placement binds this machine's load generator.
+    json placed = base();
+    placed["load_hosts"] = json::parse(R"(["local"])");
+    EXPECT_EQ(problem(placed), "$.series[0].placement: places this machine's load generator: with load_hosts the clients run elsewhere");
+}

@@ -41,19 +41,6 @@ void ExperimentBridge::submit(std::function<std::function<void()>()> work) {
     }, Qt::QueuedConnection);
 }
 
-template <class T>
-void ExperimentBridge::submitRead(std::function<T()> read, Done<T> done, Failed failed) {
-    submit([read = std::move(read), done = std::move(done), failed = std::move(failed)]() -> std::function<void()> {
-        try {
-            auto result = std::make_shared<T>(read());
-            return [done, result] { done(std::move(*result)); };
-        } catch (const std::exception& e) {
-            QString error = QString::fromStdString(e.what());
-            return [failed, error] { failed(error); };
-        }
-    });
-}
-
 void ExperimentBridge::readExperiment(const QString& path, Done<ExperimentSnapshot> done, Failed failed) {
     std::function<ExperimentSnapshot()> read = [file = path.toStdString()] {
         auto store = ExperimentStore::open(file, true);

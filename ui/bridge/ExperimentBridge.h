@@ -59,13 +59,30 @@ public:
     // Writes the experiment's note, then reads the overview again (its note and counts).
     void setNote(const QString& path, const QString& note, Done<OverviewText> done, Failed failed);
 
+    // Any other work on experiment files (imports, exports): `work` on the worker thread, in
+    // order with the rest; `done` gets its value here. An exception's message goes to `failed`.
+    template <class T>
+    void call(std::function<T()> work, Done<T> done, Failed failed) {
+        submitRead(std::move(work), std::move(done), std::move(failed));
+    }
+
     int pending() const { return pending_; }  // tasks asked for whose result has not arrived
 
 private:
     // `work` runs on the worker thread and returns what to run on this thread with its result.
     void submit(std::function<std::function<void()>()> work);
     template <class T>
-    void submitRead(std::function<T()> read, Done<T> done, Failed failed);
+    void submitRead(std::function<T()> read, Done<T> done, Failed failed) {
+        submit([read = std::move(read), done = std::move(done), failed = std::move(failed)]() -> std::function<void()> {
+            try {
+                auto result = std::make_shared<T>(read());
+                return [done, result] { done(std::move(*result)); };
+            } catch (const std::exception& e) {
+                QString error = QString::fromStdString(e.what());
+                return [failed, error] { failed(error); };
+            }
+        });
+    }
 
     QThread* thread_;
     QObject* worker_;  // lives on thread_: tasks are queued calls on it, so they run in order

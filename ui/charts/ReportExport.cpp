@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QFileInfo>
 
+#include <filesystem>
 #include <fstream>
 
 namespace scalelab::ui {
@@ -61,30 +62,39 @@ StatsReport reportFor(const std::vector<RunRecord>& runs, const std::vector<std:
     return buildStatsReport(view.runsDrawn(runs), drawn, o, experiment);
 }
 
-void writeHtmlReport(const std::string& experiment, const ScalingView& view, const ReportChoice& choice,
-                     const std::string& output, const std::vector<std::string>& others) {
-    CombinedRuns c = combineExperiments(experiment, others);
-    checkSeries(view, c.order, experiment);  // before the report is computed for those series
+HtmlReportFiles readHtmlReportFiles(const std::string& experiment, const std::vector<std::string>& others) {
+    HtmlReportFiles f;
+    f.experiment = experiment;
+    f.runs = combineExperiments(experiment, others);
     auto store = ExperimentStore::open(experiment, true);  // its overview and note
+    f.overview = experimentOverview(*store);
+    // Each added experiment says what it was measured on too.
+    auto afterExperiment = std::find_if(f.overview.begin(), f.overview.end(),
+                                        [](const OverviewItem& i) { return i.section != "Experiment"; });
+    for (auto it = others.rbegin(); it != others.rend(); ++it)
+        afterExperiment = f.overview.insert(afterExperiment, {"Experiment", "Series added from", *it});
+    for (const auto& other : others) {
+        std::string name = std::filesystem::path(other).filename().string();
+        auto added = ExperimentStore::open(other, true);
+        for (auto item : experimentOverview(*added)) {
+            item.section = "[" + name + "] " + item.section;
+            f.overview.push_back(std::move(item));
+        }
+    }
+    f.note = store->note();
+    return f;
+}
+
+void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, const ReportChoice& choice, const std::string& output) {
+    const CombinedRuns& c = files.runs;
+    const std::string& experiment = files.experiment;
+    checkSeries(view, c.order, experiment);  // before the report is computed for those series
     HtmlReportInput in;
     in.title = QFileInfo(QString::fromStdString(experiment)).fileName().toStdString();
     in.generatedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
     in.view = view.describe().toStdString();
-    in.overview = experimentOverview(*store);
-    // Each added experiment says what it was measured on too.
-    auto afterExperiment = std::find_if(in.overview.begin(), in.overview.end(),
-                                        [](const OverviewItem& i) { return i.section != "Experiment"; });
-    for (auto it = others.rbegin(); it != others.rend(); ++it)
-        afterExperiment = in.overview.insert(afterExperiment, {"Experiment", "Series added from", *it});
-    for (const auto& other : others) {
-        std::string name = QFileInfo(QString::fromStdString(other)).fileName().toStdString();
-        auto added = ExperimentStore::open(other, true);
-        for (auto item : experimentOverview(*added)) {
-            item.section = "[" + name + "] " + item.section;
-            in.overview.push_back(std::move(item));
-        }
-    }
-    in.note = store->note();
+    in.overview = files.overview;
+    in.note = files.note;
     in.report = reportFor(c.runs, c.order, view, choice, experiment);
     in.runs = c.runs;
     const QSize size(1100, 650);
@@ -106,6 +116,11 @@ void writeHtmlReport(const std::string& experiment, const ScalingView& view, con
     out << htmlReport(in);
     out.close();
     if (!out) throw Error("cannot write " + output);
+}
+
+void writeHtmlReport(const std::string& experiment, const ScalingView& view, const ReportChoice& choice,
+                     const std::string& output, const std::vector<std::string>& others) {
+    writeHtmlReport(readHtmlReportFiles(experiment, others), view, choice, output);
 }
 
 } // namespace scalelab::ui

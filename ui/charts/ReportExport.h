@@ -4,6 +4,7 @@
 #include "models/ScalingData.h"
 #include "stats/Report.h"
 #include "store/CombinedRuns.h"
+#include "store/ExperimentOverview.h"
 
 #include <QSize>
 
@@ -33,8 +34,21 @@ void writeChartFiles(const std::string& experiment, const ScalingView& view, con
 StatsReport reportFor(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, const ScalingView& view,
                       const ReportChoice& choice, const std::string& experiment);
 
+// What an HTML report reads from the experiment files: their runs and series, the overview
+// of each, the note. Reading needs no display: the window does it off the GUI thread.
+struct HtmlReportFiles {
+    std::string experiment;
+    CombinedRuns runs;
+    std::vector<OverviewItem> overview;  // the experiment's, then each added file's
+    std::string note;
+};
+HtmlReportFiles readHtmlReportFiles(const std::string& experiment, const std::vector<std::string>& others = {});
+
 // One self-contained HTML file (store/HtmlReport.h): the view's chart, the p95 latency chart
-// beside a throughput chart when runs have latencies, tables, notes, overview, runs.
+// beside a throughput chart when runs have latencies, tables, notes, overview, runs. Draws its
+// charts: on the GUI thread (Qt's rule for graphics items).
+void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, const ReportChoice& choice, const std::string& output);
+// Both, for the command line.
 void writeHtmlReport(const std::string& experiment, const ScalingView& view, const ReportChoice& choice,
                      const std::string& output, const std::vector<std::string>& others = {});
 

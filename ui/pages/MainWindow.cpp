@@ -1,5 +1,6 @@
 #include "pages/MainWindow.h"
 
+#include "bridge/ExperimentBridge.h"
 #include "bridge/SweepController.h"
 #include "charts/ChartExport.h"
 #include "charts/ScalingChartView.h"
@@ -65,6 +66,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     statusLabel_ = new QLabel;
     statusBar()->addWidget(statusLabel_, 1);
     controller_ = new SweepController(this);
+    files_ = new ExperimentBridge(this);
     buildMenus();
     // Ctrl+Tab and Ctrl+Shift+Tab switch pages from any widget of the window, a drop-down or a
     // table too (those keep the keys for themselves otherwise).
@@ -148,12 +150,14 @@ QDialog* MainWindow::showHelp() {
 // keeps what it showed and says why), then the Overview page; experimentOpened() follows.
 void MainWindow::openExperiment(const QString& path) {
     opening_ = path;
+    openingShown_ = false;
     results_->load(path);
 }
 
 void MainWindow::connectOpening() {
     connect(results_, &ResultsPage::loaded, this, [this](const QString& path) {
         if (path != opening_) return;  // the file shown, read again after a sweep
+        openingShown_ = true;
         path_ = path;
         overview_->load(path);
         removeSeries_->setEnabled(!results_->addedExperiments().isEmpty());
@@ -169,7 +173,9 @@ void MainWindow::connectOpening() {
     });
     // Shown (or the Overview page says why it cannot show it): the experiment is open.
     auto opened = [this](const QString& path) {
-        if (path != opening_) return;
+        // Only the Overview load this opening started (after the Results page showed the file)
+        // counts: an earlier one of the same file (after a sweep) may end first.
+        if (path != opening_ || !openingShown_) return;
         opening_.clear();
         emit experimentOpened(path);
     };
@@ -264,35 +270,53 @@ void MainWindow::exportChart(const QString& path, int scale) {
     }
 }
 
-QString MainWindow::exportCsvTo(const QString& dir) {
+// The exports read the experiment files (and write theirs) off the GUI thread; the HTML
+// report's charts are drawn on it, from what was read.
+void MainWindow::exportCsvTo(const QString& dir, Answer then) {
+    // The tables the Results page shows, for the view on screen (what `report --csv` writes),
+    // with the series added from other experiments: computed here from the runs in memory.
+    StatsReport report;
     try {
-        auto store = ExperimentStore::open(path_.toStdString(), true);
-        auto written = exportCsv(*store, dir.toStdString());
-        // The tables the Results page shows, for the view on screen (what `report --csv` writes),
-        // with the series added from other experiments.
-        for (auto& f : writeReportCsv(reportFor(results_->allRuns(), results_->seriesOrder(), results_->view(),
-                                                results_->choice(), path_.toStdString()),
-                                      dir.toStdString(), false))
-            written.push_back(f);
-        QStringList names;
-        for (const auto& f : written) names << QFileInfo(QString::fromStdString(f)).fileName();
-        statusLabel_->setText(tr("Wrote %1 to %2").arg(names.join(QStringLiteral(", ")), dir));
-        return {};
+        report = reportFor(results_->allRuns(), results_->seriesOrder(), results_->view(), results_->choice(), path_.toStdString());
     } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
+        return answer(then, QString::fromStdString(e.what()));
     }
+    std::function<std::vector<std::string>()> work = [file = path_.toStdString(), out = dir.toStdString(), report] {
+        auto written = exportCsv(*ExperimentStore::open(file, true), out);
+        for (auto& f : writeReportCsv(report, out, false)) written.push_back(f);
+        return written;
+    };
+    files_->call<std::vector<std::string>>(
+        std::move(work),
+        [this, dir, then](std::vector<std::string> written) {
+            QStringList names;
+            for (const auto& f : written) names << QFileInfo(QString::fromStdString(f)).fileName();
+            statusLabel_->setText(tr("Wrote %1 to %2").arg(names.join(QStringLiteral(", ")), dir));
+            answer(then, {});
+        },
+        [this, then](const QString& error) { answer(then, error); });
 }
 
-QString MainWindow::exportHtmlTo(const QString& path) {
-    try {
-        std::vector<std::string> others;
-        for (const QString& f : results_->addedExperiments()) others.push_back(f.toStdString());
-        writeHtmlReport(path_.toStdString(), results_->view(), results_->choice(), path.toStdString(), others);
-        statusLabel_->setText(tr("Wrote %1").arg(path));
-        return {};
-    } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
-    }
+void MainWindow::exportHtmlTo(const QString& path, Answer then) {
+    std::vector<std::string> others;
+    for (const QString& f : results_->addedExperiments()) others.push_back(f.toStdString());
+    std::function<HtmlReportFiles()> read = [file = path_.toStdString(), others] { return readHtmlReportFiles(file, others); };
+    files_->call<HtmlReportFiles>(
+        std::move(read),
+        [this, path, then, view = results_->view(), choice = results_->choice()](HtmlReportFiles files) {
+            try {
+                writeHtmlReport(files, view, choice, path.toStdString());
+            } catch (const std::exception& e) {
+                return answer(then, QString::fromStdString(e.what()));
+            }
+            statusLabel_->setText(tr("Wrote %1").arg(path));
+            answer(then, {});
+        },
+        [this, then](const QString& error) { answer(then, error); });
+}
+
+void MainWindow::answer(const Answer& then, const QString& error) {
+    if (then) then(error);
 }
 
 void MainWindow::showPage(QWidget* page) {
@@ -323,25 +347,30 @@ void MainWindow::importFiles(const QStringList& files) {
                                               QStringLiteral("imported.slab"), tr("ScaleLab experiments (*.slab)"));
         if (target.isEmpty()) return;
     }
-    if (QString error = importInto(files, target, append); !error.isEmpty()) QMessageBox::warning(this, tr("Import"), error);
+    importInto(files, target, append, [this](const QString& error) {
+        if (!error.isEmpty()) QMessageBox::warning(this, tr("Import"), error);
+    });
 }
 
-QString MainWindow::importInto(const QStringList& files, const QString& target, bool append) {
+void MainWindow::importInto(const QStringList& files, const QString& target, bool append, Answer then) {
     // pgbench outputs become a series named after the first file; a runs CSV names its own.
     QString series;
     bool needsSeries = false;
     for (const auto& f : files) needsSeries = needsSeries || !f.endsWith(QLatin1String(".csv"));
     if (needsSeries) series = QFileInfo(files.first()).completeBaseName();
-    try {
-        std::vector<std::string> paths;
-        for (const auto& f : files) paths.push_back(f.toStdString());
-        int n = importIntoFile(target.toStdString(), paths, series.toStdString(), {}, append, false);
-        openExperiment(target);
-        statusLabel_->setText(tr("Imported %1 runs%2").arg(n).arg(series.isEmpty() ? QString() : tr(" as series %1").arg(series)));
-        return {};
-    } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
-    }
+    std::vector<std::string> paths;
+    for (const auto& f : files) paths.push_back(f.toStdString());
+    std::function<int()> work = [paths, out = target.toStdString(), name = series.toStdString(), append] {
+        return importIntoFile(out, paths, name, {}, append, false);
+    };
+    files_->call<int>(
+        std::move(work),
+        [this, target, series, then](int n) {
+            openExperiment(target);
+            statusLabel_->setText(tr("Imported %1 runs%2").arg(n).arg(series.isEmpty() ? QString() : tr(" as series %1").arg(series)));
+            answer(then, {});
+        },
+        [this, then](const QString& error) { answer(then, error); });
 }
 
 // After a sweep of this window: the file is shown and remembered when it holds runs; a file

@@ -7,6 +7,8 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 class QDialog;
 class QLabel;
 class QMenu;
@@ -14,6 +16,7 @@ class QTabWidget;
 
 namespace scalelab::ui {
 
+class ExperimentBridge;
 class LivePage;
 class OverviewPage;
 class ResultsPage;
@@ -47,13 +50,16 @@ public:
     QString savePlanTo(const QString& path) const;
     QString loadPlanFrom(const QString& path);
     void exportChart(const QString& path, int scale);  // .png (scale 1 or 2) or .svg
-    // As the Results page shows it now. "" when written, else why not.
-    QString exportCsvTo(const QString& dir);     // runs, points, samples + comparison, USL, peak
-    QString exportHtmlTo(const QString& path);   // the self-contained HTML report
+    // How a task of the window's that reads or writes files off the GUI thread ended: "" when
+    // done, else why not. Called later, on the GUI thread.
+    using Answer = std::function<void(const QString& error)>;
+    // As the Results page shows it now.
+    void exportCsvTo(const QString& dir, Answer then = {});     // runs, points, samples + comparison, USL, peak
+    void exportHtmlTo(const QString& path, Answer then = {});   // the self-contained HTML report
     QDialog* showHelp();                          // Help > ScaleLab help (F1)
     // Imports pgbench outputs or runs CSVs into `target` (a new file, or the open one with
-    // `append`) and shows it. "" when done, else why not (nothing is created on failure).
-    QString importInto(const QStringList& files, const QString& target, bool append);
+    // `append`) and opens it (nothing is created on failure).
+    void importInto(const QStringList& files, const QString& target, bool append, Answer then = {});
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -66,6 +72,7 @@ signals:
 
 private:
     void connectOpening();
+    void answer(const Answer& then, const QString& error);
     void buildMenus();
     void importFiles(const QStringList& files);
     void rememberRecent(const QString& path);
@@ -84,7 +91,9 @@ private:
     QMenu* recent_;
     QLabel* statusLabel_;
     QString path_;
-    QString opening_;         // the experiment being read for openExperiment()
+    ExperimentBridge* files_;    // imports and exports, off the GUI thread
+    QString opening_;            // the experiment being read for openExperiment()
+    bool openingShown_ = false;  // the Results page shows it; the Overview page's read is next
     QString addingFromMenu_;  // the file whose series File > Add series is reading
     bool closingAfterStop_ = false;
     bool sweepCreatesFile_ = false;  // the running sweep made its file (not a resume)

@@ -108,16 +108,18 @@ void MainWindow::buildMenus() {
         if (path_.isEmpty()) return;
         QString dir = QFileDialog::getExistingDirectory(this, tr("Directory for the CSV files"));
         if (dir.isEmpty()) return;
-        QString error = exportCsvTo(dir);
-        if (!error.isEmpty()) QMessageBox::warning(this, tr("Export"), error);
+        exportCsvTo(dir, [this](const QString& error) {
+            if (!error.isEmpty()) QMessageBox::warning(this, tr("Export"), error);
+        });
     });
     exportActions_ << file->addAction(tr("Export &HTML report..."), this, [this] {
         if (path_.isEmpty()) return;
         QString p = QFileDialog::getSaveFileName(this, tr("HTML report"), QFileInfo(path_).completeBaseName() + QStringLiteral(".html"),
                                                  QStringLiteral("HTML (*.html)"));
         if (p.isEmpty()) return;
-        QString error = exportHtmlTo(p);
-        if (!error.isEmpty()) QMessageBox::warning(this, tr("Export HTML report"), error);
+        exportHtmlTo(p, [this](const QString& error) {
+            if (!error.isEmpty()) QMessageBox::warning(this, tr("Export HTML report"), error);
+        });
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);

@@ -121,12 +121,14 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     // The model shows the edit at once; the file is written off the GUI thread. A failed write
     // says why and shows what the file holds again.
     connect(runs_, &RunsTableModel::exclusionChanged, this, [this](qint64 id, bool excluded) {
+        ++edits_;
         if (!path_.isEmpty())
             store_->setExcluded(path_, id, excluded, [this] { emit runsEdited(); },
                                 [this](const QString& error) { writeFailed(tr("Exclude run"), error); });
         refresh();
     });
     connect(runs_, &RunsTableModel::noteChanged, this, [this](qint64 id, const QString& note) {
+        ++edits_;
         if (!path_.isEmpty())
             store_->setRunNote(path_, id, note, [this] { emit runsEdited(); },
                                [this, id](const QString& error) { writeFailed(tr("Note on run %1").arg(id), error); });

@@ -37,8 +37,14 @@ void ResultsPage::load(const QString& path) {
     QString state = fileState(path);
     store_->readExperiment(
         path,
-        [this, path, state, generation = generation_](ExperimentSnapshot snapshot) {
+        [this, path, state, generation = generation_, edits = edits_](ExperimentSnapshot snapshot) {
             if (generation != generation_) return;
+            if (edits != edits_) {
+                // Read before an edit on screen was written: it would undo the edit. The write
+                // was asked for after this read, so a read asked for now comes after it.
+                load(path);
+                return;
+            }
             loading_ = false;
             if (path != path_) {  // series added from other files belong to the experiment they were added to
                 added_ = CombinedRuns{};
@@ -92,9 +98,15 @@ void ResultsPage::followFile() {
     following_ = true;
     store_->readExperiment(
         path_,
-        [this, generation = generation_](ExperimentSnapshot snapshot) {
+        [this, generation = generation_, edits = edits_](ExperimentSnapshot snapshot) {
             if (generation != generation_) return;  // the page was loaded or cleared meanwhile
             following_ = false;
+            if (edits != edits_) {
+                // Read before an edit of this page was written: it would undo the edit on screen.
+                // The write changed the file, so the next tick reads it again.
+                fileState_.clear();
+                return;
+            }
             mergeSeriesOrder(snapshot.series);
             provenance_ = std::move(snapshot.provenance);
             runs_->syncRuns(std::move(snapshot.runs));

@@ -1,0 +1,167 @@
+#include "load/LoadAgent.h"
+
+#include "load/LoadJob.h"
+#include "load/LoadResultJson.h"
+#include "load/LoadRun.h"
+#include "metrics/SystemSampler.h"
+#include "util/Error.h"
+#include "util/Versions.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <istream>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace scalelab {
+namespace {
+
+// Bytes received and sent by every interface but loopback (/proc/net/dev).
+std::pair<uint64_t, uint64_t> networkBytes() {
+    std::ifstream in("/proc/net/dev");
+    std::string line;
+    uint64_t rx = 0, tx = 0;
+    while (std::getline(in, line)) {
+        size_t colon = line.find(':');
+        if (colon == std::string::npos) continue;
+        std::string name = line.substr(0, colon);
+        name.erase(0, name.find_first_not_of(' '));
+        if (name == "lo") continue;
+        std::istringstream fields(line.substr(colon + 1));
+        uint64_t v[9] = {};
+        for (auto& x : v) fields >> x;
+        rx += v[0];
+        tx += v[8];
+    }
+    return {rx, tx};
+}
+
+int64_t realtimeNs() {
+    timespec t{};
+    clock_gettime(CLOCK_REALTIME, &t);
+    return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
+
+std::string hostName() {
+    char name[256] = {0};
+    gethostname(name, sizeof name - 1);
+    return name;
+}
+
+class Agent {
+public:
+    Agent(std::istream& in, std::ostream& out) : in_(in), out_(out) {}
+
+    int serve() {
+        std::string line;
+        if (!std::getline(in_, line)) return fail("no job on standard input");
+        nlohmann::json job;
+        try {
+            job = nlohmann::json::parse(line);
+        } catch (const nlohmann::json::exception& e) {
+            return fail(std::string("the job is not JSON: ") + e.what());
+        }
+        send({{"hello", {{"version", scalelabVersion()}, {"host", hostName()}, {"protocol", kLoadAgentProtocol}}}});
+        try {
+            if (job.value("protocol", 0) != kLoadAgentProtocol)
+                return fail("this agent speaks protocol " + std::to_string(kLoadAgentProtocol) + ", the coordinator " +
+                            std::to_string(job.value("protocol", 0)));
+            if (job.value("version", std::string()) != scalelabVersion())
+                return fail("this host runs ScaleLab " + scalelabVersion() + ", the coordinator " + job.value("version", std::string("?")));
+            LoadSpec spec = loadSpecFromJob(job.at("job"));
+            const auto& share = job.at("share");
+            spec.clients = share.at("clients").get<int>();
+            spec.threads = share.at("threads").get<int>();
+            spec.clientIdOffset = share.at("client_id_offset").get<int>();
+            spec.clientsInAll = share.at("clients_in_all").get<int>();
+            spec.vacuum = RunVacuum::None;  // the coordinator did it, once
+            spec.keepHistograms = true;
+            return run(std::move(spec));
+        } catch (const std::exception& e) {
+            return fail(e.what());
+        }
+    }
+
+private:
+    int run(LoadSpec spec) {
+        // This host's CPU, for the coordinator to show (a saturated load host is visible).
+        SystemSampler metrics(MetricsSources::forThisProcess("", 0, 0));
+        // The run the stop watcher may stop: gone (null) once run() returned.
+        struct Running {
+            std::mutex mutex;
+            LoadRun* run = nullptr;
+        };
+        auto running = std::make_shared<Running>();
+        std::pair<uint64_t, uint64_t> netBefore;
+        int64_t startNs = 0;
+        spec.beforeStart = [&] {
+            send({{"ready", nlohmann::json::object()}});
+            std::string line;
+            if (!std::getline(in_, line)) throw Error("the coordinator went away before the start");
+            nlohmann::json go = nlohmann::json::parse(line, nullptr, false);
+            if (!go.is_object() || !go.contains("go")) throw Error("the coordinator stopped the run before it started");
+            int64_t at = go["go"].at("at_unix_ns").get<int64_t>();
+            netBefore = networkBytes();
+            while (realtimeNs() < at) std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<int64_t>(at - realtimeNs(), 50'000'000)));
+            startNs = realtimeNs();
+            // From now on a "stop" or the end of input stops the run (Ctrl-C on the coordinator).
+            std::thread([this, running] {
+                std::string more;
+                while (std::getline(in_, more))
+                    if (more.find("\"stop\"") != std::string::npos) break;
+                std::lock_guard<std::mutex> lock(running->mutex);
+                if (running->run) running->run->requestStop(true);
+            }).detach();
+        };
+        LoadRun load(spec, [this](const LoadSample& s) { send({{"sample", toJson(s)}}); }, &metrics);
+        {
+            std::lock_guard<std::mutex> lock(running->mutex);
+            running->run = &load;
+        }
+        LoadResult result = load.run();
+        {
+            std::lock_guard<std::mutex> lock(running->mutex);
+            running->run = nullptr;
+        }
+        auto netAfter = networkBytes();
+        double seconds = startNs ? static_cast<double>(realtimeNs() - startNs) / 1e9 : 0;
+        nlohmann::json hostLoad = {{"rx_bytes", netAfter.first - netBefore.first}, {"tx_bytes", netAfter.second - netBefore.second},
+                                   {"seconds", seconds}};
+        if (result.system) {
+            hostLoad["cpu_busy_pct"] = result.system->cpu.total.busy();
+            if (result.system->loadGeneratorCpuPct) hostLoad["load_generator_cpu_pct"] = *result.system->loadGeneratorCpuPct;
+            hostLoad["client_bound"] = result.system->clientBound;
+        }
+        result.system.reset();  // the host's side: what the coordinator shows is in "host_load"
+        result.samples.clear();  // sent one by one already
+        send({{"result", toJson(result)}, {"host_load", hostLoad}});
+        return 0;
+    }
+
+    int fail(const std::string& why) {
+        send({{"error", why}});
+        return 1;
+    }
+
+    void send(const nlohmann::json& message) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        out_ << message.dump() << '\n' << std::flush;
+    }
+
+    std::istream& in_;
+    std::ostream& out_;
+    std::mutex mutex_;  // samples come from the run's sampling thread
+};
+
+} // namespace
+
+int serveLoadAgent(std::istream& in, std::ostream& out) { return Agent(in, out).serve(); }
+
+} // namespace scalelab

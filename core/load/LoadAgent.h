@@ -1,0 +1,23 @@
+#pragma once
+// A load host's side of a run spread over several hosts (docs/load-hosts.md): `scalelab agent`,
+// started by the coordinator through ssh (or directly, for a host named "local"). It talks one
+// JSON object per line on stdin and stdout:
+//   coordinator -> agent  {"protocol":1,"version":V,"job":{...},"share":{...}}
+//   agent -> coordinator  {"hello":{"version":V,"host":NAME}}
+//   agent -> coordinator  {"ready":{"connect_s":S}}        every client connected
+//   coordinator -> agent  {"go":{"at_unix_ns":T}}          the clock starts at T (wall clock)
+//   agent -> coordinator  {"sample":{...}}                 each interval, with its histogram
+//   agent -> coordinator  {"result":{...},"host_load":{...}} the end (CPU, network); then it exits
+//   agent -> coordinator  {"error":"..."}                  instead, when it cannot go on
+//   coordinator -> agent  {"stop":true} or end of input   finish the transactions in flight
+#include <iosfwd>
+
+namespace scalelab {
+
+constexpr int kLoadAgentProtocol = 1;
+
+// Serves one job read from `in`, answering on `out`. Returns the exit status: 0 when a result
+// was sent (a failed run is a result too), 1 when an error was.
+int serveLoadAgent(std::istream& in, std::ostream& out);
+
+} // namespace scalelab

@@ -1,0 +1,21 @@
+#pragma once
+// A plan's load hosts (docs/load-hosts.md): every run's clients from these machines.
+//   "load_hosts": ["bench@client1", "bench@client2"]
+//   "load_hosts": {"hosts": [...], "ssh_command": "ssh -F cfg", "scalelab": "/opt/scalelab/bin/scalelab"}
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+struct LoadHostsPlan {
+    std::vector<std::string> hosts;        // ssh destinations, or "local"
+    std::vector<std::string> sshCommand;   // empty: ssh -o BatchMode=yes
+    std::string scalelab;                  // the program on every host, "local" included; empty: the default
+};
+
+// Throws Error "$.load_hosts...: what" for anything else than the two forms above.
+LoadHostsPlan parseLoadHostsPlan(const nlohmann::json& v);
+
+} // namespace scalelab

@@ -1,0 +1,79 @@
+#include "sweep/RunRecordOf.h"
+
+#include "load/LoadResultJson.h"
+#include "metrics/MetricsJson.h"
+#include "stats/SteadyState.h"
+
+#include <limits>
+
+namespace scalelab {
+
+LatencySummary missingLatency() {
+    double none = std::numeric_limits<double>::quiet_NaN();
+    LatencySummary l;
+    l.meanMs = l.stddevMs = l.minMs = l.p50Ms = l.p90Ms = l.p95Ms = l.p99Ms = l.p999Ms = l.maxMs = none;
+    return l;
+}
+
+RunRecord recordOf(const LoadResult& r, const std::string& series, int repetition) {
+    RunRecord rec;
+    rec.series = series;
+    rec.clients = r.clients;
+    rec.threads = r.threads;
+    rec.repetition = repetition;
+    rec.status = r.status;
+    rec.error = r.error;
+    rec.tps = r.tps;
+    rec.measuredSeconds = r.measuredSeconds;
+    rec.transactions = r.transactions;
+    rec.failures = r.failures.total();
+    rec.latency = r.latency;
+    if (r.latency.count == 0) rec.latency = missingLatency();
+    if (r.system) {
+        rec.cpuBusyPct = r.system->cpu.total.busy();
+        rec.loadGeneratorCpuPct = r.system->loadGeneratorCpuPct;
+        rec.serverCpuPct = r.system->serverCpuPct;
+        if (r.system->server) {
+            rec.logicalReadsPerSec = r.system->server->logicalReads;
+            rec.commitsPerSec = r.system->server->commits;
+        }
+        if (r.system->clientBound) rec.flags.add(RunFlag::ClientBound);
+    }
+    std::vector<double> tps, ends;
+    for (const auto& s : r.samples)
+        if (!s.warmup) tps.push_back(s.tps), ends.push_back(s.endS);
+    SteadyState steady = steadyState(tps, ends);
+    if (steady.unstable) rec.flags.add(RunFlag::Unstable);
+    rec.detail = toJson(r);
+    rec.detail.erase("samples");
+    rec.detail["steady_state"] = {{"cv", steady.cv}, {"intervals", steady.intervals}, {"unstable", steady.unstable},
+                                  {"slope_tps_per_s", steady.slopePerSecond ? nlohmann::json(*steady.slopePerSecond) : nlohmann::json()},
+                                  {"slope_p", steady.slopePValue ? nlohmann::json(*steady.slopePValue) : nlohmann::json()},
+                                  {"reason", steady.reason}};
+    return rec;
+}
+
+std::vector<StoredSample> samplesOf(const LoadResult& r) {
+    std::vector<StoredSample> out;
+    for (const auto& s : r.samples) {
+        StoredSample st;
+        st.startS = s.startS;
+        st.endS = s.endS;
+        st.warmup = s.warmup;
+        st.transactions = s.transactions;
+        st.failures = s.failures;
+        st.tps = s.tps;
+        // An interval without a transaction has no latency: stored as NULL, shown as missing.
+        double none = std::numeric_limits<double>::quiet_NaN();
+        bool any = s.latency.count > 0;
+        st.latMeanMs = any ? s.latency.meanMs : none;
+        st.latP50Ms = any ? s.latency.p50Ms : none;
+        st.latP95Ms = any ? s.latency.p95Ms : none;
+        st.latP99Ms = any ? s.latency.p99Ms : none;
+        if (s.system) st.system = toJson(*s.system);
+        out.push_back(std::move(st));
+    }
+    return out;
+}
+
+} // namespace scalelab

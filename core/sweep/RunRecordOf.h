@@ -1,0 +1,19 @@
+#pragma once
+// A run's result as the experiment file keeps it: the aggregates, the flags (unstable,
+// client-bound), the detail as JSON, and the samples. A value missing from the result (no
+// transaction, no latency) is missing in the record (NaN in memory, NULL in the file), never 0.
+#include "load/LoadSpec.h"
+#include "store/ExperimentStore.h"
+
+#include <string>
+#include <vector>
+
+namespace scalelab {
+
+RunRecord recordOf(const LoadResult& result, const std::string& series, int repetition);
+std::vector<StoredSample> samplesOf(const LoadResult& result);
+
+// No transaction, no latency: every figure NaN.
+LatencySummary missingLatency();
+
+} // namespace scalelab

@@ -1,0 +1,63 @@
+// One run's load for the sweep runner: here, or from the plan's load hosts.
+#include "sweep/SweepRunner.h"
+
+#include "load/LoadCoordinator.h"
+#include "load/LoadRun.h"
+
+namespace scalelab {
+
+void SweepRunner::setStopCurrent(std::function<void()> stop) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopCurrent_ = std::move(stop);
+    if (stopCurrent_ && stopped_) stopCurrent_();
+}
+
+LoadResult SweepRunner::runLoad(LoadSpec spec, SystemSampler& sampler, const SweepProgress& progress, nlohmann::json& hosts) {
+    auto onSample = [&](const LoadSample& s) {
+        if (observer_) observer_->onSample(progress, s);
+    };
+    if (!plan_.loadHosts) {
+        LoadRun load(spec, onSample, &sampler);
+        setStopCurrent([&load] { load.requestStop(true); });
+        LoadResult result = load.run();
+        setStopCurrent({});
+        return result;
+    }
+    LoadHostsOptions options;
+    options.hosts = plan_.loadHosts->hosts;
+    if (!plan_.loadHosts->sshCommand.empty()) options.ssh = plan_.loadHosts->sshCommand;
+    if (!plan_.loadHosts->scalelab.empty()) options.remoteProgram = options.localProgram = plan_.loadHosts->scalelab;
+    spec.onWorkerStart = {};  // no placement with load hosts (the plan refuses one)
+    SystemSnapshot before = sampler.snapshot();
+    LoadHostsResult run;
+    try {
+        LoadCoordinator coordinator(options, spec);
+        setStopCurrent([&coordinator] { coordinator.requestStop(); });
+        run = coordinator.run(onSample);
+        setStopCurrent({});
+    } catch (const std::exception& e) {
+        setStopCurrent({});
+        LoadResult failed;
+        failed.status = RunStatus::Failed;
+        failed.error = e.what();
+        failed.clients = spec.clients;
+        failed.threads = spec.threads;
+        failed.mode = spec.mode;
+        failed.workload = spec.workload.describe();
+        return failed;
+    }
+    // This machine's side over the run (the server's CPU and counters when it is here); each
+    // host's own CPU is in `hosts`, and one client-bound host makes the run client-bound.
+    SystemSnapshot after = sampler.finalSnapshot(5000);
+    run.merged.system = sampler.between(before, after);
+    hosts = nlohmann::json::array();
+    for (const auto& h : run.hosts) {
+        hosts.push_back(toJson(h));
+        if (h.clientBound) run.merged.system->clientBound = true;
+    }
+    run.merged.histogram.reset();
+    for (auto& s : run.merged.samples) s.histogram.reset();
+    return run.merged;
+}
+
+} // namespace scalelab

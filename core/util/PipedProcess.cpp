@@ -1,0 +1,143 @@
+#include "util/PipedProcess.h"
+
+#include "util/Error.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+extern char** environ;
+
+namespace scalelab {
+namespace {
+// Reads `fd` to its end, handing each line on; closes it.
+void readLines(int fd, const PipedProcess::LineHandler& onLine) {
+    std::string buffer;
+    char chunk[4096];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        buffer.append(chunk, static_cast<size_t>(n));
+        size_t start = 0, nl;
+        while ((nl = buffer.find('\n', start)) != std::string::npos) {
+            if (onLine) onLine(buffer.substr(start, nl - start));
+            start = nl + 1;
+        }
+        buffer.erase(0, start);
+    }
+    if (!buffer.empty() && onLine) onLine(buffer);
+    close(fd);
+}
+} // namespace
+
+PipedProcess::PipedProcess(const std::vector<std::string>& argv, LineHandler onLine, EndHandler onEnd,
+                           LineHandler onErrorLine) {
+    if (argv.empty()) throw Error("no program to start");
+    int in[2], out[2], err[2];
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
+        throw Error(std::string("cannot create pipes for ") + argv[0] + ": " + std::strerror(errno));
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    // A process group of its own: Ctrl-C at the terminal reaches this program, which stops the
+    // child in order, not the child itself (an ssh killed by it would look like a lost host).
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    int rc = posix_spawnp(&pid_, args[0], &actions, &attr, args.data(), environ);
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&actions);
+    close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    if (rc != 0) {
+        close(in[1]);
+        close(out[0]);
+        close(err[0]);
+        throw Error("cannot start " + argv[0] + ": " + std::strerror(rc));
+    }
+    in_ = in[1];
+    int outFd = out[0], errFd = err[0];
+    out_ = std::thread([outFd, onLine = std::move(onLine), onEnd = std::move(onEnd)] {
+        readLines(outFd, onLine);
+        if (onEnd) onEnd();
+    });
+    err_ = std::thread([errFd, onErrorLine = std::move(onErrorLine)] { readLines(errFd, onErrorLine); });
+}
+
+PipedProcess::~PipedProcess() {
+    closeInput();
+    if (!reaped_ && pid_ > 0) {
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (!reaped_) {
+            pid_t r = waitpid(pid_, &status_, WNOHANG);
+            if (r == pid_ || (r < 0 && errno != EINTR)) {
+                reaped_ = true;
+                break;
+            }
+            if (std::chrono::steady_clock::now() > deadline) {
+                kill(pid_, SIGKILL);
+                waitpid(pid_, &status_, 0);
+                reaped_ = true;
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+    if (out_.joinable()) out_.join();
+    if (err_.joinable()) err_.join();
+}
+
+bool PipedProcess::writeLine(const std::string& line) {
+    if (in_ < 0) return false;
+    std::string text = line + "\n";
+    size_t done = 0;
+    while (done < text.size()) {
+        // MSG_NOSIGNAL is for sockets; a closed pipe must not kill us with SIGPIPE either.
+        sigset_t block, old;
+        sigemptyset(&block);
+        sigaddset(&block, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &block, &old);
+        ssize_t n = write(in_, text.data() + done, text.size() - done);
+        int saved = errno;
+        if (n < 0 && saved == EPIPE) {
+            timespec zero{};
+            sigtimedwait(&block, nullptr, &zero);  // the pending SIGPIPE, discarded
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+        if (n < 0 && saved == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<size_t>(n);
+    }
+    return true;
+}
+
+void PipedProcess::closeInput() {
+    if (in_ >= 0) close(in_);
+    in_ = -1;
+}
+
+int PipedProcess::wait() {
+    if (!reaped_) {
+        while (waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {}
+        reaped_ = true;
+    }
+    if (WIFEXITED(status_)) return WEXITSTATUS(status_);
+    if (WIFSIGNALED(status_)) return 128 + WTERMSIG(status_);
+    return -1;
+}
+
+} // namespace scalelab

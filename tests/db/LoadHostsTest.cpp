@@ -1,0 +1,204 @@
+// A run over load hosts against a real PostgreSQL, the hosts being agents started on this
+// machine through the same code path as over ssh ("local", or a stand-in ssh command): two
+// hosts give the totals one process gives, each client keeps its number, and a host that
+// cannot start, goes away or runs another version fails the run with the host named.
+#include "SharedServer.h"
+
+#include "load/LoadCoordinator.h"
+#include "load/LoadRun.h"
+#include "store/ExperimentStore.h"
+#include "sweep/SweepRunner.h"
+#include "util/TempDir.h"
+
+#include "ErrorOf.h"
+
+#include <gtest/gtest.h>
+#include <pqxx/pqxx>
+
+#include <fstream>
+#include <thread>
+
+using namespace scalelab;
+
+namespace {
+
+EmbeddedServer& server() { return test::SharedServer::get({{"autovacuum", "off"}}); }
+
+class LoadHostsTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        SCALELAB_REQUIRE_SERVER();
+        db_ = std::make_unique<test::TestDatabase>(server(), "template0");
+        exec("CREATE TABLE hits (client int NOT NULL)");
+    }
+
+    int64_t scalar(const std::string& sql) {
+        pqxx::connection c(db_->conninfo());
+        pqxx::nontransaction tx(c);
+        return tx.exec(sql)[0][0].as<int64_t>();
+    }
+    void exec(const std::string& sql) {
+        pqxx::connection c(db_->conninfo());
+        pqxx::nontransaction tx(c);
+        tx.exec(sql);
+    }
+
+    // Each transaction leaves its client's number in the table.
+    LoadSpec inserting(int clients, int threads, int64_t perClient) {
+        LoadSpec s;
+        s.conninfo = db_->conninfo();
+        s.workload.addScriptText("INSERT INTO hits VALUES (:client_id);\n", "hits.sql");
+        s.clients = clients;
+        s.threads = threads;
+        s.transactionsPerClient = perClient;
+        s.vacuum = RunVacuum::None;
+        s.seed = 11;
+        return s;
+    }
+
+    static LoadHostsOptions local(std::vector<std::string> hosts) {
+        LoadHostsOptions o;
+        o.hosts = std::move(hosts);
+        o.localProgram = SCALELAB_BINARY;
+        o.answerTimeoutS = 60;
+        return o;
+    }
+
+    std::unique_ptr<test::TestDatabase> db_;
+};
+
+} // namespace
+
+TEST_F(LoadHostsTest, TwoHostsGiveTheTotalsOfOneAndEveryClientKeepsItsNumber) {
+    LoadResult one = LoadRun(inserting(6, 2, 25)).run();
+    ASSERT_EQ(one.status, RunStatus::Completed) << one.error;
+    ASSERT_EQ(scalar("SELECT count(*) FROM hits"), 150);
+    exec("TRUNCATE hits");
+
+    LoadHostsResult two = LoadCoordinator(local({"local", "local"}), inserting(6, 2, 25)).run();
+    ASSERT_EQ(two.merged.status, RunStatus::Completed) << two.merged.error;
+    EXPECT_EQ(two.merged.transactions, one.transactions);
+    EXPECT_EQ(two.merged.latency.count, one.latency.count);
+    EXPECT_EQ(two.merged.clients, 6);
+    EXPECT_EQ(scalar("SELECT count(*) FROM hits"), 150);
+    // Clients 0..5 across the hosts, 25 transactions each: numbered as in one process.
+    EXPECT_EQ(scalar("SELECT count(DISTINCT client) FROM hits"), 6);
+    EXPECT_EQ(scalar("SELECT min(client) FROM hits"), 0);
+    EXPECT_EQ(scalar("SELECT max(client) FROM hits"), 5);
+    EXPECT_EQ(scalar("SELECT count(*) FROM (SELECT client FROM hits GROUP BY client HAVING count(*) = 25) c"), 6);
+    ASSERT_EQ(two.hosts.size(), 2u);
+    for (const auto& h : two.hosts) {
+        EXPECT_EQ(h.share.clients, 3);
+        EXPECT_EQ(h.result.transactions, 75u);
+        EXPECT_FALSE(h.version.empty());
+        EXPECT_TRUE(h.cpuBusyPct.has_value()) << "each host's CPU is measured";
+    }
+    EXPECT_EQ(two.hosts[1].share.clientIdOffset, 3);
+}
+
+TEST_F(LoadHostsTest, ATimedRunStartsTogetherAndItsSamplesAreMerged) {
+    LoadSpec s = inserting(4, 2, 0);
+    s.transactionsPerClient = 0;
+    s.durationS = 2;
+    int samples = 0;
+    LoadHostsResult r = LoadCoordinator(local({"local", "local"}), s).run([&](const LoadSample& m) {
+        ++samples;
+        EXPECT_GE(m.latency.count, m.transactions);  // merged from both hosts' histograms
+    });
+    ASSERT_EQ(r.merged.status, RunStatus::Completed) << r.merged.error;
+    EXPECT_GE(samples, 1);
+    EXPECT_EQ(static_cast<size_t>(samples), r.merged.samples.size());
+    EXPECT_GT(r.merged.transactions, 0u);
+    // Counted: what ended inside the window; the table also has what was in flight at its end
+    // (at most one transaction per client), as in one process.
+    int64_t rows = scalar("SELECT count(*) FROM hits");
+    EXPECT_GE(rows, static_cast<int64_t>(r.merged.transactions));
+    EXPECT_LE(rows, static_cast<int64_t>(r.merged.transactions) + 4);
+    EXPECT_NEAR(r.merged.measuredSeconds, 2.0, 0.5);
+}
+
+// Ctrl-C: every host finishes its transactions in flight and reports; the run is stopped, with
+// what was measured.
+TEST_F(LoadHostsTest, AStopReachesEveryHostAndKeepsWhatWasMeasured) {
+    LoadSpec s = inserting(4, 2, 0);
+    s.transactionsPerClient = 0;
+    s.durationS = 60;
+    LoadCoordinator coordinator(local({"local", "local"}), s);
+    std::thread stopper;
+    int samples = 0;
+    LoadHostsResult r = coordinator.run([&](const LoadSample&) {
+        if (++samples == 1) stopper = std::thread([&] { coordinator.requestStop(); });
+    });
+    stopper.join();
+    EXPECT_EQ(r.merged.status, RunStatus::Stopped) << r.merged.error;
+    EXPECT_GT(r.merged.transactions, 0u);
+    EXPECT_LT(r.merged.measuredSeconds, 30);
+    EXPECT_EQ(r.hosts.size(), 2u);
+}
+
+TEST_F(LoadHostsTest, AHostWhoseClientsCannotConnectIsNamedWithTheServersWords) {
+    LoadSpec s = inserting(2, 2, 1);
+    s.conninfo = server().connectionString("no_such_database");
+    std::string error = test::errorOf([&] { LoadCoordinator(local({"local", "local"}), s).run(); });
+    EXPECT_NE(error.find("its run ended before the start: "), std::string::npos) << error;
+    EXPECT_NE(error.find("\"no_such_database\" does not exist"), std::string::npos) << error;
+}
+
+TEST_F(LoadHostsTest, AHostThatCannotBeStartedIsNamed) {
+    LoadHostsOptions o = local({"local", "bench@client9"});
+    o.ssh = {"/nonexistent/ssh"};
+    std::string error = test::errorOf([&] { LoadCoordinator(o, inserting(2, 2, 1)).run(); });
+    EXPECT_NE(error.find("load host bench@client9: cannot start /nonexistent/ssh"), std::string::npos) << error;
+}
+
+TEST_F(LoadHostsTest, AHostThatGoesAwayIsNamedWithWhatSshSaid) {
+    LoadHostsOptions o = local({"local", "gone"});
+    // What ssh does when the host does not answer: a line on stderr, exit status 255.
+    o.ssh = {"sh", "-c", "echo 'ssh: connect to host gone port 22: Connection refused' >&2; exit 255", "sh"};
+    std::string error = test::errorOf([&] { LoadCoordinator(o, inserting(2, 2, 1)).run(); });
+    EXPECT_NE(error.find("load host gone: disconnected (exit status 255): ssh: connect to host gone port 22: Connection refused"),
+              std::string::npos)
+        << error;
+}
+
+TEST_F(LoadHostsTest, AHostRunningAnotherVersionIsRefused) {
+    LoadHostsOptions o = local({"old"});
+    o.ssh = {"sh", "-c", R"(read job; echo '{"hello":{"version":"0.0.1","host":"old"}}'; sleep 2)", "sh"};
+    std::string error = test::errorOf([&] { LoadCoordinator(o, inserting(1, 1, 1)).run(); });
+    EXPECT_NE(error.find("load host old: runs ScaleLab 0.0.1, this is "), std::string::npos) << error;
+    EXPECT_NE(error.find("install the same version on every host"), std::string::npos) << error;
+}
+
+// A sweep whose plan names load hosts: every run's clients come from them, each run records
+// each host's share, and the totals are those of the plan.
+TEST_F(LoadHostsTest, ASweepRunsItsClientsFromTheLoadHosts) {
+    TempDir files("scalelab-load-hosts");
+    std::string script = (files.path() / "hits.sql").string();
+    std::ofstream(script) << "INSERT INTO hits VALUES (:client_id);\n";
+    nlohmann::json plan = {{"version", 1},
+                           {"target", {{"conninfo", db_->conninfo()}}},
+                           {"workload", {{"files", {script}}, {"vacuum", "none"}}},
+                           {"series", {{{"label", "A"}}}},
+                           {"clients", {2, 4}},
+                           {"threads", 2},
+                           {"transactions", 10},
+                           {"repetitions", 1},
+                           {"seed", 5},
+                           {"load_hosts", {{"hosts", {"local", "local"}}, {"scalelab", SCALELAB_BINARY}}}};
+    auto store = ExperimentStore::create((files.path() / "e.slab").string());
+    SweepRunner(parsePlan(plan), *store, nullptr, false).run();
+    auto runs = store->runs();
+    ASSERT_EQ(runs.size(), 2u);
+    uint64_t total = 0;
+    for (const auto& r : runs) {
+        EXPECT_EQ(r.status, RunStatus::Completed) << r.error;
+        EXPECT_EQ(r.transactions, static_cast<uint64_t>(10 * r.clients));
+        total += r.transactions;
+        ASSERT_TRUE(r.detail.contains("load_hosts")) << r.detail.dump();
+        ASSERT_EQ(r.detail["load_hosts"].size(), 2u);
+        EXPECT_EQ(r.detail["load_hosts"][0]["clients"].get<int>() + r.detail["load_hosts"][1]["clients"].get<int>(), r.clients);
+        EXPECT_FALSE(r.detail.contains("histogram"));
+    }
+    EXPECT_EQ(scalar("SELECT count(*) FROM hits"), static_cast<int64_t>(total));
+    EXPECT_EQ(total, 60u);
+}
