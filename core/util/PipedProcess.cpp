@@ -75,7 +75,10 @@ PipedProcess::PipedProcess(const std::vector<std::string>& argv, LineHandler onL
         readLines(outFd, onLine);
         if (onEnd) onEnd();
     });
-    err_ = std::thread([errFd, onErrorLine = std::move(onErrorLine)] { readLines(errFd, onErrorLine); });
+    err_ = std::thread([this, errFd, onErrorLine = std::move(onErrorLine)] {
+        readLines(errFd, onErrorLine);
+        errDone_.store(true);
+    });
 }
 
 PipedProcess::~PipedProcess() {
@@ -135,6 +138,8 @@ int PipedProcess::wait() {
         while (waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {}
         reaped_ = true;
     }
+    // A process that exited has closed its stderr, unless a child of its own keeps it open.
+    for (int i = 0; i < 100 && !errDone_.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (WIFEXITED(status_)) return WEXITSTATUS(status_);
     if (WIFSIGNALED(status_)) return 128 + WTERMSIG(status_);
     return -1;

@@ -6,6 +6,7 @@
 // up in PATH.
 #include <sys/types.h>
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <thread>
@@ -29,7 +30,9 @@ public:
 
     bool writeLine(const std::string& line);  // false when the process no longer reads
     void closeInput();
-    // Waits for the process (after its stdout ended). Exit code, or 128 + signal.
+    // Waits for the process (after its stdout ended), and up to a second for its last stderr
+    // lines to be handed on (they come on another pipe, read by another thread). Exit code, or
+    // 128 + signal.
     int wait();
     pid_t pid() const { return pid_; }
 
@@ -39,6 +42,7 @@ private:
     bool reaped_ = false;
     int status_ = 0;
     std::thread out_, err_;
+    std::atomic<bool> errDone_{false};  // stderr read to its end
 };
 
 } // namespace scalelab

@@ -22,6 +22,8 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QCoreApplication>
+#include <QPointer>
 #include <QThread>
 #include <QVBoxLayout>
 
@@ -205,13 +207,18 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
         // A ping can take seconds against a host that does not answer: not on the GUI thread.
         std::string conninfo = conninfo_->text().toStdString();
         connectionResult_->setText(tr("testing..."));
-        auto* t = QThread::create([this, conninfo] {
+        // The answer goes to the label only if it still exists (the window may close first).
+        auto* t = QThread::create([label = QPointer<QLabel>(connectionResult_), conninfo] {
             Ping ping = pingServer(conninfo, 5);
             QString text = ping == Ping::Accepting   ? tr("server accepts connections")
                            : ping == Ping::Rejecting ? tr("server is up but rejects connections (starting or shutting down?)")
                            : ping == Ping::Invalid   ? tr("the connection string is not valid")
                                                      : tr("no answer from the server");
-            QMetaObject::invokeMethod(this, [this, text] { connectionResult_->setText(text); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                QCoreApplication::instance(), [label, text] {
+                    if (label) label->setText(text);
+                },
+                Qt::QueuedConnection);
         });
         connect(t, &QThread::finished, t, &QObject::deleteLater);
         t->start();

@@ -55,6 +55,8 @@ public:
     QRadioButton* remoteRadio() const { return remote_; }
     QLabel* problemsLabel() const { return problemsLabel_; }
     QLabel* estimateLabel() const { return estimate_; }
+    QPushButton* testConnectionButton() const { return testConnection_; }
+    QLabel* connectionResult() const { return connectionResult_; }  // the test's answer
     void addSeries(const QString& label, const QString& placement, const QString& settings = {});
 
 signals:
