@@ -4,13 +4,13 @@
 #include "load/LoadResultJson.h"
 #include "load/LoadRun.h"
 #include "metrics/SystemSampler.h"
+#include "util/Clock.h"
 #include "util/Error.h"
 #include "util/Versions.h"
 
 #include <unistd.h>
 
 #include <chrono>
-#include <ctime>
 #include <fstream>
 #include <memory>
 #include <istream>
@@ -41,12 +41,6 @@ std::pair<uint64_t, uint64_t> networkBytes() {
         tx += v[8];
     }
     return {rx, tx};
-}
-
-int64_t realtimeNs() {
-    timespec t{};
-    clock_gettime(CLOCK_REALTIME, &t);
-    return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
 }
 
 std::string hostName() {

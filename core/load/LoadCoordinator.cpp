@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <ctime>
 
 namespace scalelab {
 
@@ -37,12 +36,6 @@ struct LoadCoordinator::Host {
 };
 
 namespace {
-int64_t realtimeNs() {
-    timespec t{};
-    clock_gettime(CLOCK_REALTIME, &t);
-    return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
-}
-
 double processCpuSeconds() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);

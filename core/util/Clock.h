@@ -12,4 +12,12 @@ inline int64_t monotonicNs() {
     return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
+// The wall clock in nanoseconds since the epoch: the moment load hosts agree to start at
+// (their clocks are kept in step by NTP; the monotonic clocks of two machines are not related).
+inline int64_t realtimeNs() {
+    timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
 } // namespace scalelab
