@@ -3,6 +3,7 @@
 
 #include "GuiCommand.h"
 
+#include "store/CopyExperiment.h"
 #include "store/Export.h"
 #include "util/Error.h"
 
@@ -13,8 +14,13 @@ namespace scalelab::app {
 
 int runExportCommand(const ExportArgs& a) {
     return runCommand([&] {
-        if (a.csvDir.empty() && a.json.empty() && a.png.empty() && a.svg.empty() && a.html.empty())
-            throw UsageError("say what to export: --csv DIR, --json FILE, --png FILE, --svg FILE, --html FILE");
+        if (a.csvDir.empty() && a.json.empty() && a.png.empty() && a.svg.empty() && a.html.empty() && a.to.empty())
+            throw UsageError("say what to export: --csv DIR, --json FILE, --png FILE, --svg FILE, --html FILE, --to EXPERIMENT");
+        if (!a.to.empty()) {
+            CopyCount n = copyExperiment(a.experiment, a.to);
+            std::fprintf(stderr, "scalelab: copied %zu runs (%zu samples, %zu series) to %s\n", n.runs, n.samples, n.series,
+                         a.to.c_str());
+        }
         auto store = ExperimentStore::open(a.experiment, true);
         if (!a.csvDir.empty())
             for (const auto& f : exportCsv(*store, a.csvDir)) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());

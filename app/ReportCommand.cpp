@@ -34,6 +34,7 @@ int runReportCommand(const ReportArgs& a) {
 
 int runImportCommand(const ImportArgs& a) {
     return runCommand([&] {
+        if (importsAnExperiment(a)) return 0;
         int n = importIntoFile(a.output, a.files, a.series, SourceMachine{a.cores, a.pus}, a.append, a.again);
         std::fprintf(stderr, "scalelab: imported %d run%s into %s\n", n, n == 1 ? "" : "s", a.output.c_str());
         return 0;

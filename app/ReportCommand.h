@@ -29,6 +29,9 @@ struct ImportArgs {
     bool again = false;      // a file whose content is already in the experiment
 };
 
+// `scalelab experiments STORE`: the experiments in a results store; --delete NAME removes one.
+int runExperimentsCommand(const std::string& store, const std::vector<std::string>& remove);
+
 struct ExportArgs {
     std::string experiment;
     std::string csvDir;
@@ -45,12 +48,16 @@ struct ExportArgs {
     std::vector<std::string> compare;  // {A, B}
     bool paired = false;
     std::vector<std::string> with;     // other experiments whose series are added
+    std::string to;        // a copy of the whole experiment: a new file or a store location
     int width = 1200, height = 800;
     int scale = 1;
 };
 
 int runReportCommand(const ReportArgs& args);
 int runImportCommand(const ImportArgs& args);
+// When the one file to import is an experiment file: copies it whole to the output (a new
+// experiment, in a file or a results store) and returns true. False for pgbench outputs and CSV.
+bool importsAnExperiment(const ImportArgs& args);
 int runExportCommand(const ExportArgs& args);
 
 } // namespace scalelab::app

@@ -83,9 +83,8 @@ int runSweepCommand(const SweepArgs& a) {
     return runCommand([&] {
         SweepPlan plan = loadPlanFile(a.plan);
         preflightSweep(plan);  // before the file is created
-        std::error_code ec;
-        if (!a.resume && std::filesystem::exists(a.output, ec))
-            throw Error(a.output + " already exists: continue its sweep with --resume, or write to another file");
+        if (!a.resume && ExperimentStore::exists(a.output))
+            throw Error(a.output + " already exists: continue its sweep with --resume, or write to another experiment");
         std::unique_ptr<ExperimentStore> store =
             a.resume ? ExperimentStore::open(a.output) : ExperimentStore::create(a.output);
         ConsoleObserver console(a.quiet);

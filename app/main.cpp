@@ -11,6 +11,8 @@
 
 #include "load/LoadAgent.h"
 #include "server/PgBinaries.h"
+#include "store/ExperimentStore.h"
+#include "store/PgStore.h"
 #include "util/Error.h"
 
 #include <CLI/CLI.hpp>
@@ -30,6 +32,14 @@ std::string versionText() {
     }
     return scalelab::ui::aboutText(server).toStdString();
 }
+
+const char* const kExperimentHelp = "Experiment: a file (.slab), a results store location postgresql://HOST/DB#NAME, "
+                                    "or NAME with --store";
+
+// An experiment another option names: an existing file, or a results store location (checked
+// when it is opened).
+const CLI::Validator kExperimentCheck(
+    [](std::string& s) { return scalelab::isStoreLocation(s) ? std::string() : CLI::ExistingFile(s); }, "EXPERIMENT");
 
 void addServerOptions(CLI::App* cmd, scalelab::app::ServerArgs& args) {
     cmd->add_option("--data", args.dataDir, "Data directory of the cluster (default: ~/.local/share/scalelab/cluster; "
@@ -149,13 +159,14 @@ int main(int argc, char** argv) {
     scalelab::app::SweepArgs sweep;
     auto* sweepCmd = app.add_subcommand("sweep", "Run a sweep plan (series x clients x repetitions) into an experiment file");
     sweepCmd->add_option("plan", sweep.plan, "Sweep plan (JSON, docs/sweeps.md)")->required()->check(CLI::ExistingFile);
-    sweepCmd->add_option("-o,--output", sweep.output, "Experiment file to write (.slab)")->required();
+    sweepCmd->add_option("-o,--output", sweep.output, "Experiment to write: a file (.slab), postgresql://HOST/DB#NAME, "
+                                                       "or NAME with --store")->required();
     sweepCmd->add_flag("--resume", sweep.resume, "Continue the interrupted sweep in the experiment file");
     sweepCmd->add_flag("-q,--quiet", sweep.quiet, "No progress output");
 
     std::string runsFile;
     auto* runsCmd = app.add_subcommand("runs", "List the runs of an experiment file");
-    runsCmd->add_option("experiment", runsFile, "Experiment file (.slab)")->required();
+    runsCmd->add_option("experiment", runsFile, kExperimentHelp)->required();
     std::vector<long long> excludeRuns, includeRuns;
     runsCmd->add_option("--exclude", excludeRuns, "Exclude these runs (ids) from points and statistics; they stay in the file");
     runsCmd->add_option("--include", includeRuns, "Include these excluded runs again");
@@ -163,16 +174,17 @@ int main(int argc, char** argv) {
     std::string noteFile, noteText;
     long long noteRun = 0;
     auto* noteCmd = app.add_subcommand("note", "Show or set the note of an experiment, or of one of its runs");
-    noteCmd->add_option("experiment", noteFile, "Experiment file (.slab)")->required();
+    noteCmd->add_option("experiment", noteFile, kExperimentHelp)->required();
     auto* noteTextOpt = noteCmd->add_option("text", noteText, "The note (\"\" removes it); without it the notes are shown");
     auto* noteRunOpt = noteCmd->add_option("--run", noteRun, "The run (id, from `scalelab runs`) the note is on")
                            ->check(CLI::PositiveNumber);
 
     scalelab::app::ImportArgs import;
     auto* importCmd = app.add_subcommand("import", "Import pgbench outputs or a runs CSV into an experiment file");
-    importCmd->add_option("files", import.files, "pgbench output files, or runs .csv files")->required()->check(CLI::ExistingFile);
+    importCmd->add_option("files", import.files, "pgbench output files, runs .csv files, or one experiment file (copied whole)")->required()->check(CLI::ExistingFile);
     importCmd->add_option("--series", import.series, "Series the pgbench outputs belong to");
-    importCmd->add_option("-o,--output", import.output, "Experiment file (a new one, or an existing one with --append)")->required();
+    importCmd->add_option("-o,--output", import.output, "Experiment (a new one, or an existing one with --append): a file, "
+                                                         "a store location, or NAME with --store")->required();
     importCmd->add_flag("--append", import.append, "Import into the existing experiment file");
     importCmd->add_flag("--again", import.again, "Import a file whose content is already in the experiment once more");
     auto* importCores = importCmd->add_option("--cores", import.cores, "Cores of the machine the runs were measured on (chart markers)")
@@ -182,7 +194,8 @@ int main(int argc, char** argv) {
 
     scalelab::app::ExportArgs exportArgs;
     auto* exportCmd = app.add_subcommand("export", "Write an experiment as CSV, JSON, a chart (PNG, SVG) or an HTML report");
-    exportCmd->add_option("experiment", exportArgs.experiment, "Experiment file (.slab)")->required()->check(CLI::ExistingFile);
+    exportCmd->add_option("experiment", exportArgs.experiment, kExperimentHelp)->required();
+    exportCmd->add_option("--to", exportArgs.to, "Copy the whole experiment to a new file or store location (nothing lost)");
     exportCmd->add_option("--csv", exportArgs.csvDir, "Directory for runs.csv, points.csv and samples.csv");
     exportCmd->add_option("--json", exportArgs.json, "JSON file of the whole experiment");
     exportCmd->add_option("--png", exportArgs.png, "The scaling chart as PNG (no display needed)");
@@ -197,15 +210,15 @@ int main(int argc, char** argv) {
     exportCmd->add_option("--compare", exportArgs.compare, "HTML report: compare series B against baseline A "
                                                            "(default: the first two series drawn)")->expected(2);
     exportCmd->add_flag("--paired", exportArgs.paired, "HTML report: compare by repetition round");
-    exportCmd->add_option("--with", exportArgs.with, "Add the series of another experiment file, named \"LABEL [FILE]\" (repeatable)")
-        ->check(CLI::ExistingFile);
+    exportCmd->add_option("--with", exportArgs.with, "Add the series of another experiment (file or store location), "
+                                                     "named \"LABEL [NAME]\" (repeatable)")->check(kExperimentCheck);
     exportCmd->add_option("--width", exportArgs.width, "Chart width in pixels")->check(CLI::Range(200, 10000));
     exportCmd->add_option("--height", exportArgs.height, "Chart height in pixels")->check(CLI::Range(150, 10000));
     exportCmd->add_option("--scale", exportArgs.scale, "PNG pixel density: 1 or 2")->check(CLI::Range(1, 2));
 
     scalelab::app::ReportArgs report;
     auto* reportCmd = app.add_subcommand("report", "Points, comparisons, USL fits and peaks of an experiment");
-    reportCmd->add_option("experiment", report.experiment, "Experiment file (.slab)")->required()->check(CLI::ExistingFile);
+    reportCmd->add_option("experiment", report.experiment, kExperimentHelp)->required();
     reportCmd->add_option("--metric", report.metric, "tps, latency_mean, latency_p95, latency_p99, logical_reads, cpu_busy, server_cpu");
     reportCmd->add_option("--confidence", report.confidence, "Confidence level of the intervals")->check(CLI::Range(0.5, 0.9999));
     reportCmd->add_option("--compare", report.compare, "Compare series B against baseline A")->expected(2);
@@ -217,22 +230,43 @@ int main(int argc, char** argv) {
     reportCmd->add_flag("--peak", report.peak, "Peak table");
     reportCmd->add_option("--baseline", report.baseline, "Series the peak table compares with");
     reportCmd->add_option("--csv", report.csvDir, "Also write the tables as CSV files into this directory");
-    reportCmd->add_option("--with", report.with, "Add the series of another experiment file, named \"LABEL [FILE]\" (repeatable)")
-        ->check(CLI::ExistingFile);
+    reportCmd->add_option("--with", report.with, "Add the series of another experiment (file or store location), "
+                                                 "named \"LABEL [NAME]\" (repeatable)")->check(kExperimentCheck);
 
     scalelab::app::GuiArgs gui;
     auto* guiCmd = app.add_subcommand("gui", "Open the desktop window (the same as no arguments)");
-    guiCmd->add_option("--open", gui.open, "An experiment file to show")->check(CLI::ExistingFile);
+    guiCmd->add_option("--open", gui.open, "An experiment to show: a file, a store location, or NAME with --store");
     auto* guiPlan = guiCmd->add_option("--sweep", gui.sweepPlan, "Run this plan through the window")->check(CLI::ExistingFile);
     guiCmd->add_option("--output", gui.sweepOutput, "Experiment file for --sweep")->needs(guiPlan);
     guiCmd->add_option("--screenshots", gui.screenshots, "Save a PNG of each page into this directory, then quit");
     guiCmd->add_option("--size", gui.size, "Window size WIDTHxHEIGHT (default 1400x900)");
+
+    std::string experimentsStore;
+    std::vector<std::string> deleteExperiments;
+    auto* experimentsCmd = app.add_subcommand("experiments", "List the experiments in a PostgreSQL results store");
+    experimentsCmd->add_option("store", experimentsStore, "The store: postgresql://HOST/DB or \"host=... dbname=...\"")->required();
+    experimentsCmd->add_option("--delete", deleteExperiments, "Delete this experiment and all its runs (repeatable)");
+
+    // --store CONNINFO: the experiment names these commands take are experiments in that store.
+    std::string store;
+    for (auto* cmd : {sweepCmd, runsCmd, noteCmd, importCmd, exportCmd, reportCmd, guiCmd})
+        cmd->add_option("--store", store, "A PostgreSQL results store: the experiment named is one in it (docs/results-store.md)");
 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         int rc = app.exit(e);
         return rc == 0 ? 0 : kUsageError;
+    }
+    if (!store.empty()) {
+        try {
+            for (std::string* name : {&sweep.output, &runsFile, &noteFile, &import.output, &exportArgs.experiment,
+                                      &report.experiment, &gui.open, &gui.sweepOutput})
+                if (!name->empty()) *name = scalelab::storeLocation(store, *name);
+        } catch (const std::exception& e) {
+            std::cerr << "scalelab: error: " << e.what() << "\n";
+            return kUsageError;
+        }
     }
 
     if (showVersion) {
@@ -258,6 +292,7 @@ int main(int argc, char** argv) {
     if (importCmd->parsed()) return scalelab::app::runImportCommand(import);
     if (exportCmd->parsed()) return scalelab::app::runExportCommand(exportArgs);
     if (reportCmd->parsed()) return scalelab::app::runReportCommand(report);
+    if (experimentsCmd->parsed()) return scalelab::app::runExperimentsCommand(experimentsStore, deleteExperiments);
     for (auto* cmd : {start, stop, status}) {
         if (cmd->parsed()) {
             server.action = cmd->get_name();

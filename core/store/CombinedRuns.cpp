@@ -3,12 +3,11 @@
 #include "util/Error.h"
 
 #include <algorithm>
-#include <filesystem>
 
 namespace scalelab {
 
 std::string addedSeriesLabel(const std::string& label, const std::string& file) {
-    return label + " [" + std::filesystem::path(file).filename().string() + "]";
+    return label + " [" + experimentName(file) + "]";
 }
 
 void addExperimentRuns(CombinedRuns& into, const std::string& other) {
@@ -35,8 +34,7 @@ CombinedRuns combineExperiments(const std::string& experiment, const std::vector
     c.order = store->seriesLabels();
     c.provenance = store->provenance();
     for (const auto& other : others) {
-        std::error_code ec;
-        if (std::filesystem::equivalent(experiment, other, ec))
+        if (sameExperiment(experiment, other))
             throw Error(other + " is the experiment itself: its series are shown already");
         addExperimentRuns(c, other);
     }

@@ -1,7 +1,7 @@
 // An experiment file as a file: created or opened (read-only or as its one writer, the lock),
 // migrated to this ScaleLab's schema, and kept on disk when its name goes away meanwhile. What
-// the file holds (plan, series, runs, samples, notes) is read and written in ExperimentStore.cpp.
-#include "store/ExperimentStore.h"
+// the file holds (plan, series, runs, samples, notes) is read and written in ExperimentFileRows.cpp.
+#include "store/ExperimentFile.h"
 
 #include "store/Sqlite.h"
 #include "util/Error.h"
@@ -81,16 +81,7 @@ void migrate(sqlite::Database& db, int from) {
 
 } // namespace
 
-std::string utcTimestamp() {
-    std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
-ExperimentStore::ExperimentStore(std::unique_ptr<sqlite::Database> db, int writerLock)
+ExperimentFile::ExperimentFile(std::unique_ptr<sqlite::Database> db, int writerLock)
     : db_(std::move(db)), writerLock_(writerLock), schema_(schemaVersionOf(*db_)) {
     struct stat st {};
     if (stat(db_->path().c_str(), &st) == 0) {
@@ -99,7 +90,7 @@ ExperimentStore::ExperimentStore(std::unique_ptr<sqlite::Database> db, int write
     }
 }
 
-ExperimentStore::~ExperimentStore() {
+ExperimentFile::~ExperimentFile() {
     db_.reset();
     if (writerLock_ >= 0) close(writerLock_);  // releases the lock
 }
@@ -153,7 +144,7 @@ void removeDatabaseFiles(const std::string& path) {
 
 } // namespace
 
-std::unique_ptr<ExperimentStore> ExperimentStore::create(const std::string& path) {
+std::unique_ptr<ExperimentStore> ExperimentFile::create(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0)
         throw Error(path + " already exists; choose another file, or open it to continue");
@@ -178,10 +169,10 @@ std::unique_ptr<ExperimentStore> ExperimentStore::create(const std::string& path
         if (!existed) removeDatabaseFiles(path);
         throw Error(std::string("cannot create ") + path + ": " + e.what());
     }
-    return std::unique_ptr<ExperimentStore>(new ExperimentStore(std::move(db), lock));
+    return std::unique_ptr<ExperimentStore>(new ExperimentFile(std::move(db), lock));
 }
 
-std::unique_ptr<ExperimentStore> ExperimentStore::open(const std::string& path, bool readOnly) {
+std::unique_ptr<ExperimentStore> ExperimentFile::open(const std::string& path, bool readOnly) {
     struct stat st {};
     if (stat(path.c_str(), &st) != 0) throw Error("no experiment file " + path);
     if (!readOnly)
@@ -228,10 +219,10 @@ std::unique_ptr<ExperimentStore> ExperimentStore::open(const std::string& path, 
         if (lock >= 0) close(lock);
         throw;
     }
-    return std::unique_ptr<ExperimentStore>(new ExperimentStore(std::move(db), lock));
+    return std::unique_ptr<ExperimentStore>(new ExperimentFile(std::move(db), lock));
 }
 
-bool ExperimentStore::beingWritten(const std::string& path) {
+bool ExperimentFile::beingWritten(const std::string& path) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
     bool locked = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
@@ -239,17 +230,11 @@ bool ExperimentStore::beingWritten(const std::string& path) {
     return locked;
 }
 
-std::unique_ptr<ExperimentStore> ExperimentStore::openOrCreate(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0) return open(path);
-    return create(path);
-}
-
 // A file deleted (or replaced) while it is open keeps taking writes into an inode that no name
 // reaches, and everything goes with it when the store closes. After each run is stored the
 // name must still lead to this file; when it does not, the database is copied out to the
 // name again (or next to the file that took its place), with every run, and the caller learns.
-void ExperimentStore::ensureStillOnDisk() {
+void ExperimentFile::ensureStillOnDisk() {
     const std::string original = path();
     struct stat st {};
     bool present = stat(original.c_str(), &st) == 0;

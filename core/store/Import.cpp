@@ -344,15 +344,15 @@ int storeImportedRuns(ExperimentStore& store, std::vector<ImportedRun> runs, boo
 int importIntoFile(const std::string& path, const std::vector<std::string>& files, const std::string& series,
                    const SourceMachine& machine, bool append, bool again) {
     auto runs = parseImportFiles(files, series, machine);
-    bool exists = std::filesystem::exists(path);
-    if (exists && !append) throw Error(path + " exists: add --append to import into it, or name a new file");
+    bool exists = ExperimentStore::exists(path);
+    if (exists && !append) throw Error(path + " exists: add --append to import into it, or name a new experiment");
     std::unique_ptr<ExperimentStore> store = exists ? ExperimentStore::open(path) : ExperimentStore::create(path);
     try {
         return storeImportedRuns(*store, std::move(runs), again);
     } catch (...) {
         if (!exists) {
             store.reset();
-            for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+            ExperimentStore::remove(path);
         }
         throw;
     }

@@ -36,9 +36,10 @@ std::vector<ImportedRun> parseImportFiles(const std::vector<std::string>& files,
 // Stores the runs in one transaction, numbering repetitions after those already in the
 // experiment. A file whose content is already imported there is refused unless `again`.
 int storeImportedRuns(ExperimentStore& store, std::vector<ImportedRun> runs, bool again = false);
-// Into the experiment file `path`: a new file, created only once every source has been read
-// and removed again if storing fails (a failed import leaves nothing behind); an existing one
-// only with `append` (else Error naming --append). Returns the count.
+// Into the experiment at `path` (a file or a results store location): a new one, created only
+// once every source has been read and removed again if storing fails (a failed import leaves
+// nothing behind); an existing one only with `append` (else Error naming --append). Returns
+// the count.
 int importIntoFile(const std::string& path, const std::vector<std::string>& files, const std::string& series,
                    const SourceMachine& machine, bool append, bool again);
 // Both steps into an open store. Returns the count.

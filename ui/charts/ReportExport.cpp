@@ -7,7 +7,6 @@
 #include "util/Error.h"
 
 #include <QDateTime>
-#include <QFileInfo>
 
 #include <filesystem>
 #include <fstream>
@@ -90,7 +89,7 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
     const std::string& experiment = files.experiment;
     checkSeries(view, c.order, experiment);  // before the report is computed for those series
     HtmlReportInput in;
-    in.title = QFileInfo(QString::fromStdString(experiment)).fileName().toStdString();
+    in.title = experimentName(experiment);
     in.generatedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
     in.view = view.describe().toStdString();
     in.overview = files.overview;

@@ -255,7 +255,9 @@ void MainWindow::startSweep(const SweepPlan& plan, const QString& path) {
     showPage(live_);
     updateTitle();
     bool resume = QFileInfo(path).exists() && QFileInfo(path).size() > 0;
-    sweepCreatesFile_ = !resume;
+    // An experiment in a results store is never removed by the window: whether this sweep made
+    // it would be a question to the server, and the answer "no" must never be guessed.
+    sweepCreatesFile_ = !resume && !isStoreLocation(path.toStdString());
     controller_->start(plan, path, resume);
 }
 
@@ -409,7 +411,8 @@ void MainWindow::updateRecentMenu() {
 }
 
 void MainWindow::updateTitle() {
-    setWindowTitle(path_.isEmpty() ? tr("ScaleLab") : tr("ScaleLab \u2014 %1").arg(QFileInfo(path_).fileName()));
+    setWindowTitle(path_.isEmpty() ? tr("ScaleLab")
+                                   : tr("ScaleLab \u2014 %1").arg(QString::fromStdString(experimentName(path_.toStdString()))));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

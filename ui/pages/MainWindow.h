@@ -21,6 +21,7 @@ class LivePage;
 class OverviewPage;
 class ResultsPage;
 class SetupPage;
+class StoreDialog;
 class SweepController;
 
 class MainWindow : public QMainWindow {
@@ -57,6 +58,9 @@ public:
     void exportCsvTo(const QString& dir, Answer then = {});     // runs, points, samples + comparison, USL, peak
     void exportHtmlTo(const QString& path, Answer then = {});   // the self-contained HTML report
     QDialog* showHelp();                          // Help > ScaleLab help (F1)
+    StoreDialog* showStoreDialog();               // File > Open from results store
+    // A copy of the experiment shown, whole (file or store to a new file), then opened.
+    void saveExperimentAs(const QString& path, Answer then = {});
     // Imports pgbench outputs or runs CSVs into `target` (a new file, or the open one with
     // `append`) and opens it (nothing is created on failure).
     void importInto(const QStringList& files, const QString& target, bool append, Answer then = {});
@@ -99,6 +103,7 @@ private:
     bool sweepCreatesFile_ = false;  // the running sweep made its file (not a resume)
     QList<QAction*> exportActions_;  // enabled while the chart has points
     QDialog* help_ = nullptr;
+    StoreDialog* storeDialog_ = nullptr;
     QAction* removeSeries_ = nullptr;  // enabled while series of other files are shown
 };
 

@@ -7,14 +7,18 @@
 #include "pages/OverviewPage.h"
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
+#include "pages/StoreDialog.h"
+#include "bridge/ExperimentBridge.h"
 #include "server/PgBinaries.h"
+#include "store/CopyExperiment.h"
 
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QTableWidget>
 
 namespace scalelab::ui {
 
@@ -33,6 +37,7 @@ void MainWindow::buildMenus() {
         QString p = QFileDialog::getOpenFileName(this, tr("Open experiment"), {}, tr("ScaleLab experiments (*.slab)"));
         if (!p.isEmpty()) openExperiment(p);
     });
+    file->addAction(tr("Open from results &store..."), this, [this] { showStoreDialog(); });
     recent_ = file->addMenu(tr("Open &recent"));
     file->addAction(tr("&Resume experiment..."), this, [this] {
         QString p = QFileDialog::getOpenFileName(this, tr("Resume the sweep of an experiment"), {},
@@ -58,10 +63,9 @@ void MainWindow::buildMenus() {
         if (path_.isEmpty()) return;
         QString p = QFileDialog::getSaveFileName(this, tr("Save experiment as"), {}, tr("ScaleLab experiments (*.slab)"));
         if (p.isEmpty()) return;
-        QFile::remove(p);
-        // The experiment is written as runs finish; a copy of the file is the whole of it.
-        if (!QFile::copy(path_, p)) QMessageBox::warning(this, tr("Save as"), tr("Cannot copy %1 to %2").arg(path_, p));
-        else openExperiment(p);
+        saveExperimentAs(p, [this, p](const QString& error) {
+            if (!error.isEmpty()) QMessageBox::warning(this, tr("Save as"), error);
+        });
     });
     file->addSeparator();
     file->addAction(tr("Add series from another e&xperiment..."), this, [this] {
@@ -78,7 +82,7 @@ void MainWindow::buildMenus() {
             QMessageBox::warning(this, tr("Add series"), error);
         else {
             statusLabel_->setText(tr("Series of %1 added (named \"LABEL [%2]\"); nothing is written to either file")
-                                      .arg(p, QFileInfo(p).fileName()));
+                                      .arg(p, QString::fromStdString(experimentName(p.toStdString()))));
             showPage(results_);
         }
         removeSeries_->setEnabled(!results_->addedExperiments().isEmpty());
@@ -114,7 +118,7 @@ void MainWindow::buildMenus() {
     });
     exportActions_ << file->addAction(tr("Export &HTML report..."), this, [this] {
         if (path_.isEmpty()) return;
-        QString p = QFileDialog::getSaveFileName(this, tr("HTML report"), QFileInfo(path_).completeBaseName() + QStringLiteral(".html"),
+        QString p = QFileDialog::getSaveFileName(this, tr("HTML report"), QFileInfo(QString::fromStdString(experimentName(path_.toStdString()))).completeBaseName() + QStringLiteral(".html"),
                                                  QStringLiteral("HTML (*.html)"));
         if (p.isEmpty()) return;
         exportHtmlTo(p, [this](const QString& error) {
@@ -137,6 +141,42 @@ void MainWindow::buildMenus() {
                               "<pre>%1</pre><p>GPL-3.0-or-later</p>")
                                .arg(aboutText(server).toHtmlEscaped()));
     });
+}
+
+StoreDialog* MainWindow::showStoreDialog() {
+    if (!storeDialog_) {
+        storeDialog_ = new StoreDialog(this);
+        connect(storeDialog_, &StoreDialog::openRequested, this, &MainWindow::openExperiment);
+        // Compare across experiments: the series of the one chosen join the one shown.
+        connect(storeDialog_, &StoreDialog::addRequested, this, [this](const QString& location) {
+            addingFromMenu_ = location;
+            results_->addExperiment(location);
+        });
+    }
+    storeDialog_->show();
+    storeDialog_->raise();
+    if (!storeDialog_->connection()->text().isEmpty() && storeDialog_->table()->rowCount() == 0)
+        storeDialog_->list(storeDialog_->connection()->text());
+    return storeDialog_;
+}
+
+void MainWindow::saveExperimentAs(const QString& path, Answer then) {
+    if (path_.isEmpty()) return answer(then, tr("No experiment is open"));
+    if (sameExperiment(path.toStdString(), path_.toStdString()))
+        return answer(then, tr("%1 is the experiment itself; choose another file").arg(path));
+    // A copy through ScaleLab, not of the bytes: a file being written keeps its last runs in
+    // its -wal, and an experiment in a store has no file at all.
+    std::function<CopyCount()> work = [from = path_.toStdString(), to = path.toStdString()] {
+        if (!isStoreLocation(to)) ExperimentStore::remove(to);  // the dialog asked before replacing it
+        return copyExperiment(from, to);
+    };
+    files_->call<CopyCount>(
+        std::move(work),
+        [this, path, then](CopyCount) {
+            openExperiment(path);
+            answer(then, {});
+        },
+        [this, then](const QString& error) { answer(then, error); });
 }
 
 } // namespace scalelab::ui

@@ -92,6 +92,8 @@ public slots:
     void followFile();
 
 private:
+    void followStore();
+    void readAgain();
     void refreshComparison();
     void offerMetricsPresent();  // the metric menu lists only metrics the runs have
     void offerSeries();          // the Series menu lists the experiment's series
@@ -128,8 +130,9 @@ private:
     ExperimentBridge* store_;                   // every read and write of a file, off the GUI thread
     quint64 generation_ = 0;                    // a load or clear drops a read in flight
     bool loading_ = false, following_ = false, adding_ = false;  // reads in flight
+    bool checking_ = false;  // an experiment in a results store: its state is being asked for
     quint64 edits_ = 0;  // exclusions and notes written: a follow read from before one is stale
-    QString fileState_;                         // sizes and times of the file and its -wal at the last read
+    QString fileState_;  // sizes and times of the file and its -wal (a store: its change mark) at the last read
 };
 
 } // namespace scalelab::ui

@@ -6,6 +6,7 @@
 
 #include "charts/TimelineChartView.h"
 #include "store/CombinedRuns.h"
+#include "store/PgStore.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -87,6 +88,7 @@ void ResultsPage::watch(const QString& path, const std::vector<std::string>& ser
 // new runs appear, the chart and tables are recomputed, and the selected run stays selected.
 void ResultsPage::followFile() {
     if (path_.isEmpty() || loading_) return;
+    if (isStoreLocation(path_.toStdString())) return followStore();
     bool writing = ExperimentStore::beingWritten(path_.toStdString());
     followNote_->setText(tr("A sweep is writing this file: the page follows it (read-only), reading it again every %1 s.")
                              .arg(follow_->interval() / 1000));
@@ -95,6 +97,38 @@ void ResultsPage::followFile() {
     if (state == fileState_ || !QFileInfo::exists(path_)) return;  // not there yet: a sweep is starting
     if (following_) return;  // the next tick reads what changed meanwhile
     fileState_ = state;
+    readAgain();
+}
+
+// An experiment in a results store: whether it changed, and whether a sweep writes it, is a
+// question to the server, asked off the GUI thread like every read (a slow network, a store
+// that went away: the window does not wait).
+void ResultsPage::followStore() {
+    if (checking_) return;
+    checking_ = true;
+    std::function<ExperimentChange()> ask = [location = path_.toStdString()] { return experimentChange(location); };
+    store_->call<ExperimentChange>(
+        std::move(ask),
+        [this, generation = generation_](ExperimentChange change) {
+            checking_ = false;
+            if (generation != generation_) return;
+            followNote_->setText(tr("A sweep is writing this experiment: the page follows it (read-only), asking the "
+                                    "store again every %1 s.").arg(follow_->interval() / 1000));
+            followNote_->setVisible(change.beingWritten);
+            QString state = QString::fromStdString(change.mark);
+            if (state == fileState_ || following_ || loading_) return;
+            fileState_ = state;
+            readAgain();
+        },
+        [this, generation = generation_](const QString& error) {
+            checking_ = false;
+            if (generation != generation_) return;
+            followNote_->setText(tr("Cannot read %1 now: %2").arg(path_, error));
+            followNote_->show();
+        });
+}
+
+void ResultsPage::readAgain() {
     following_ = true;
     store_->readExperiment(
         path_,
@@ -137,7 +171,7 @@ void ResultsPage::addRun(const RunRecord& run) {
 void ResultsPage::addExperiment(const QString& other) {
     auto refuse = [&](const QString& why) { emit experimentAdded(other, why); };
     if (path_.isEmpty() || loading_) return refuse(tr("Open an experiment first; then add the series of others to it."));
-    if (QFileInfo(other).canonicalFilePath() == QFileInfo(path_).canonicalFilePath())
+    if (sameExperiment(other.toStdString(), path_.toStdString()))
         return refuse(tr("%1 is the experiment shown: its series are here already.").arg(other));
     if (adding_) return refuse(tr("Still reading the series of another experiment; add %1 when they are shown.").arg(other));
     adding_ = true;

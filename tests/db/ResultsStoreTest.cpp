@@ -1,0 +1,296 @@
+// The PostgreSQL results store against a real server (the embedded one): the same behaviour
+// as an experiment file, test by test (each runs on both), experiments side by side in one
+// store, and a file -> store -> file copy that keeps every row of every table.
+#include "SharedServer.h"
+
+#include "store/CopyExperiment.h"
+#include "store/ExperimentStore.h"
+#include "store/PgStore.h"
+#include "util/TempDir.h"
+
+#include "ErrorOf.h"
+#include "RunRecords.h"
+
+#include <gtest/gtest.h>
+#include <pqxx/pqxx>
+#include <sqlite3.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace scalelab;
+using test::errorOf;
+
+namespace {
+
+RunRecord run(const std::string& series, int clients, int rep, double tps, std::optional<int64_t> index = {}) {
+    return test::completedRun(series, clients, rep, tps, index);
+}
+
+// Each test twice: on a file and on an experiment in a results store.
+class BothStores : public ::testing::TestWithParam<bool> {
+protected:
+    void SetUp() override {
+        SCALELAB_REQUIRE_SERVER();
+        if (GetParam()) {
+            db_ = std::make_unique<test::TestDatabase>(test::SharedServer::get(), "template0");
+            store = db_->conninfo();
+            location = storeLocation(store, "smt on/off #1");
+        } else {
+            location = (dir.path() / "e.slab").string();
+        }
+    }
+    bool inStore() const { return GetParam(); }
+    TempDir dir{"scalelab-results-store"};
+    std::unique_ptr<test::TestDatabase> db_;
+    std::string store, location;
+};
+
+std::string nameOf(const ::testing::TestParamInfo<bool>& info) { return info.param ? "Store" : "File"; }
+
+} // namespace
+
+INSTANTIATE_TEST_SUITE_P(, BothStores, ::testing::Bool(), nameOf);
+
+TEST_P(BothStores, KeepsRunsSamplesPlanAndProvenanceExactly) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    int64_t id = 0;
+    {
+        auto e = ExperimentStore::create(location);
+        e->savePlan({{"version", 1}, {"clients", {1, 2}}}, 0xFFFFFFFFFFFFFFF1ull);
+        e->addProvenance({{"machine", "x"}});
+        e->ensureSeries("HEAD", {{"server", {{"shared_buffers", "1GB"}}}});
+        StoredSample s;
+        s.endS = 1;
+        s.tps = 0.1 + 0.2;  // not a short decimal: must come back as the same double
+        s.latP99Ms = nan;   // missing stays missing
+        s.system = {{"cpu", {{"user", 12.5}}}};
+        RunRecord r = run("HEAD", 4, 1, 1234.56789012345678, 0);
+        r.flags = {RunFlag::Unstable};
+        r.latency.p95Ms = 1e-300;
+        r.latency.meanMs = nan;
+        r.cpuBusyPct = 80;
+        r.transactions = (1ull << 62) + 3;
+        r.detail = {{"placement", "smt-off"}};
+        id = e->saveRun(r, {s, StoredSample{}});
+    }
+    auto e = ExperimentStore::open(location, true);
+    EXPECT_EQ(e->path(), location);
+    EXPECT_EQ(e->plan()->second, 0xFFFFFFFFFFFFFFF1ull);
+    EXPECT_EQ(e->plan()->first["clients"], nlohmann::json({1, 2}));
+    EXPECT_EQ(e->provenance().at(0)["machine"], "x");
+    EXPECT_EQ(e->meta("application"), "ScaleLab");
+    EXPECT_EQ(e->series().at(0).config["server"]["shared_buffers"], "1GB");
+    auto runs = e->runs();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].id, id);
+    EXPECT_EQ(runs[0].tps, 1234.56789012345678);
+    EXPECT_EQ(runs[0].latency.p95Ms, 1e-300);
+    EXPECT_TRUE(std::isnan(runs[0].latency.meanMs));
+    EXPECT_FALSE(runs[0].serverCpuPct.has_value());
+    EXPECT_EQ(*runs[0].cpuBusyPct, 80);
+    EXPECT_EQ(runs[0].transactions, (1ull << 62) + 3);
+    EXPECT_EQ(runs[0].flags, RunFlags{RunFlag::Unstable});
+    EXPECT_EQ(runs[0].detail["placement"], "smt-off");
+    auto samples = e->samples(id);
+    ASSERT_EQ(samples.size(), 2u);
+    EXPECT_EQ(samples[0].tps, 0.1 + 0.2);
+    EXPECT_TRUE(std::isnan(samples[0].latP99Ms));
+    EXPECT_EQ(samples[0].system["cpu"]["user"], 12.5);
+    EXPECT_TRUE(samples[1].system.is_null());
+}
+
+TEST_P(BothStores, APlannedRunIsFinishedOnceAndNotesAndExclusionsAreKept) {
+    auto e = ExperimentStore::create(location);
+    RunRecord stopped = run("A", 1, 1, 10, 3);
+    stopped.status = RunStatus::Stopped;
+    int64_t stoppedId = e->saveRun(stopped, {});
+    e->saveRun(run("A", 1, 1, 100, 3), {});
+    EXPECT_EQ(e->finishedRunIndexes(), std::set<int64_t>{3});
+    EXPECT_EQ(errorOf([&] { e->saveRun(run("A", 1, 1, 100, 3), {}); }),
+              location + " already holds a completed run number 3 of this plan; not writing it twice");
+    e->setExcluded(stoppedId, false);  // included on purpose
+    e->setRunNote(stoppedId, "stopped by hand");
+    e->setNote("HEAD vs patch");
+    e->setNote("HEAD vs patch, box 2");
+    EXPECT_EQ(errorOf([&] { e->setRunNote(99, "x"); }), location + " has no run 99");
+    EXPECT_EQ(errorOf([&] { e->setExcluded(99, true); }), location + " has no run 99");
+    auto runs = e->runs();
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].flags, RunFlags{RunFlag::Included});
+    EXPECT_EQ(runs[0].note, "stopped by hand");
+    EXPECT_EQ(runs[1].id, stoppedId + 1);
+    EXPECT_EQ(e->note(), "HEAD vs patch, box 2");
+}
+
+TEST_P(BothStores, OneWriterAtATimeAndReadersFollowIt) {
+    auto writer = ExperimentStore::create(location);
+    EXPECT_TRUE(ExperimentStore::beingWritten(location));
+    std::string refused = errorOf([&] { ExperimentStore::open(location); });
+    EXPECT_NE(refused.find(location + " is being written by another ScaleLab"), std::string::npos) << refused;
+    EXPECT_EQ(errorOf([&] { ExperimentStore::create(location); }).find(location + " already exists"), 0u);
+    auto reader = ExperimentStore::open(location, true);
+    writer->saveRun(run("s", 4, 1, 100), {});
+    EXPECT_EQ(reader->runs().size(), 1u) << "a reader sees what the writer stored";
+    writer.reset();
+    EXPECT_FALSE(ExperimentStore::beingWritten(location));
+    auto next = ExperimentStore::open(location);  // the lock went with the first writer
+    EXPECT_EQ(next->runs().size(), 1u);
+}
+
+// Every table of two experiment files, row by row (ids included), as text.
+std::vector<std::string> rowsOf(const std::string& file) {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    std::vector<std::string> rows;
+    for (const char* table : {"meta", "plan", "provenance", "series", "runs", "samples"}) {
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, (std::string("SELECT * FROM ") + table + " ORDER BY 1, 2").c_str(), -1, &st, nullptr);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            std::string row = table;
+            for (int c = 0; c < sqlite3_column_count(st); ++c) {
+                const unsigned char* t = sqlite3_column_text(st, c);
+                // Doubles as SQLite prints them with 17 digits: equal text, equal value.
+                if (sqlite3_column_type(st, c) == SQLITE_FLOAT) {
+                    char buf[40];
+                    std::snprintf(buf, sizeof buf, "%.17g", sqlite3_column_double(st, c));
+                    row += std::string("|") + buf;
+                } else {
+                    row += "|" + (t ? std::string(reinterpret_cast<const char*>(t)) : std::string("NULL"));
+                }
+            }
+            rows.push_back(row);
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return rows;
+}
+
+TEST(ResultsStore, AFileCopiedIntoTheStoreAndBackKeepsEveryRow) {
+    SCALELAB_REQUIRE_SERVER();
+    test::TestDatabase db(test::SharedServer::get(), "template0");
+    TempDir dir("scalelab-results-store");
+    std::string original = (dir.path() / "original.slab").string();
+    {
+        auto e = ExperimentStore::create(original);
+        e->savePlan({{"series", {{{"label", "HEAD"}}}}}, 7);
+        e->addProvenance({{"machine", {{"cpus", 2}}}});
+        e->addProvenance({{"machine", {{"cpus", 16}}}});
+        e->ensureSeries("HEAD", {{"build", "/opt/pg-head"}});
+        e->ensureSeries("patch", {{"build", "/opt/pg-patch"}});
+        StoredSample s;
+        s.startS = 0.5, s.endS = 1.5, s.transactions = 3, s.tps = 3.0 / 1.1;
+        s.latMeanMs = std::numeric_limits<double>::quiet_NaN();
+        s.system = {{"disk", {{"read_mb_s", 1.25}}}};
+        StoredSample warm = s;
+        warm.warmup = true;
+        warm.system = nullptr;
+        e->saveRun(run("HEAD", 1, 1, 100.125, 0), {warm, s});
+        RunRecord failed = run("patch", 1, 1, 0, 1);
+        failed.status = RunStatus::Failed;
+        failed.error = "server closed the connection unexpectedly\n\tThis probably means ...";
+        failed.latency.p50Ms = std::numeric_limits<double>::quiet_NaN();
+        e->saveRun(failed, {});
+        int64_t excluded = e->saveRun(run("patch", 1, 1, 97.5, 1), {s});
+        e->setExcluded(excluded, true);
+        e->setRunNote(excluded, "backup ran; «quoted» 'text'");
+        e->setNote("HEAD vs patch");
+    }
+    std::string inStore = storeLocation(db.conninfo(), "copied");
+    CopyCount there = copyExperiment(original, inStore);
+    EXPECT_EQ(there.runs, 3u);
+    EXPECT_EQ(there.samples, 3u);
+    EXPECT_EQ(there.series, 2u);
+    std::string back = (dir.path() / "back.slab").string();
+    copyExperiment(inStore, back);
+    auto want = rowsOf(original), got = rowsOf(back);
+    EXPECT_GT(want.size(), 12u);
+    EXPECT_EQ(got, want);
+    // Into an existing experiment: refused, nothing written.
+    EXPECT_EQ(errorOf([&] { copyExperiment(original, inStore); }).find(inStore + " already exists"), 0u);
+}
+
+TEST(ResultsStore, ExperimentsLiveSideBySideAndAreListedAndDeleted) {
+    SCALELAB_REQUIRE_SERVER();
+    test::TestDatabase db(test::SharedServer::get(), "template0");
+    EXPECT_TRUE(listExperiments(db.conninfo()).empty()) << "a database without ScaleLab's schema holds none";
+    std::string a = storeLocation(db.conninfo(), "head-2026-11"), b = storeLocation(db.conninfo(), "patch");
+    {
+        auto ea = ExperimentStore::create(a);
+        ea->saveRun(run("HEAD", 1, 1, 100), {});
+        ea->saveRun(run("HEAD", 2, 1, 190), {});
+    }
+    auto eb = ExperimentStore::create(b);
+    eb->saveRun(run("patch", 1, 1, 120), {});
+    eb->setNote("the patch");
+    EXPECT_EQ(ExperimentStore::open(a, true)->runs().size(), 2u);
+    EXPECT_EQ(ExperimentStore::open(b, true)->runs().at(0).id, 1) << "run ids are the experiment's own";
+    auto list = listExperiments(db.conninfo());
+    ASSERT_EQ(list.size(), 2u);
+    EXPECT_EQ(list[0].name, "head-2026-11");
+    EXPECT_EQ(list[0].location, a);
+    EXPECT_EQ(list[0].runs, 2);
+    EXPECT_EQ(list[0].series, std::vector<std::string>{"HEAD"});
+    EXPECT_FALSE(list[0].beingWritten);
+    EXPECT_TRUE(list[1].beingWritten);
+    EXPECT_EQ(list[1].note, "the patch");
+    EXPECT_NE(errorOf([&] { deleteExperiment(b); }).find("is being written by another ScaleLab"), std::string::npos);
+    eb.reset();
+    deleteExperiment(b);
+    EXPECT_EQ(listExperiments(db.conninfo()).size(), 1u);
+    EXPECT_FALSE(ExperimentStore::exists(b));
+    EXPECT_TRUE(ExperimentStore::exists(a));
+    EXPECT_EQ(errorOf([&] { ExperimentStore::open(b, true); }),
+              "no experiment " + b + " (`scalelab experiments " + storeOf(b) + "` lists the store's experiments)");
+}
+
+TEST(ResultsStore, LocationsSayWhatIsWrong) {
+    EXPECT_EQ(errorOf([] { ExperimentStore::open("postgresql://db1/results", true); }),
+              "postgresql://db1/results names a results store but no experiment in it: add #NAME "
+              "(`scalelab experiments postgresql://db1/results` lists them)");
+    EXPECT_EQ(errorOf([] { ExperimentStore::open("postgresql://bench:secret@db1/results#x", true); }),
+              "the results store location postgresql://bench:secret@db1/results holds a password; ScaleLab never stores "
+              "or logs passwords: put it in ~/.pgpass (or PGPASSFILE) or the PGPASSWORD environment variable");
+    EXPECT_EQ(storeLocation("host=/tmp/s port=5433 dbname=results", "a b#c"),
+              "postgresql://?dbname=results&host=%2Ftmp%2Fs&port=5433#a%20b%23c");
+    EXPECT_EQ(parseStoreLocation("postgresql://?dbname=r#a%20b%23c").experiment, "a b#c");
+    EXPECT_EQ(storeLocation("postgres://db1/r", "x"), "postgres://db1/r#x");
+    EXPECT_NE(errorOf([] { parseStoreLocation("postgresql://db1/r#bad%zz"); }).find("two hex digits"), std::string::npos);
+}
+
+TEST(ResultsStore, ANewerStoreIsRefusedUntouched) {
+    SCALELAB_REQUIRE_SERVER();
+    test::TestDatabase db(test::SharedServer::get(), "template0");
+    std::string at = storeLocation(db.conninfo(), "x");
+    ExperimentStore::create(at);
+    {
+        pqxx::connection c(db.conninfo());
+        pqxx::work tx(c);
+        tx.exec("UPDATE scalelab.store_version SET version = 99");
+        tx.commit();
+    }
+    EXPECT_EQ(errorOf([&] { ExperimentStore::open(at, true); }),
+              "the results store " + storeOf(at) +
+                  " was set up by a newer ScaleLab (store schema 99, this ScaleLab reads up to 1); update ScaleLab to use it");
+}
+
+// The store's server restarted, or a network blip: a sweep's next run is stored on a new
+// connection, under the same writer's lock.
+TEST(ResultsStore, AWriterWhoseConnectionBrokeStoresTheNextRunOnANewOne) {
+    SCALELAB_REQUIRE_SERVER();
+    test::TestDatabase db(test::SharedServer::get(), "template0");
+    std::string at = storeLocation(db.conninfo(), "x");
+    auto e = ExperimentStore::create(at);
+    e->saveRun(run("s", 1, 1, 100), {});
+    {
+        pqxx::connection c(db.conninfo());
+        pqxx::nontransaction tx(c);
+        auto killed = tx.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                              "WHERE application_name = 'scalelab results store' AND datname = current_database()");
+        ASSERT_EQ(killed.size(), 1u);
+    }
+    e->saveRun(run("s", 2, 1, 180), {});
+    EXPECT_EQ(ExperimentStore::open(at, true)->runs().size(), 2u);
+    EXPECT_TRUE(ExperimentStore::beingWritten(at)) << "the lock was taken again";
+}
