@@ -179,6 +179,9 @@ void printHosts(const LoadHostsResult& r) {
         if (h.cpuBusyPct) std::cout << ", CPU busy " << fmt("%.0f", *h.cpuBusyPct) << "%";
         if (h.loadGeneratorCpuPct) std::cout << " (load generator " << fmt("%.0f", *h.loadGeneratorCpuPct) << "% of a PU)";
         if (h.rxMBps) std::cout << ", network in " << fmt("%.2f", *h.rxMBps) << " MB/s out " << fmt("%.2f", *h.txMBps) << " MB/s";
+        // Its start was moved by this much (the hosts start at one moment on this machine's clock).
+        std::cout << ", clock " << fmt("%+.1f", static_cast<double>(h.clock.offsetNs) / 1e6) << " ms (+-"
+                  << fmt("%.1f", static_cast<double>(h.clock.uncertaintyNs) / 1e6) << ")";
         if (h.clientBound) std::cout << " [client-bound: this host limits the result]";
         if (h.result.status != RunStatus::Completed) std::cout << " [" << runStatusName(h.result.status) << "]";
         std::cout << "\n";

@@ -98,8 +98,13 @@ private:
         spec.beforeStart = [&] {
             send({{"ready", nlohmann::json::object()}});
             std::string line;
-            if (!std::getline(in_, line)) throw Error("the coordinator went away before the start");
-            nlohmann::json go = nlohmann::json::parse(line, nullptr, false);
+            nlohmann::json go;
+            for (;;) {  // the coordinator reads this host's clock, then says when to start
+                if (!std::getline(in_, line)) throw Error("the coordinator went away before the start");
+                go = nlohmann::json::parse(line, nullptr, false);
+                if (!go.is_object() || !go.contains("clock")) break;
+                send({{"clock", {{"unix_ns", realtimeNs()}}}});
+            }
             if (!go.is_object() || !go.contains("go")) throw Error("the coordinator stopped the run before it started");
             int64_t at = go["go"].at("at_unix_ns").get<int64_t>();
             netBefore = networkBytes();

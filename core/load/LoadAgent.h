@@ -5,7 +5,9 @@
 //   coordinator -> agent  {"protocol":1,"version":V,"job":{...},"share":{...}}
 //   agent -> coordinator  {"hello":{"version":V,"host":NAME}}
 //   agent -> coordinator  {"ready":{"connect_s":S}}        every client connected
-//   coordinator -> agent  {"go":{"at_unix_ns":T}}          the clock starts at T (wall clock)
+//   coordinator -> agent  {"clock":true}                   (three times) what does your clock say?
+//   agent -> coordinator  {"clock":{"unix_ns":T}}          the host's wall clock now
+//   coordinator -> agent  {"go":{"at_unix_ns":T}}          the clock starts at T (the host's wall clock)
 //   agent -> coordinator  {"sample":{...}}                 each interval, with its histogram
 //   agent -> coordinator  {"result":{...},"host_load":{...}} the end (CPU, network); then it exits
 //   agent -> coordinator  {"error":"..."}                  instead, when it cannot go on
@@ -14,7 +16,7 @@
 
 namespace scalelab {
 
-constexpr int kLoadAgentProtocol = 1;
+constexpr int kLoadAgentProtocol = 2;  // 2: the clock exchange before the start
 
 // Serves one job read from `in`, answering on `out`. Returns the exit status: 0 when a result
 // was sent (a failed run is a result too), 1 when an error was.

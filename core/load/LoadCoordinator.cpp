@@ -67,7 +67,9 @@ nlohmann::json toJson(const HostOutcome& h) {
             {"load_generator_cpu_pct", opt(h.loadGeneratorCpuPct)},
             {"client_bound", h.clientBound},
             {"network_rx_MB_s", opt(h.rxMBps)},
-            {"network_tx_MB_s", opt(h.txMBps)}};
+            {"network_tx_MB_s", opt(h.txMBps)},
+            {"clock_offset_ms", static_cast<double>(h.clock.offsetNs) / 1e6},
+            {"clock_uncertainty_ms", static_cast<double>(h.clock.uncertaintyNs) / 1e6}};
 }
 
 LoadCoordinator::LoadCoordinator(LoadHostsOptions options, LoadSpec spec) : options_(std::move(options)), spec_(std::move(spec)) {
@@ -118,6 +120,31 @@ void LoadCoordinator::sendAll(const std::string& line) {
     std::lock_guard<std::mutex> lock(sendMutex_);
     for (auto& h : hosts_)
         if (h->process && !h->done) h->process->writeLine(line);
+}
+
+// Three exchanges while every host waits for the start (its clients connected, nothing else
+// to say); the shortest round trip counts (clockOffset).
+void LoadCoordinator::measureClock(size_t host) {
+    Host& h = *hosts_[host];
+    std::vector<ClockReading> readings;
+    for (int k = 0; k < 3; ++k) {
+        ClockReading r;
+        r.sentNs = realtimeNs();
+        {
+            std::lock_guard<std::mutex> lock(sendMutex_);
+            h.process->writeLine(R"({"clock":true})");
+        }
+        Event e = next(options_.answerTimeoutS, "the clock of " + h.share.host);
+        r.receivedNs = realtimeNs();
+        if (e.host != host || e.end) hostFailed(e.host, e.end ? "disconnected before the start" : "spoke out of turn: " + e.line.substr(0, 200));
+        nlohmann::json m = nlohmann::json::parse(e.line, nullptr, false);
+        if (!m.is_object() || !m.contains("clock") || !m["clock"].contains("unix_ns"))
+            hostFailed(host, m.is_object() && m.contains("error") ? m["error"].get<std::string>()
+                                                                  : "answered the clock with " + e.line.substr(0, 200));
+        r.hostNs = m["clock"]["unix_ns"].get<int64_t>();
+        readings.push_back(r);
+    }
+    h.outcome.clock = clockOffset(readings);
 }
 
 void LoadCoordinator::requestStop() { sendAll(R"({"stop":true})"); }
@@ -198,9 +225,15 @@ LoadHostsResult LoadCoordinator::run(std::function<void(const LoadSample&)> obse
             hostFailed(e.host, "sent an unexpected message before the start: " + e.line.substr(0, 200));
         }
     }
+    for (size_t i = 0; i < hosts_.size(); ++i) measureClock(i);
     double cpuAtStart = processCpuSeconds();
+    // One moment on this machine's clock, told to each host on its own clock.
     int64_t at = realtimeNs() + static_cast<int64_t>(options_.startMarginS * 1e9);
-    sendAll(nlohmann::json{{"go", {{"at_unix_ns", at}}}}.dump());
+    {
+        std::lock_guard<std::mutex> lock(sendMutex_);
+        for (auto& h : hosts_)
+            h->process->writeLine(nlohmann::json{{"go", {{"at_unix_ns", at + h->outcome.clock.offsetNs}}}}.dump());
+    }
 
     // The run: samples as they come (merged once every host has sent interval i, or is done),
     // then each host's result.

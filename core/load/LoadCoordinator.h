@@ -37,6 +37,7 @@ struct HostOutcome {
     std::optional<double> cpuBusyPct, loadGeneratorCpuPct;  // over the run, from the host's /proc
     bool clientBound = false;
     std::optional<double> rxMBps, txMBps;                   // network, every interface but lo
+    ClockOffset clock;  // the host's clock against this one's; its start was moved by it
 };
 
 // A host's share and what it measured, as `run --json` and a sweep's run record keep it.
@@ -76,6 +77,7 @@ private:
     Event next(int timeoutS, const std::string& waitingFor);
     [[noreturn]] void hostFailed(size_t host, const std::string& why);
     void sendAll(const std::string& line);
+    void measureClock(size_t host);
 
     LoadHostsOptions options_;
     LoadSpec spec_;

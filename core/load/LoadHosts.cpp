@@ -140,4 +140,13 @@ LoadResult mergeHostResults(const std::vector<LoadResult>& parts) {
     return m;
 }
 
+ClockOffset clockOffset(const std::vector<ClockReading>& readings) {
+    if (readings.empty()) throw Error("no clock readings");
+    const ClockReading* best = &readings.front();
+    for (const auto& r : readings)
+        if (r.receivedNs - r.sentNs < best->receivedNs - best->sentNs) best = &r;
+    int64_t rtt = best->receivedNs - best->sentNs;
+    return {best->hostNs - (best->sentNs + rtt / 2), rtt / 2};
+}
+
 } // namespace scalelab

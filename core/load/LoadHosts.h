@@ -32,4 +32,18 @@ LoadResult mergeHostResults(const std::vector<LoadResult>& parts);
 // Interval i of every host that has one, as one sample.
 LoadSample mergeHostSamples(const std::vector<const LoadSample*>& samples);
 
+// A load host's clock against this machine's. The hosts start at one wall-clock moment, so a
+// host whose clock is ahead would start early: each reading is one exchange (this machine's
+// clock when asking and when the answer came, the host's clock in between), and, as NTP does,
+// the reading with the shortest round trip counts, the host's time taken as halfway.
+struct ClockReading {
+    int64_t sentNs = 0, hostNs = 0, receivedNs = 0;
+};
+struct ClockOffset {
+    int64_t offsetNs = 0;       // the host's clock minus this machine's
+    int64_t uncertaintyNs = 0;  // half that round trip: the true offset is within +- this
+};
+// Throws Error for no readings.
+ClockOffset clockOffset(const std::vector<ClockReading>& readings);
+
 } // namespace scalelab

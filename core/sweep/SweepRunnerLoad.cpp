@@ -29,11 +29,31 @@ LoadResult SweepRunner::runLoad(LoadSpec spec, SystemSampler& sampler, const Swe
     if (!plan_.loadHosts->scalelab.empty()) options.remoteProgram = options.localProgram = plan_.loadHosts->scalelab;
     spec.onWorkerStart = {};  // no placement with load hosts (the plan refuses one)
     SystemSnapshot before = sampler.snapshot();
+    // This machine's system sample for each interval (the server's CPU, disks and counters when
+    // the server is here), taken as the hosts' merged interval arrives: the interval as this
+    // machine saw it, later by the hosts' network latency. A metrics source that fails ends
+    // the samples (missing from then on), not the run.
+    std::optional<SystemSnapshot> previous = before;
+    std::vector<std::optional<SystemSample>> intervalSystem;
+    auto onMergedSample = [&](const LoadSample& merged) {
+        LoadSample s = merged;
+        if (previous) {
+            try {
+                SystemSnapshot now = sampler.snapshot();
+                s.system = sampler.between(*previous, now);
+                previous = now;
+            } catch (const std::exception&) {
+                previous.reset();
+            }
+        }
+        intervalSystem.push_back(s.system);
+        onSample(s);
+    };
     LoadHostsResult run;
     try {
         LoadCoordinator coordinator(options, spec);
         setStopCurrent([&coordinator] { coordinator.requestStop(); });
-        run = coordinator.run(onSample);
+        run = coordinator.run(onMergedSample);
         setStopCurrent({});
     } catch (const std::exception& e) {
         setStopCurrent({});
@@ -55,6 +75,10 @@ LoadResult SweepRunner::runLoad(LoadSpec spec, SystemSampler& sampler, const Swe
         hosts.push_back(toJson(h));
         if (h.clientBound) run.merged.system->clientBound = true;
     }
+    // The stored samples are the live ones, merged again from each host's full list: the same
+    // intervals in the same order.
+    if (intervalSystem.size() == run.merged.samples.size())
+        for (size_t i = 0; i < intervalSystem.size(); ++i) run.merged.samples[i].system = intervalSystem[i];
     run.merged.histogram.reset();
     for (auto& s : run.merged.samples) s.histogram.reset();
     return run.merged;

@@ -13,6 +13,8 @@
 #include "ErrorOf.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 #include <pqxx/pqxx>
 
 #include <fstream>
@@ -92,6 +94,10 @@ TEST_F(LoadHostsTest, TwoHostsGiveTheTotalsOfOneAndEveryClientKeepsItsNumber) {
         EXPECT_EQ(h.result.transactions, 75u);
         EXPECT_FALSE(h.version.empty());
         EXPECT_TRUE(h.cpuBusyPct.has_value()) << "each host's CPU is measured";
+        // A local host's clock is this one: the estimate is within its own uncertainty of 0.
+        EXPECT_LE(std::llabs(h.clock.offsetNs), h.clock.uncertaintyNs) << h.clock.offsetNs;
+        EXPECT_LT(h.clock.uncertaintyNs, 1'000'000'000);
+        EXPECT_TRUE(toJson(h).contains("clock_offset_ms"));
     }
     EXPECT_EQ(two.hosts[1].share.clientIdOffset, 3);
 }
@@ -103,7 +109,7 @@ TEST_F(LoadHostsTest, ATimedRunStartsTogetherAndItsSamplesAreMerged) {
     int samples = 0;
     LoadHostsResult r = LoadCoordinator(local({"local", "local"}), s).run([&](const LoadSample& m) {
         ++samples;
-        EXPECT_GE(m.latency.count, m.transactions);  // merged from both hosts' histograms
+        EXPECT_EQ(m.latency.count, m.transactions);  // merged from both hosts' histograms
     });
     ASSERT_EQ(r.merged.status, RunStatus::Completed) << r.merged.error;
     EXPECT_GE(samples, 1);
@@ -201,4 +207,38 @@ TEST_F(LoadHostsTest, ASweepRunsItsClientsFromTheLoadHosts) {
     }
     EXPECT_EQ(scalar("SELECT count(*) FROM hits"), static_cast<int64_t>(total));
     EXPECT_EQ(total, 60u);
+}
+
+// A timed sweep with load hosts: each interval carries this machine's system sample (here: the
+// server's CPU and counters), live and stored, as a sweep without load hosts does.
+TEST_F(LoadHostsTest, ASweepWithLoadHostsSamplesThisMachineEachInterval) {
+    struct Samples : SweepObserver {
+        std::vector<LoadSample> live;
+        void onSample(const SweepProgress&, const LoadSample& s) override { live.push_back(s); }
+    } observer;
+    TempDir files("scalelab-load-hosts");
+    std::string script = (files.path() / "one.sql").string();
+    std::ofstream(script) << "SELECT :client_id;\n";
+    nlohmann::json plan = {{"version", 1},
+                           {"target", {{"conninfo", db_->conninfo()}}},
+                           {"workload", {{"files", {script}}, {"vacuum", "none"}}},
+                           {"series", {{{"label", "A"}}}},
+                           {"clients", {2}},
+                           {"threads", 2},
+                           {"duration", 2.5},
+                           {"repetitions", 1},
+                           {"load_hosts", {{"hosts", {"local", "local"}}, {"scalelab", SCALELAB_BINARY}}}};
+    auto store = ExperimentStore::create((files.path() / "e.slab").string());
+    SweepRunner(parsePlan(plan), *store, &observer, false).run();
+    auto runs = store->runs();
+    ASSERT_EQ(runs.size(), 1u);
+    ASSERT_EQ(runs[0].status, RunStatus::Completed) << runs[0].error;
+    auto samples = store->samples(runs[0].id);
+    ASSERT_GE(samples.size(), 2u);
+    ASSERT_EQ(observer.live.size(), samples.size());
+    for (size_t i = 0; i < samples.size(); ++i) {
+        EXPECT_TRUE(observer.live[i].system.has_value()) << "live sample " << i;
+        ASSERT_TRUE(samples[i].system.is_object()) << "stored sample " << i << ": " << samples[i].system.dump();
+        EXPECT_TRUE(samples[i].system.contains("cpu")) << samples[i].system.dump();
+    }
 }

@@ -166,6 +166,37 @@ private slots:
         QCOMPARE(page.runChart()->pointCount(), 5);
     }
 
+    // A run whose clients came from load hosts shows each host under its chart: share, tps, CPU,
+    // network, clock; a client-bound host marked; what a host did not measure left out.
+    void aSelectedRunShowsItsLoadHosts() {
+        TempDir dir("scalelab-follow");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            RunRecord r = completedRun(4, 900, 0);
+            r.detail["load_hosts"] = {{{"host", "bench@client1"}, {"clients", 2}, {"tps", 500.0}, {"cpu_busy_pct", 97.0},
+                                       {"network_rx_MB_s", 1.5}, {"network_tx_MB_s", 0.25}, {"clock_offset_ms", 1.5},
+                                       {"client_bound", true}},
+                                      {{"host", "local"}, {"clients", 2}, {"tps", 400.0}, {"cpu_busy_pct", nullptr},
+                                       {"network_rx_MB_s", nullptr}, {"clock_offset_ms", 0.0}, {"client_bound", false}}};
+            store->saveRun(r, {});
+            store->saveRun(completedRun(8, 1000, 1), {});
+        }
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        auto select = [&](int clients) {
+            int row = page.runsModel()->run(0).clients == clients ? 0 : 1;
+            page.runsView()->setCurrentIndex(page.runsProxy()->mapFromSource(page.runsModel()->index(row, 0)));
+        };
+        select(4);
+        QVERIFY(!page.runHostsLabel()->isHidden());
+        QCOMPARE(page.runHostsLabel()->text(),
+                 QStringLiteral("Load hosts:\nbench@client1: 2 clients, 500.0 tps, CPU busy 97%, network in 1.50 out 0.25 MB/s, "
+                                "clock +1.5 ms, CLIENT-BOUND: this host limits the result\nlocal: 2 clients, 400.0 tps, clock +0.0 ms"));
+        select(8);
+        QVERIFY(page.runHostsLabel()->isHidden());
+    }
+
     void aRunItAlreadyHasIsNotAddedTwice() {
         TempDir dir("scalelab-follow");
         std::string path = (dir.path() / "e.slab").string();

@@ -93,20 +93,34 @@ private slots:
         QCOMPARE(setup->plan()->seed, std::optional<uint64_t>(42));
     }
 
-    // The form has no field for load hosts: a plan's are kept, said, and run with.
-    void loadHostsOfAPlanAreKept() {
+    // Load hosts: the field shows a plan's hosts and writes them; how they are reached
+    // (ssh_command, the program's path) is the plan's and kept; a bad host is named there.
+    void loadHostsAreAFieldAndTheirSshSettingsAreKept() {
         TempDir dir("scalelab-planfile");
         QString in = QString::fromStdString((dir.path() / "hosts.json").string());
-        std::ofstream(in.toStdString()) << R"({"version": 1, "series": [{"label": "A"}], "clients": [1, 2], "duration": 5,
-            "load_hosts": ["local"]})";
+        std::ofstream(in.toStdString()) << R"({"version": 1, "series": [{"label": "A"}], "clients": [2, 4], "duration": 5,
+            "target": {"conninfo": "host=db1 dbname=bench"},
+            "load_hosts": {"hosts": ["local", "bench@client2"], "ssh_command": "ssh -F /etc/bench/ssh_config"}})";
         MainWindow window;
         QCOMPARE(window.loadPlanFrom(in), QString());
         SetupPage* setup = window.setupPage();
-        QVERIFY2(setup->keptMembers().contains(QStringLiteral("$.load_hosts")), qPrintable(setup->keptMembers().join(QLatin1Char(' '))));
-        setup->durationSpin()->setValue(7);
+        QCOMPARE(setup->loadHostsEdit()->text(), QStringLiteral("local, bench@client2"));
+        QCOMPARE(setup->keptMembers(), QStringList{QStringLiteral("$.load_hosts.ssh_command")});
+        setup->loadHostsEdit()->setText(QStringLiteral("bench@client1 bench@client3"));
         QVERIFY(setup->plan().has_value());
-        QVERIFY(setup->plan()->loadHosts.has_value());
-        QCOMPARE(setup->plan()->loadHosts->hosts, std::vector<std::string>{"local"});
+        QCOMPARE(setup->plan()->loadHosts->hosts, (std::vector<std::string>{"bench@client1", "bench@client3"}));
+        QCOMPARE(setup->plan()->loadHosts->sshCommand, (std::vector<std::string>{"ssh", "-F", "/etc/bench/ssh_config"}));
+        QCOMPARE(setup->planJson()["load_hosts"]["ssh_command"], nlohmann::json("ssh -F /etc/bench/ssh_config"));
+
+        setup->loadHostsEdit()->setText(QStringLiteral("-oProxyCommand=x"));
+        QVERIFY2(setup->problems().join(QLatin1Char(' ')).contains(QStringLiteral("load_hosts")),
+                 qPrintable(setup->problems().join(QLatin1Char(' '))));
+        QVERIFY2(!setup->loadHostsEdit()->styleSheet().isEmpty(), "the field is marked");
+
+        setup->loadHostsEdit()->clear();  // the clients run here again
+        QVERIFY(setup->plan().has_value());
+        QVERIFY(!setup->plan()->loadHosts.has_value());
+        QVERIFY(!setup->planJson().contains("load_hosts"));
     }
 
     void aBadPlanFileSaysWhatAndWhere() {

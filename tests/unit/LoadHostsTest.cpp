@@ -231,3 +231,17 @@ TEST(LoadHosts, AHostGetsTheScriptsByTheirTextAndTheRunsSettings) {
     EXPECT_TRUE(replayBack.workload.shuffle);
     EXPECT_EQ(replayBack.workload.scripts.size(), 2u);
 }
+
+// NTP's rule: the exchange with the shortest round trip counts, the host's reading halfway.
+TEST(LoadHosts, AHostsClockOffsetComesFromTheShortestRoundTrip) {
+    // A host 2 s ahead; the answers took 40 ms, 4 ms and 10 ms there and back.
+    std::vector<ClockReading> readings = {{1'000'000'000, 3'020'000'000, 1'040'000'000},
+                                          {2'000'000'000, 4'003'000'000, 2'004'000'000},
+                                          {3'000'000'000, 5'001'000'000, 3'010'000'000}};
+    ClockOffset c = clockOffset(readings);
+    EXPECT_EQ(c.offsetNs, 2'001'000'000);  // 4'003 - (2'000 + 2)
+    EXPECT_EQ(c.uncertaintyNs, 2'000'000);
+    // Behind is negative; one reading is enough.
+    EXPECT_EQ(clockOffset({{10'000, 4'000, 10'000}}).offsetNs, -6'000);
+    EXPECT_THROW(clockOffset({}), Error);
+}

@@ -107,7 +107,16 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     ll->addWidget(filter_);
     ll->addWidget(runsView_);
     runsSplit->addWidget(left);
-    runsSplit->addWidget(detail_);
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(detail_, 1);
+    runHosts_ = new QLabel;
+    runHosts_->setWordWrap(true);
+    runHosts_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    runHosts_->hide();
+    rightLayout->addWidget(runHosts_);
+    runsSplit->addWidget(right);
     rl->addWidget(runsSplit);
     tabs->addTab(runsTab, tr("Runs"));
     split->addWidget(tabs);

@@ -64,6 +64,7 @@ public:
 
     ScalingChartView* chart() const { return chart_; }
     TimelineChartView* runChart() const { return detail_; }  // the selected run's tps
+    QLabel* runHostsLabel() const { return runHosts_; }      // the selected run's load hosts (hidden without)
     const ScalingData& data() const { return data_; }
     QTableWidget* comparisonTable() const;
     ComparisonPanel* comparison() const { return compare_; }
@@ -124,6 +125,7 @@ private:
     QTableView* runsView_;
     QLineEdit* filter_;
     TimelineChartView* detail_;
+    QLabel* runHosts_;
     qint64 detailRun_ = -1;                     // the run whose samples the run chart shows or awaits
     QLabel* followNote_;
     QTimer* follow_;

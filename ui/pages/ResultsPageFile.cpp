@@ -206,11 +206,37 @@ void ResultsPage::addExperiment(const QString& other) {
         });
 }
 
+namespace {
+// A run's load hosts as its record keeps them (docs/load-hosts.md): each host's share, tps, CPU,
+// network and clock, a client-bound one marked. "" for a run without load hosts; a value the
+// host did not measure is left out, never shown as 0.
+QString loadHostsText(const nlohmann::json& detail) {
+    if (!detail.contains("load_hosts") || !detail["load_hosts"].is_array()) return {};
+    QStringList lines;
+    for (const auto& h : detail["load_hosts"]) {
+        auto number = [&](const char* key, const char* format) {
+            return h.contains(key) && h[key].is_number() ? QString::asprintf(format, h[key].get<double>()) : QString();
+        };
+        QStringList parts{QObject::tr("%1 clients").arg(h.value("clients", 0)), number("tps", "%.1f tps")};
+        if (QString cpu = number("cpu_busy_pct", "CPU busy %.0f%%"); !cpu.isEmpty()) parts << cpu;
+        if (QString rx = number("network_rx_MB_s", "%.2f"), tx = number("network_tx_MB_s", "%.2f"); !rx.isEmpty())
+            parts << QObject::tr("network in %1 out %2 MB/s").arg(rx, tx);
+        if (QString clock = number("clock_offset_ms", "clock %+.1f ms"); !clock.isEmpty()) parts << clock;
+        if (h.value("client_bound", false)) parts << QObject::tr("CLIENT-BOUND: this host limits the result");
+        lines << QStringLiteral("%1: %2").arg(QString::fromStdString(h.value("host", std::string("?"))), parts.join(QStringLiteral(", ")));
+    }
+    return QObject::tr("Load hosts:\n%1").arg(lines.join(QLatin1Char('\n')));
+}
+} // namespace
+
 void ResultsPage::showRunDetail(int row) {
     if (path_.isEmpty() || row < 0 || row >= runs_->rowCount()) return;
     const RunRecord& run = runs_->run(row);
     detailRun_ = run.id;
     detail_->setTitle(tr("Run %1: %2, %3 clients, round %4").arg(run.id).arg(QString::fromStdString(run.series)).arg(run.clients).arg(run.repetition));
+    QString hosts = loadHostsText(run.detail);
+    runHosts_->setText(hosts);
+    runHosts_->setVisible(!hosts.isEmpty());
     store_->readSamples(
         path_, run.id,
         [this, id = run.id, generation = generation_](std::vector<StoredSample> samples) {

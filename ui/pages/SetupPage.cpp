@@ -69,6 +69,11 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     tf->addRow(remote_);
     tf->addRow(tr("Connection"), connRow);
     tf->addRow(QString(), connectionResult_);
+    loadHosts_ = new QLineEdit;
+    loadHosts_->setPlaceholderText(tr("empty: the clients run on this machine; or bench@client1, bench@client2"));
+    loadHosts_->setToolTip(tr("Machines the clients run from, shared among them (started over ssh with your keys and "
+                              "ssh config; \"local\" is this machine): docs/load-hosts.md"));
+    tf->addRow(tr("Load hosts"), loadHosts_);
     layout->addWidget(target);
 
     auto* workload = new QGroupBox(tr("Workload"));
@@ -191,7 +196,7 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
         if (series_->currentRow() >= 0) series_->removeRow(series_->currentRow());
         revalidate();
     });
-    for (auto* e : {dataDir_, conninfo_, clients_, scriptFile_, defines_, seed_})
+    for (auto* e : {dataDir_, conninfo_, clients_, scriptFile_, defines_, seed_, loadHosts_})
         connect(e, &QLineEdit::textChanged, this, &SetupPage::revalidate);
     connect(shuffle_, &QCheckBox::toggled, this, &SetupPage::revalidate);
     for (auto* c : {builtin_, mode_, threadsRule_, order_, length_})
@@ -259,6 +264,7 @@ QWidget* SetupPage::fieldFor(const QString& path) const {
     if (path.startsWith(QLatin1String("$.seed"))) return seed_;
     if (path.startsWith(QLatin1String("$.series"))) return series_;
     if (path.startsWith(QLatin1String("$.threads"))) return threadsFixed_;
+    if (path.startsWith(QLatin1String("$.load_hosts"))) return loadHosts_;
     return nullptr;
 }
 

@@ -52,6 +52,7 @@ public:
     QLineEdit* conninfoEdit() const { return conninfo_; }
     QLineEdit* definesEdit() const { return defines_; }  // "name=value, ...": workload.define
     QLineEdit* seedEdit() const { return seed_; }        // empty: a new seed per sweep
+    QLineEdit* loadHostsEdit() const { return loadHosts_; }  // "bench@c1, bench@c2": load_hosts; empty: here
     QRadioButton* remoteRadio() const { return remote_; }
     QLabel* problemsLabel() const { return problemsLabel_; }
     QLabel* estimateLabel() const { return estimate_; }
@@ -72,7 +73,7 @@ private:
 
     TopologyInfo machine_;
     QRadioButton *embedded_, *remote_;
-    QLineEdit *dataDir_, *conninfo_, *clients_, *scriptFile_, *defines_, *seed_;
+    QLineEdit *dataDir_, *conninfo_, *clients_, *scriptFile_, *defines_, *seed_, *loadHosts_;
     QComboBox *builtin_, *mode_, *threadsRule_, *order_, *length_;
     QSpinBox *scale_, *threadsFixed_, *repetitions_, *transactions_;
     QCheckBox* shuffle_;

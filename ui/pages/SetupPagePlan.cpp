@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTableWidget>
 
@@ -34,7 +35,8 @@ nlohmann::json setupform::settingsJson(const QString& text) {
 namespace {
 // What the form writes; anything else in a given plan is the plan's own and is kept.
 const char* const kFormMembers[] = {"version", "target", "workload", "series", "clients", "threads", "duration",
-                                    "warmup", "transactions", "repetitions", "order", "data", "seed"};
+                                    "warmup", "transactions", "repetitions", "order", "data", "seed", "load_hosts"};
+const char* const kFormLoadHosts[] = {"hosts"};
 const char* const kFormWorkload[] = {"builtin", "files", "replay", "shuffle", "mode", "define"};
 const char* const kFormTarget[] = {"data_dir", "conninfo"};
 const char* const kFormSeries[] = {"label", "placement", "separate", "settings"};
@@ -66,6 +68,7 @@ QStringList SetupPage::keptMembers() const {
     if (loaded_.contains("workload")) list(loaded_["workload"], QStringLiteral("$.workload."), kFormWorkload);
     if (loaded_.contains("target")) list(loaded_["target"], QStringLiteral("$.target."), kFormTarget);
     if (loaded_.contains("data")) list(loaded_["data"], QStringLiteral("$.data."), kFormData);
+    if (loaded_.contains("load_hosts")) list(loaded_["load_hosts"], QStringLiteral("$.load_hosts."), kFormLoadHosts);
     if (loaded_.contains("series") && loaded_["series"].is_array())
         for (const auto& s : loaded_["series"])
             if (s.is_object() && s.contains("label") && s["label"].is_string())
@@ -94,6 +97,13 @@ nlohmann::json SetupPage::planJson() const {
             w["files"] = lw["files"];
     }
     if (loaded_.contains("data")) keepOthers(j["data"], loaded_["data"], kFormData);
+    // The hosts are the form's; how they are reached (ssh_command, the program's path) is the
+    // plan's, kept while there are hosts.
+    if (j.contains("load_hosts") && loaded_.contains("load_hosts") && loaded_["load_hosts"].is_object()) {
+        nlohmann::json hosts = {{"hosts", j["load_hosts"]}};
+        keepOthers(hosts, loaded_["load_hosts"], kFormLoadHosts);
+        j["load_hosts"] = hosts;
+    }
     // The target's other members (its settings, pg_bindir) belong to the same kind of target.
     if (loaded_.contains("target") && loaded_["target"].is_object() &&
         loaded_["target"].contains("conninfo") == j["target"].contains("conninfo"))
@@ -155,6 +165,10 @@ nlohmann::json SetupPage::planFromForm() const {
     j["repetitions"] = repetitions_->value();
     j["order"] = order_->currentText().toStdString();
     j["data"] = {{"scale", scale_->value()}};
+    nlohmann::json hosts = nlohmann::json::array();
+    for (const QString& h : loadHosts_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
+        hosts.push_back(h.toStdString());
+    if (!hosts.empty()) j["load_hosts"] = hosts;
     return j;
 }
 
@@ -175,6 +189,10 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
         for (const auto& d : p.defines) defines << QString::fromStdString(d);
         defines_->setText(defines.join(QStringLiteral(", ")));
         seed_->setText(p.seed ? QString::number(*p.seed) : QString());
+        QStringList hosts;
+        if (p.loadHosts)
+            for (const auto& h : p.loadHosts->hosts) hosts << QString::fromStdString(h);
+        loadHosts_->setText(hosts.join(QStringLiteral(", ")));
         length_->setCurrentIndex(p.transactionsPerClient > 0 ? 1 : 0);
         if (p.transactionsPerClient > 0) transactions_->setValue(static_cast<int>(p.transactionsPerClient));
         mode_->setCurrentText(QString::fromLatin1(queryModeName(p.mode)));
