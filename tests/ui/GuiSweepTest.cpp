@@ -3,6 +3,7 @@
 // with error bars, and the chart exports to PNG (1x, 2x) and SVG.
 #include "ServerRequirement.h"
 #include "OpenAndWait.h"
+#include "RunRecords.h"
 #include "ThrowawayServer.h"
 
 #include "bridge/SweepController.h"
@@ -186,8 +187,18 @@ private slots:
             QCOMPARE(store->finishedRunIndexes().size(), size_t{1});
         }
         MainWindow window;
+        // An experiment of imported runs has no plan to continue: said, nothing started.
+        QString imported = QString::fromStdString((files.path() / "imported.slab").string());
+        ExperimentStore::create(imported.toStdString())->saveRun(test::completedRun("A", 1, 1, 100), {});
+        QString refused = QStringLiteral("(no answer)");
+        window.resumeExperiment(imported, [&refused](const QString& e) { refused = e; });
+        QTRY_VERIFY_WITH_TIMEOUT(refused.contains(QStringLiteral("holds no sweep plan")), 30000);
+        QVERIFY(!window.controller()->running());
+
         QSignalSpy finished(window.controller(), &SweepController::finished);
-        QCOMPARE(window.resumeExperiment(path), QString());
+        QString error = QStringLiteral("(no answer)");
+        window.resumeExperiment(path, [&error](const QString& e) { error = e; });
+        QTRY_COMPARE_WITH_TIMEOUT(error, QString(), 30000);
         QVERIFY(finished.wait(120000));
         QCOMPARE(finished.first().first().toString(), QString());
         QCOMPARE(ExperimentStore::open(path.toStdString(), true)->finishedRunIndexes().size(), size_t{4});

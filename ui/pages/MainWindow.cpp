@@ -14,6 +14,7 @@
 #include "store/Import.h"
 #include "sweep/SweepPlan.h"
 #include "sweep/SweepServers.h"
+#include "util/Error.h"
 #include "topo/Placement.h"
 
 #include <QApplication>
@@ -190,23 +191,29 @@ void MainWindow::startSweepInto(const QString& path) {
 
 // The plan is the one in the file: nothing to retype, and the runner's check that a resume
 // continues the same plan compares it with itself.
-QString MainWindow::resumeExperiment(const QString& path) {
-    if (controller_->running()) return tr("A sweep is running; stop it first");
-    try {
-        nlohmann::json stored;
-        {
-            auto store = ExperimentStore::open(path.toStdString(), true);
-            auto plan = store->plan();
-            if (!plan) return tr("%1 holds no sweep plan (imported runs only): there is nothing to resume").arg(path);
-            stored = plan->first;
-        }
-        SweepPlan plan = parsePlan(stored);
-        setup_->setPlanJson(stored);  // shown on the Setup page, for reading
-        startSweep(plan, path);
-        return {};
-    } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
-    }
+// The plan is read off the GUI thread like every read (an experiment in a results store is a
+// question to a server).
+void MainWindow::resumeExperiment(const QString& path, Answer then) {
+    if (controller_->running()) return answer(then, tr("A sweep is running; stop it first"));
+    std::function<nlohmann::json()> read = [file = path.toStdString()] {
+        auto plan = ExperimentStore::open(file, true)->plan();
+        if (!plan) throw Error(file + " holds no sweep plan (imported runs only): there is nothing to resume");
+        return plan->first;
+    };
+    files_->call<nlohmann::json>(
+        std::move(read),
+        [this, path, then](nlohmann::json stored) {
+            if (controller_->running()) return answer(then, tr("A sweep is running; stop it first"));
+            try {
+                SweepPlan plan = parsePlan(stored);
+                setup_->setPlanJson(stored);  // shown on the Setup page, for reading
+                startSweep(plan, path);
+                answer(then, {});
+            } catch (const std::exception& e) {
+                answer(then, QString::fromStdString(e.what()));
+            }
+        },
+        [this, then](const QString& error) { answer(then, error); });
 }
 
 QString MainWindow::savePlanTo(const QString& path) const {

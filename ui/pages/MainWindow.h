@@ -45,8 +45,9 @@ public:
     // experimentOpened() when the pages show it, or experimentOpenFailed() (and says why).
     void openExperiment(const QString& path);
     void startSweepInto(const QString& path);
-    // Continues the sweep in `path` with the plan stored there. "" when it started, else why not.
-    QString resumeExperiment(const QString& path);
+    // Continues the sweep in `path` with the plan stored there; `then` says "" when it started,
+    // else why not.
+    void resumeExperiment(const QString& path, std::function<void(const QString& error)> then = {});
     // The Setup page's plan as a JSON file `scalelab sweep` reads, and back. "" or why not.
     QString savePlanTo(const QString& path) const;
     QString loadPlanFrom(const QString& path);

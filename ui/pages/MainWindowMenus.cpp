@@ -43,7 +43,9 @@ void MainWindow::buildMenus() {
         QString p = QFileDialog::getOpenFileName(this, tr("Resume the sweep of an experiment"), {},
                                                  tr("ScaleLab experiments (*.slab)"));
         if (p.isEmpty()) return;
-        if (QString error = resumeExperiment(p); !error.isEmpty()) QMessageBox::warning(this, tr("Resume"), error);
+        resumeExperiment(p, [this](const QString& error) {
+            if (!error.isEmpty()) QMessageBox::warning(this, tr("Resume"), error);
+        });
     });
     file->addSeparator();
     file->addAction(tr("Open &plan..."), this, [this] {
