@@ -18,8 +18,7 @@ int runExportCommand(const ExportArgs& a) {
             throw UsageError("say what to export: --csv DIR, --json FILE, --png FILE, --svg FILE, --html FILE, --to EXPERIMENT");
         if (!a.to.empty()) {
             CopyCount n = copyExperiment(a.experiment, a.to);
-            std::fprintf(stderr, "scalelab: copied %zu runs (%zu samples, %zu series) to %s\n", n.runs, n.samples, n.series,
-                         a.to.c_str());
+            std::fprintf(stderr, "scalelab: copied %s to %s\n", describe(n).c_str(), a.to.c_str());
         }
         auto store = ExperimentStore::open(a.experiment, true);
         if (!a.csvDir.empty())

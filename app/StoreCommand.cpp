@@ -33,8 +33,8 @@ bool importsAnExperiment(const ImportArgs& a) {
         throw UsageError("an experiment file is copied whole into a new experiment: --append, --again, --series, --cores "
                          "and --pus do not apply");
     CopyCount n = copyExperiment(a.files.front(), a.output);
-    std::fprintf(stderr, "scalelab: copied %zu runs (%zu samples, %zu series) from %s into %s\n", n.runs, n.samples, n.series,
-                 a.files.front().c_str(), a.output.c_str());
+    std::fprintf(stderr, "scalelab: copied %s from %s into %s\n", describe(n).c_str(), a.files.front().c_str(),
+                 a.output.c_str());
     return true;
 }
 

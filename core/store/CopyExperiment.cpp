@@ -10,6 +10,10 @@ namespace {
 const char* const kMetaKeys[] = {"application", "created_by", "created_at", "note"};
 } // namespace
 
+std::string describe(const CopyCount& n) {
+    return std::to_string(n.runs) + " runs (" + std::to_string(n.samples) + " samples, " + std::to_string(n.series) + " series)";
+}
+
 CopyCount copyExperiment(ExperimentStore& from, ExperimentStore& to) {
     if (to.plan() || !to.series().empty() || !to.runs().empty())
         throw Error(to.path() + " already holds an experiment; copy into a new one");

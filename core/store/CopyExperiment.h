@@ -13,6 +13,8 @@ class ExperimentStore;
 struct CopyCount {
     size_t runs = 0, samples = 0, series = 0;
 };
+// "3 runs (12 samples, 2 series)"
+std::string describe(const CopyCount& n);
 
 // `to` must be new (no plan, series or runs): throws Error otherwise, having written nothing.
 // The runs are written in one transaction, so a failed copy leaves no runs behind.

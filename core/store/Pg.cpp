@@ -10,11 +10,13 @@
 namespace scalelab::pgsql {
 namespace {
 
-std::string messageOf(PGconn* conn) {
-    std::string m = PQerrorMessage(conn);
+// libpq's messages end in a newline.
+std::string trimmed(std::string m) {
     while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
     return m;
 }
+
+std::string messageOf(PGconn* conn) { return trimmed(PQerrorMessage(conn)); }
 
 // '?' outside quotes becomes $1, $2, ...: the store's statements are written once, for both
 // SQLite and PostgreSQL.
@@ -41,9 +43,8 @@ std::string numberedParameters(const std::string& sql) {
 void throwIfFailed(PGconn* conn, PGresult* r, const std::string& sql) {
     ExecStatusType s = PQresultStatus(r);
     if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK) return;
-    std::string msg = r ? PQresultErrorMessage(r) : "";
+    std::string msg = trimmed(r ? PQresultErrorMessage(r) : "");
     if (msg.empty()) msg = messageOf(conn);
-    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
     PQclear(r);
     if (PQstatus(conn) != CONNECTION_OK) throw Error("the results store's connection was lost: " + msg);
     throw Error("PostgreSQL: " + msg + " in: " + sql.substr(0, 200));
@@ -123,12 +124,10 @@ void Statement::execute() {
     values.reserve(params_.size());
     for (const auto& p : params_) values.push_back(p ? p->c_str() : nullptr);
     PQclear(result_);
-    result_ = PQexecParams(conn_, sql_.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0);
-    PGresult* r = result_;
-    if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
-        result_ = nullptr;
-        throwIfFailed(conn_, r, sql_);
-    }
+    result_ = nullptr;
+    PGresult* r = PQexecParams(conn_, sql_.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0);
+    throwIfFailed(conn_, r, sql_);  // frees r when it failed
+    result_ = r;
     row_ = -1;
 }
 

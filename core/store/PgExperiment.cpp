@@ -86,11 +86,10 @@ bool PgExperiment::beingWritten(const std::string& location) {
     if (pgstore::schemaVersion(c, describeStore(where)) == 0) return false;
     int64_t id = findExperiment(c, where.experiment);
     if (id == 0) return false;
-    auto st = c.prepare("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = ? AND objid::bigint = ? "
-                        "AND objsubid = 2 AND granted");
+    auto st = c.prepare("SELECT " + pgstore::writerLockHeld("?::bigint"));
     st.bind(1, static_cast<int64_t>(pgstore::kLockSpace)).bind(2, id);
     st.step();
-    return st.integer(0) > 0;
+    return st.text(0) == "t";
 }
 
 // A writer whose connection broke (a restarted store, a network blip) connects again and

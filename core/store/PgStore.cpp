@@ -168,6 +168,13 @@ int schemaVersion(pgsql::Connection& c, const std::string& where) {
     return v;
 }
 
+std::string writerLockHeld(const std::string& idExpr) {
+    // The two-key form pg_try_advisory_lock(kLockSpace, id) shows in pg_locks as classid, objid
+    // and objsubid 2.
+    return "EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = ? AND l.objid::bigint = " +
+           idExpr + " AND l.objsubid = 2 AND l.granted)";
+}
+
 void ensureSchema(pgsql::Connection& c, const std::string& where) {
     if (schemaVersion(c, where) == kSchemaVersion) return;
     pgsql::Transaction tx(c);
@@ -193,10 +200,9 @@ std::vector<StoredExperiment> listExperiments(const std::string& conninfo) {
         "coalesce((SELECT value FROM scalelab.meta m WHERE m.experiment_id = e.id AND key = 'created_by'), ''), "
         "coalesce((SELECT value FROM scalelab.meta m WHERE m.experiment_id = e.id AND key = 'note'), ''), "
         "(SELECT count(*) FROM scalelab.runs r WHERE r.experiment_id = e.id), "
-        "coalesce((SELECT json_agg(label ORDER BY position)::text FROM scalelab.series s WHERE s.experiment_id = e.id), '[]'), "
-        "EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = ? AND l.objid::bigint = e.id "
-        "        AND l.objsubid = 2 AND l.granted) "
-        "FROM scalelab.experiments e ORDER BY e.name");
+        "coalesce((SELECT json_agg(label ORDER BY position)::text FROM scalelab.series s WHERE s.experiment_id = e.id), '[]'), " +
+        pgstore::writerLockHeld("e.id") +
+        " FROM scalelab.experiments e ORDER BY e.name");
     st.bind(1, static_cast<int64_t>(pgstore::kLockSpace));
     while (st.step()) {
         StoredExperiment e;
@@ -245,10 +251,9 @@ ExperimentChange experimentChange(const std::string& location) {
         "  (SELECT concat_ws(':', count(*), max(id), md5(string_agg(concat_ws('|', id, excluded, flags, note), ',' ORDER BY id)))"
         "     FROM scalelab.runs r WHERE r.experiment_id = e.id), "
         "  (SELECT md5(string_agg(concat_ws('|', key, value), ',' ORDER BY key)) FROM scalelab.meta m WHERE m.experiment_id = e.id), "
-        "  (SELECT count(*) FROM scalelab.series s WHERE s.experiment_id = e.id)), "
-        "EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = ? AND l.objid::bigint = e.id "
-        "        AND l.objsubid = 2 AND l.granted) "
-        "FROM scalelab.experiments e WHERE e.name = ?");
+        "  (SELECT count(*) FROM scalelab.series s WHERE s.experiment_id = e.id)), " +
+        pgstore::writerLockHeld("e.id") +
+        " FROM scalelab.experiments e WHERE e.name = ?");
     st.bind(1, static_cast<int64_t>(pgstore::kLockSpace)).bind(2, where.experiment);
     if (!st.step()) throw Error("no experiment " + location);
     return {st.text(0), st.text(1) == "t"};

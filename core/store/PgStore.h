@@ -56,6 +56,9 @@ constexpr int kLockSpace = 0x5CA1AB;
 int schemaVersion(pgsql::Connection& c, const std::string& where);
 // Creates or migrates the schema (one creator at a time: a transaction-scoped advisory lock).
 void ensureSchema(pgsql::Connection& c, const std::string& where);
+// An SQL condition, true while some session holds the writer's lock of the experiment whose id
+// is `idExpr`; its one '?' takes kLockSpace.
+std::string writerLockHeld(const std::string& idExpr);
 } // namespace pgstore
 
 } // namespace scalelab
