@@ -373,9 +373,20 @@ void SweepRunner::run() {
             if (record.status == RunStatus::Failed) {
                 loss = servers.lossSinceRunStart();
                 if (loss) record.error += "; " + loss->what;
-                // What the server said about a failed run (a crash, a FATAL) goes with it.
-                if (plan_.embedded()) record.detail["server_log"] = loss ? loss->log : servers.logSinceRunStart();
+            } else if (record.status == RunStatus::Completed && plan_.embedded()) {
+                // A run can complete on a server that died under it: sessions keep answering
+                // until they next wait and notice their postmaster is gone. Its figures come
+                // from a server without its background processes, so it fails (kept, and run
+                // again), and the server is started again before the next run.
+                loss = servers.lossSinceRunStart();
+                if (loss) {
+                    record.status = RunStatus::Failed;
+                    record.error = "the run completed, but " + loss->what;
+                }
             }
+            // What the server said about a failed run (a crash, a FATAL) goes with it.
+            if (record.status == RunStatus::Failed && plan_.embedded())
+                record.detail["server_log"] = loss ? loss->log : servers.logSinceRunStart();
             if (planned.index >= plannedCount) record.flags.add(RunFlag::ExtraRound);
             record.id = save(record, samplesOf(result));
             remember(record);

@@ -207,6 +207,13 @@ void SweepServers::resetOverrides(EmbeddedServer* server) {
 
 void SweepServers::restore() noexcept {
     try {
+        // A server the user had running, found dead at the end (it died during or after the
+        // last run), is started again: running after the sweep, as it would have been.
+        if (active_ && reused_.count(active_) && !active_->status().running) recoverIfCrashed(*active_);
+    } catch (const std::exception& e) {
+        note(std::string("could not start the embedded server again: ") + e.what());
+    }
+    try {
         for (auto& [server, names] : overrides_)
             if (!names.empty() && server->status().running) server->resetSettings(names);
         if (!remoteOverrides_.empty() && pingServer(remoteOverridesConninfo_, 5) == Ping::Accepting)

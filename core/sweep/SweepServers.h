@@ -63,7 +63,8 @@ public:
     // Cheap check for waits between runs: the active embedded server's postmaster is alive.
     bool alive() const;
 
-    // Back to the configuration before the sweep: series overrides reset. Never throws.
+    // Back to the state before the sweep: a server of the user's that died is started again,
+    // series overrides reset. Never throws.
     void restore() noexcept;
     void note(const std::string& s) const;
 

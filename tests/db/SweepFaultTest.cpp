@@ -24,7 +24,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-enum class Moment { BetweenRuns, Settling, Connecting, Measuring };
+enum class Moment { BetweenRuns, Settling, Connecting, Measuring, LastSample, AfterLastRun };
 
 std::string nameOf(Moment m) {
     switch (m) {
@@ -32,11 +32,16 @@ std::string nameOf(Moment m) {
     case Moment::Settling: return "Settling";
     case Moment::Connecting: return "Connecting";
     case Moment::Measuring: return "Measuring";
+    case Moment::LastSample: return "LastSample";
+    case Moment::AfterLastRun: return "AfterLastRun";
     }
     return "?";
 }
 
-// Calls `fault` once, at `moment` of the second run in plan order (run index 1).
+// Calls `fault` once, at `moment` of the second run in plan order (run index 1, the last);
+// LastSample: at the sample that ends at the deadline, when the clients are done or nearly, so
+// the run may complete on a dead server; AfterLastRun: as it is reported finished, so the
+// sweep's end finds the server dead.
 struct FaultAt : SweepObserver {
     FaultAt(Moment m, std::function<void()> f) : moment(m), fault(std::move(f)) {}
     ~FaultAt() override {
@@ -65,12 +70,14 @@ struct FaultAt : SweepObserver {
         }
         if (moment == Moment::Connecting && p.state == SweepState::Running) fire();
     }
-    void onSample(const SweepProgress& p, const LoadSample&) override {
+    void onSample(const SweepProgress& p, const LoadSample& s) override {
         if (moment == Moment::Measuring && p.run == 2) fire();
+        if (moment == Moment::LastSample && p.run == 2 && s.endS >= 1.0) fire();  // the plan's duration
     }
     void onRunFinished(const RunRecord& r) override {
         finished.push_back(r);
         if (moment == Moment::BetweenRuns && r.runIndex == 0) fire();
+        if (moment == Moment::AfterLastRun && r.runIndex == 1) fire();
     }
     void onNote(const std::string& s) override { notes.push_back(s); }
     bool noted(const std::string& part) const {
@@ -137,7 +144,7 @@ TEST_P(EmbeddedServerDies, TheRunInProgressFailsTheServerIsStartedAgainAndEveryP
     EXPECT_TRUE(observer.noted("starting it again; PostgreSQL recovers from the crash"));
     EXPECT_TRUE(f.s.server.status().running) << "the server the user had running is running again";
     std::vector<RunRecord> failed = f.failedRuns();
-    if (GetParam() == Moment::BetweenRuns) {
+    if (GetParam() == Moment::BetweenRuns || GetParam() == Moment::AfterLastRun) {
         EXPECT_TRUE(failed.empty()) << "no run was in progress: " << failed.front().error;
         return;
     }
@@ -150,7 +157,8 @@ TEST_P(EmbeddedServerDies, TheRunInProgressFailsTheServerIsStartedAgainAndEveryP
 }
 
 INSTANTIATE_TEST_SUITE_P(AtEachMoment, EmbeddedServerDies,
-                         ::testing::Values(Moment::BetweenRuns, Moment::Settling, Moment::Connecting, Moment::Measuring),
+                         ::testing::Values(Moment::BetweenRuns, Moment::Settling, Moment::Connecting, Moment::Measuring,
+                                           Moment::LastSample, Moment::AfterLastRun),
                          [](const auto& test) { return nameOf(test.param); });
 
 // kill -9 of one backend: the postmaster ends every session and recovers by itself; the run
