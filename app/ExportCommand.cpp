@@ -16,6 +16,16 @@ int runExportCommand(const ExportArgs& a) {
     return runCommand([&] {
         if (a.csvDir.empty() && a.json.empty() && a.png.empty() && a.svg.empty() && a.html.empty() && a.to.empty())
             throw UsageError("say what to export: --csv DIR, --json FILE, --png FILE, --svg FILE, --html FILE, --to EXPERIMENT");
+        if (!a.ratio.empty()) {
+            // Refused before anything is written: these describe the series chart, not a ratio.
+            if (a.png.empty() && a.svg.empty())
+                throw UsageError("--ratio draws the chart of a PNG or SVG: give --png FILE or --svg FILE");
+            if (!a.series.empty()) throw UsageError("--ratio names its series; --series does not apply to it");
+            if (a.usl) throw UsageError("--usl fits series, not ratios; leave it out with --ratio");
+            if (a.errorBars != "ci")
+                throw UsageError("--ratio's error bars are the confidence interval of the ratio; --error-bars " +
+                                 a.errorBars + " does not apply");
+        }
         if (!a.to.empty()) {
             CopyCount n = copyExperiment(a.experiment, a.to);
             std::fprintf(stderr, "scalelab: copied %s to %s\n", describe(n).c_str(), a.to.c_str());

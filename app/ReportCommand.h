@@ -10,6 +10,7 @@ struct ReportArgs {
     std::string metric = "tps";
     double confidence = 0.95;
     std::vector<std::string> compare;  // {A, B}
+    std::vector<std::string> ratio;    // {A1, B1, A2, B2, ...}: chart B / A instead of the series
     bool paired = false;
     double detectPct = 5;              // run-count advice: the change to detect
     bool usl = false;
@@ -46,6 +47,7 @@ struct ExportArgs {
     bool usl = false;
     std::vector<std::string> series;
     std::vector<std::string> compare;  // {A, B}
+    std::vector<std::string> ratio;    // {A1, B1, A2, B2, ...}: chart B / A instead of the series
     bool paired = false;
     std::vector<std::string> with;     // other experiments whose series are added
     std::string to;        // a copy of the whole experiment: a new file or a store location

@@ -209,7 +209,11 @@ int main(int argc, char** argv) {
     exportCmd->add_option("--series", exportArgs.series, "Draw only this series (repeat for more); default: all");
     exportCmd->add_option("--compare", exportArgs.compare, "HTML report: compare series B against baseline A "
                                                            "(default: the first two series drawn)")->expected(2);
-    exportCmd->add_flag("--paired", exportArgs.paired, "HTML report: compare by repetition round");
+    exportCmd->add_option("--ratio", exportArgs.ratio, "Chart (PNG, SVG) series B / A by clients with its confidence "
+                                                       "interval instead of the series (repeatable)")
+        ->expected(2)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    exportCmd->add_flag("--paired", exportArgs.paired, "HTML report and --ratio: compare by repetition round");
     exportCmd->add_option("--with", exportArgs.with, "Add the series of another experiment (file or store location), "
                                                      "named \"LABEL [NAME]\" (repeatable)")->check(kExperimentCheck);
     exportCmd->add_option("--width", exportArgs.width, "Chart width in pixels")->check(CLI::Range(200, 10000));

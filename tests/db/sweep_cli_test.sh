@@ -79,6 +79,18 @@ grep -qF -- "--series: no series named 'C'" "$work/out" || fail "unknown series:
 expect_rc 1 "unknown error-bar kind" "$scalelab" export "$work/e.slab" --png "$work/x.png" --error-bars range
 grep -qF "unknown error-bar kind 'range'" "$work/out" || fail "error bars: $(cat "$work/out")"
 
+# The ratio chart: B / A by clients, with its interval and a line at 1; refusals before writing.
+expect_rc 0 "export a ratio svg" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --svg "$work/ratio.svg" --ratio A B --paired
+grep -q '>B / A<' "$work/ratio.svg" && grep -q '1 = no difference' "$work/ratio.svg" || fail "ratio.svg lacks B / A or the line at 1"
+grep -q 'confidence interval of the ratio (paired by round)' "$work/ratio.svg" || fail "ratio.svg title"
+expect_rc 1 "ratio of an unknown series" "$scalelab" export "$work/e.slab" --png "$work/x.png" --ratio A C
+grep -qF -- "--ratio: no series named 'C' (the series compared) in the experiment (it has: A, B)" "$work/out" || fail "ratio unknown: $(cat "$work/out")"
+expect_rc 2 "ratio without a chart file" "$scalelab" export "$work/e.slab" --csv "$work/csv2" --ratio A B
+grep -qF -- "--ratio draws the chart of a PNG or SVG" "$work/out" || fail "ratio without chart: $(cat "$work/out")"
+[[ ! -e $work/csv2 ]] || fail "a refused export wrote its CSV"
+expect_rc 2 "ratio with --series" "$scalelab" export "$work/e.slab" --png "$work/x.png" --ratio A B --series A
+[[ ! -e $work/x.png ]] || fail "a refused export wrote x.png"
+
 # Notes, in the file and in what is shared.
 expect_rc 0 "note on the experiment" "$scalelab" note "$work/e.slab" "HEAD vs <patch>"
 expect_rc 0 "note on a run" "$scalelab" note "$work/e.slab" --run "$first" "a backup ran"
@@ -88,7 +100,7 @@ expect_rc 0 "notes shown" "$scalelab" note "$work/e.slab"
 grep -qx "HEAD vs <patch>" "$work/out" && grep -qx "run $first: a backup ran" "$work/out" || fail "notes: $(cat "$work/out")"
 expect_rc 0 "HTML report" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --html "$work/e.html" --usl
 for part in '<h2>Comparison</h2>' '<h2>Universal Scalability Law</h2>' '<h2>Peaks</h2>' '<h3>Machine</h3>' '<h3>PostgreSQL</h3>' \
-            'HEAD vs &lt;patch&gt;' 'a backup ran' '<svg'; do
+            'HEAD vs &lt;patch&gt;' 'a backup ran' '<svg' 'tps ratio B / A by clients (Welch)'; do
   grep -qF -- "$part" "$work/e.html" || fail "the HTML report lacks $part"
 done
 grep -q '<script\|src=' "$work/e.html" && fail "the HTML report is not self-contained"

@@ -2,6 +2,7 @@
 // dumped as text and compared with what the user should see, and QAbstractItemModelTester
 // checking the item-model contract while rows are set, added, synced and edited.
 #include "RunRecords.h"
+#include "ScalingDump.h"
 
 #include "models/RunsTableModel.h"
 #include "models/ScalingData.h"
@@ -16,6 +17,8 @@
 
 using namespace scalelab;
 using namespace scalelab::ui;
+
+using test::dump;
 
 namespace {
 
@@ -35,21 +38,6 @@ QString dump(const QAbstractItemModel& m) {
                                       : m.data(i, Qt::DisplayRole).toString());
         }
         lines << cells.join(QStringLiteral(" | "));
-    }
-    return lines.join(QLatin1Char('\n'));
-}
-
-QString dump(const ScalingData& d) {
-    QStringList lines{QStringLiteral("%1 [%2], %3").arg(d.metric, d.unit, d.errorBars)};
-    for (const auto& s : d.series) {
-        lines << QStringLiteral("%1 (colour %2)").arg(s.label).arg(s.colorIndex);
-        for (const auto& p : s.points)
-            lines << QStringLiteral("  at %1: n %2, mean %3 [%4, %5]")
-                         .arg(p.clients)
-                         .arg(p.n)
-                         .arg(p.mean, 0, 'f', 2)
-                         .arg(p.low, 0, 'f', 2)
-                         .arg(p.high, 0, 'f', 2);
     }
     return lines.join(QLatin1Char('\n'));
 }

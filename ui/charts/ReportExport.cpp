@@ -35,11 +35,18 @@ void drawRuns(const CombinedRuns& c, const ScalingView& view, ScalingChart& char
     chart.setData(data, view.logX);
 }
 
+void drawRatios(const CombinedRuns& c, const ScalingView& view, const RatioChoice& ratios, ScalingChart& chart) {
+    ScalingData data = buildRatioData(c.runs, c.order, view.metric, view.confidence, ratios);
+    data.markers = markerViews(machineMarkers(c.runs, c.provenance, thisMachine()));
+    chart.setData(data, view.logX);
+}
+
 void writeChartFiles(const std::string& experiment, const ScalingView& view, const std::string& png, const std::string& svg,
-                     QSize size, int scale, const std::vector<std::string>& others) {
+                     QSize size, int scale, const std::vector<std::string>& others, const RatioChoice& ratios) {
     CombinedRuns c = combineExperiments(experiment, others);
     ScalingChart chart;
-    drawRuns(c, view, chart, experiment);
+    if (ratios.empty()) drawRuns(c, view, chart, experiment);
+    else drawRatios(c, view, ratios, chart);
     if (!png.empty()) exportChartPng(&chart, QString::fromStdString(png), size, scale);
     if (!svg.empty()) exportChartSvg(&chart, QString::fromStdString(svg), size, QString::fromStdString(experiment));
 }
@@ -110,6 +117,20 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
         latency.metric = RunMetric::LatencyP95;
         latency.usl = false;
         in.charts.push_back({"latency_p95 by clients: " + latency.describe().toStdString(), chartOf(latency)});
+    }
+    if (in.report.verdict && !in.report.verdict->points.empty()) {
+        // The comparison as a curve: the candidate over the baseline at each client count. A
+        // baseline of 0 at every count has no ratio; the comparison table says what there is.
+        const ReportOptions& o = in.report.options;
+        RatioChoice ratio{{{o.baseline, o.candidate}}, o.paired};
+        try {
+            ScalingChart chart;
+            drawRatios(c, view, ratio, chart);
+            in.charts.push_back({std::string(runMetricName(view.metric)) + " ratio " + o.candidate + " / " + o.baseline +
+                                     " by clients (" + (o.paired ? "paired by round" : "Welch") + ")",
+                                 chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
+        } catch (const Error&) {
+        }
     }
     std::ofstream out(output, std::ios::binary);
     out << htmlReport(in);

@@ -1,6 +1,7 @@
 #pragma once
 // An experiment's chart and report as files, drawn as a ScalingView says: the window's
 // exports (the view on screen) and `scalelab export` (the view its options describe) share it.
+#include "models/RatioData.h"
 #include "models/ScalingData.h"
 #include "stats/Report.h"
 #include "store/CombinedRuns.h"
@@ -26,9 +27,15 @@ struct ReportChoice {
 // machines the runs were measured on. Throws Error naming `what` when there is nothing to draw.
 void drawRuns(const CombinedRuns& runs, const ScalingView& view, ScalingChart& chart, const std::string& what);
 
+// The ratio B / A of the view's metric by clients, per pair of `ratios`, with a line at 1; the
+// view's metric, confidence and axis apply (its series do not: the pairs name theirs).
+void drawRatios(const CombinedRuns& runs, const ScalingView& view, const RatioChoice& ratios, ScalingChart& chart);
+
 // `others`: experiment files whose series are added (store/CombinedRuns.h), as in the window.
+// With `ratios`, the chart is the ratio chart instead of the series.
 void writeChartFiles(const std::string& experiment, const ScalingView& view, const std::string& png,
-                     const std::string& svg, QSize size, int scale, const std::vector<std::string>& others = {});
+                     const std::string& svg, QSize size, int scale, const std::vector<std::string>& others = {},
+                     const RatioChoice& ratios = {});
 
 // The report's statistics for the series the view draws (ReportOptions from view + choice).
 StatsReport reportFor(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, const ScalingView& view,

@@ -125,6 +125,7 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
             }
         }
     }
+    if (data.referenceY) maxY = std::max(maxY, *data.referenceY);
     double top = maxY > 0 ? maxY * 1.1 : 1;
     // Markers at the machine's cores and PUs: where scaling is expected to change.
     auto marker = [&](int at, const QString& name) {
@@ -143,6 +144,18 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
         marker(m.at, m.label);
         if (m.at <= maxX * 1.5) right = std::max(right, static_cast<double>(m.at));
     }
+    double left = logX ? 0.8 : 0, end = logX ? right * 1.25 : right * 1.05;
+    if (data.referenceY) {
+        // Across the whole width: where a ratio means "no difference".
+        auto* ref = new QLineSeries;
+        ref->setName(QStringLiteral("%1 = no difference").arg(*data.referenceY, 0, 'g', 3));
+        ref->setPen(QPen(Qt::darkGray, 1, Qt::DashLine));
+        ref->append(left, *data.referenceY);
+        ref->append(end, *data.referenceY);
+        addSeries(ref);
+        ref->attachAxis(x);
+        ref->attachAxis(y);
+    }
     if (auto* linear = qobject_cast<QValueAxis*>(x)) {
         // Ticks on whole client counts: 1, 2, 5 or 10 times a power of ten apart.
         double step = 1;
@@ -150,9 +163,9 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
         linear->setTickType(QValueAxis::TicksDynamic);
         linear->setTickAnchor(0);
         linear->setTickInterval(step);
-        linear->setRange(0, right * 1.05);
+        linear->setRange(left, end);
     } else {
-        x->setRange(0.8, right * 1.25);
+        x->setRange(left, end);
     }
     y->setRange(0, top);
     y->applyNiceNumbers();

@@ -61,6 +61,7 @@ struct ScalingData {
     QString metric, unit, errorBars;
     QList<ScalingSeriesView> series;
     QList<MachineMarkerView> markers;  // only machines some counted run was measured on
+    std::optional<double> referenceY;  // a horizontal line: 1 on a ratio chart (no difference)
     int pointCount() const;
 };
 
