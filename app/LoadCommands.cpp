@@ -11,6 +11,7 @@
 #include "server/ConnectionCapacity.h"
 #include "topo/PlacementScope.h"
 #include "util/Error.h"
+#include "util/Format.h"
 
 #include <CLI/CLI.hpp>
 
@@ -180,7 +181,7 @@ void printHosts(const LoadHostsResult& r) {
         if (h.loadGeneratorCpuPct) std::cout << " (load generator " << fmt("%.0f", *h.loadGeneratorCpuPct) << "% of a PU)";
         if (h.rxMBps) std::cout << ", network in " << fmt("%.2f", *h.rxMBps) << " MB/s out " << fmt("%.2f", *h.txMBps) << " MB/s";
         // Its start was moved by this much (the hosts start at one moment on this machine's clock).
-        std::cout << ", clock " << fmt("%+.1f", static_cast<double>(h.clock.offsetNs) / 1e6) << " ms (+-"
+        std::cout << ", clock " << formatSigned(static_cast<double>(h.clock.offsetNs) / 1e6, 1) << " ms (+-"
                   << fmt("%.1f", static_cast<double>(h.clock.uncertaintyNs) / 1e6) << ")";
         if (h.clientBound) std::cout << " [client-bound: this host limits the result]";
         if (h.result.status != RunStatus::Completed) std::cout << " [" << runStatusName(h.result.status) << "]";

@@ -11,6 +11,16 @@ inline std::string formatNumber(const char* format, double v) {
     return buf;
 }
 
+// A signed figure with `decimals` places ("%+.*f"), but "+0.0", never "-0.0", for one that
+// rounds to zero: a tiny negative clock offset is no offset.
+inline std::string formatSigned(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%+.*f", decimals, v);
+    std::string s = buf;
+    if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s[0] = '+';
+    return s;
+}
+
 // A client count with its noun: "1 client", "8 clients".
 inline std::string clientsText(long long n) { return std::to_string(n) + (n == 1 ? " client" : " clients"); }
 

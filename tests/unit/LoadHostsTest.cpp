@@ -4,6 +4,7 @@
 #include "load/LoadJob.h"
 #include "load/LoadResultJson.h"
 #include "util/Error.h"
+#include "util/Format.h"
 
 #include "ErrorOf.h"
 
@@ -230,6 +231,17 @@ TEST(LoadHosts, AHostGetsTheScriptsByTheirTextAndTheRunsSettings) {
     EXPECT_TRUE(replayBack.workload.replay);
     EXPECT_TRUE(replayBack.workload.shuffle);
     EXPECT_EQ(replayBack.workload.scripts.size(), 2u);
+}
+
+// `run --load-hosts` prints each host's clock offset signed; a local host's is about 0 either
+// way and must not read "-0.0 ms".
+TEST(LoadHosts, AClockOffsetThatRoundsToZeroIsPrintedAsPlusZero) {
+    EXPECT_EQ(formatSigned(-0.04, 1), "+0.0");
+    EXPECT_EQ(formatSigned(-0.0, 1), "+0.0");
+    EXPECT_EQ(formatSigned(0.04, 1), "+0.0");
+    EXPECT_EQ(formatSigned(-0.05001, 1), "-0.1");
+    EXPECT_EQ(formatSigned(-12.34, 1), "-12.3");
+    EXPECT_EQ(formatSigned(2.5, 2), "+2.50");
 }
 
 // NTP's rule: the exchange with the shortest round trip counts, the host's reading halfway.
