@@ -10,7 +10,6 @@ struct ReportArgs {
     std::string metric = "tps";
     double confidence = 0.95;
     std::vector<std::string> compare;  // {A, B}
-    std::vector<std::string> ratio;    // {A1, B1, A2, B2, ...}: chart B / A instead of the series
     bool paired = false;
     double detectPct = 5;              // run-count advice: the change to detect
     bool usl = false;
