@@ -40,6 +40,7 @@ std::string indented(const std::vector<std::string>& lines) {
 }
 
 constexpr std::chrono::seconds kRecoveryWait{120};  // an embedded server recovering from a crash by itself
+constexpr std::chrono::seconds kSilenceAllowed{30}; // a live postmaster that does not answer, before a run fails for it
 
 } // namespace
 
@@ -169,14 +170,29 @@ std::optional<ServerLoss> SweepServers::findLoss() const {
     if (!active_->status().running)
         return ServerLoss{"the embedded server died: its postmaster (pid " + std::to_string(activePid_) + ") is gone",
                           logSinceRunStart()};
-    auto lines = active_->logLinesSince(logOffset_, 1000);
-    auto crash = std::find_if(lines.begin(), lines.end(), isCrashLine);
-    if (crash != lines.end())
+    auto crashed = [this]() -> std::optional<ServerLoss> {
+        auto lines = active_->logLinesSince(logOffset_, 1000);
+        auto crash = std::find_if(lines.begin(), lines.end(), isCrashLine);
+        if (crash == lines.end()) return std::nullopt;
         return ServerLoss{"the embedded server crashed and restarted itself (" + messageOf(*crash) + ")", logSinceRunStart()};
-    if (!active_->acceptingConnections())
-        return ServerLoss{"the embedded server " + describe(pingServer(active_->connectionString("postgres"), 5)),
-                          logSinceRunStart()};
-    return std::nullopt;
+    };
+    if (auto loss = crashed()) return loss;
+    // A live postmaster that wrote no crash line but gives no answer within 5 s is more often a
+    // machine too busy to start a session than a lost server (a session start needs a fork and
+    // CPU): it is asked again, once a second, before a run is failed for it. A refusal is the
+    // server's own word (starting, recovering, shutting down) and counts at once.
+    std::string conninfo = active_->connectionString("postgres");
+    auto since = std::chrono::steady_clock::now();
+    auto askedFor = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count(); };
+    Ping ping = pingServer(conninfo, 5);
+    while (ping == Ping::NoResponse && askedFor() < kSilenceAllowed.count() && wait_(1)) {
+        if (!active_->status().running) return findLoss();
+        ping = pingServer(conninfo, 5);
+    }
+    if (ping == Ping::Accepting) return std::nullopt;
+    if (auto loss = crashed()) return loss;  // a crash logged while it was asked
+    std::string asked = ping == Ping::NoResponse ? " (asked for " + std::to_string(int(askedFor() + 0.5)) + " s)" : "";
+    return ServerLoss{"the embedded server " + describe(ping) + asked, logSinceRunStart()};
 }
 
 bool SweepServers::alive() const { return !plan_.embedded() || !active_ || active_->status().running; }

@@ -55,8 +55,9 @@ public:
 
     // Where the active server's log stands: what it says from here on belongs to the next run.
     void markRunStart();
-    // After a failure: how the server was lost since markRunStart(), or nothing when it is up
-    // and did not crash (the failure was the run's own).
+    // After a run: how the server was lost since markRunStart(), or nothing when it is up and
+    // did not crash (a failure was the run's own). A live embedded postmaster that does not
+    // answer is asked again for up to 30 s first (a busy machine, not a lost server).
     std::optional<ServerLoss> lossSinceRunStart();
     // The embedded server's last log lines since markRunStart() (a failed run keeps them).
     std::vector<std::string> logSinceRunStart() const;

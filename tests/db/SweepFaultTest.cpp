@@ -186,6 +186,31 @@ TEST(SweepFault, ABackendCrashFailsTheRunWithTheServersWordsAndTheSweepGoesOn) {
     EXPECT_NE(failed[0].detail["server_log"].dump().find("terminated by signal 9"), std::string::npos);
 }
 
+// A postmaster that gives no answer for a few seconds as a run ends (stopped here with
+// SIGSTOP, as on a machine too busy to start a session) is asked again before the run is
+// failed for it: the run that completed stays completed and nothing runs again.
+TEST(SweepFault, AServerSilentForAFewSecondsAsARunEndsIsAskedAgainNotCondemned) {
+    SCALELAB_REQUIRE_SERVER();
+    FaultSweep f;
+    pid_t postmaster = f.s.server.status().pid;
+    std::thread resume;
+    FaultAt observer(Moment::LastSample, [&] {
+        ASSERT_EQ(kill(postmaster, SIGSTOP), 0);
+        resume = std::thread([postmaster] {
+            std::this_thread::sleep_for(8s);
+            kill(postmaster, SIGCONT);
+        });
+    });
+    f.run(observer);
+    if (resume.joinable()) resume.join();
+
+    ASSERT_TRUE(observer.fired);
+    EXPECT_EQ(f.store->finishedRunIndexes(), (std::set<int64_t>{0, 1})) << ::testing::PrintToString(observer.notes);
+    auto failed = f.failedRuns();
+    EXPECT_TRUE(failed.empty()) << failed.front().error;
+    EXPECT_EQ(f.store->runs().size(), 2u);
+}
+
 // A server of the user's (a conninfo target) that goes away and comes back within
 // target.reconnect: asked again with backoff, then the sweep goes on.
 TEST(SweepFault, ATargetServerThatComesBackIsWaitedFor) {

@@ -66,7 +66,10 @@ TEST(Sweep, TwoSeriesThreeClientCountsTwoRoundsLandInTheFileOnceEachInPlanOrder)
     SweepRunner(plan, *store, &rec, false).run();
 
     auto runs = store->runs();
-    ASSERT_EQ(runs.size(), 12u);
+    std::string failures;  // what a run that ran again said, so that a failure here names its cause
+    for (const auto& r : runs)
+        if (r.status != RunStatus::Completed) failures += "\n" + r.series + " at " + std::to_string(r.clients) + ": " + r.error;
+    ASSERT_EQ(runs.size(), 12u) << failures << "\nthe sweep's notes: " << ::testing::PrintToString(rec.notes);
     auto order = expandPlan(plan, 11);
     for (size_t i = 0; i < runs.size(); ++i) {
         SCOPED_TRACE("run " + std::to_string(i));
