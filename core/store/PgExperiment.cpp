@@ -8,6 +8,8 @@
 #include "util/Error.h"
 #include "util/Versions.h"
 
+#include <chrono>
+#include <thread>
 #include <utility>
 
 namespace scalelab {
@@ -37,7 +39,8 @@ Error beingWrittenError(const std::string& location) {
 } // namespace
 
 PgExperiment::PgExperiment(std::unique_ptr<pgsql::Connection> c, std::string location, std::string conninfo, int64_t id, bool writer)
-    : c_(std::move(c)), location_(std::move(location)), conninfo_(std::move(conninfo)), id_(id), writer_(writer) {}
+    : c_(std::move(c)), location_(std::move(location)), conninfo_(std::move(conninfo)), id_(id), writer_(writer),
+      session_(PQbackendPID(c_->handle())) {}
 
 PgExperiment::~PgExperiment() = default;  // closing the connection releases the writer's lock
 
@@ -92,12 +95,37 @@ bool PgExperiment::beingWritten(const std::string& location) {
     return st.text(0) == "t";
 }
 
+namespace {
+
+// The writer's lock after its connection broke. Its old session may still hold it: a server
+// notices a broken connection only when it next reads or writes on it (at once on a local
+// socket; over a network, not before TCP keepalive gives up, often hours later). That session
+// is this writer's own (its backend pid): it is ended, and the lock taken once it is gone.
+// A lock held by any other session is never touched.
+bool takeWriterLockAgain(pgsql::Connection& c, int64_t id, int oldSession) {
+    if (tryWriterLock(c, id)) return true;
+    if (oldSession <= 0) return false;
+    auto end = c.prepare("SELECT pg_terminate_backend(l.pid) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = ?"
+                         " AND l.objid::bigint = ? AND l.objsubid = 2 AND l.granted AND l.pid = ?");
+    end.bind(1, static_cast<int64_t>(pgstore::kLockSpace)).bind(2, id).bind(3, static_cast<int64_t>(oldSession));
+    if (!end.step()) return false;  // another writer holds it
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (tryWriterLock(c, id)) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+}
+
+} // namespace
+
 // A writer whose connection broke (a restarted store, a network blip) connects again and
 // takes its lock again; refused when another writer took the experiment meanwhile.
 void PgExperiment::reconnect() {
     auto c = std::make_unique<pgsql::Connection>(conninfo_);
-    if (writer_ && !tryWriterLock(*c, id_)) throw beingWrittenError(location_);
+    if (writer_ && !takeWriterLockAgain(*c, id_, session_)) throw beingWrittenError(location_);
     c_ = std::move(c);
+    session_ = PQbackendPID(c_->handle());
 }
 
 void PgExperiment::savePlan(const nlohmann::json& plan, uint64_t seed) {
@@ -221,14 +249,39 @@ int64_t PgExperiment::saveRun(const RunRecord& run, const std::vector<StoredSamp
     } catch (const Error& e) {
         if (c_->ok()) throw;
         // The connection broke: once more on a new one. A COMMIT whose answer was lost may have
-        // stored the run already; the unique index then refuses a second copy of a completed one.
+        // stored the run already: that row is the run's, not a second copy (a failed run would
+        // be history twice; a completed one would be refused by runs_completed_once).
         try {
             reconnect();
         } catch (const Error& again) {
             throw Error(std::string(e.what()) + "; connecting again failed too (" + again.what() + "); the run was not stored");
         }
+        if (auto stored = storedAttempt(run)) return *stored;
         return attempt();
     }
+}
+
+// The row of this very attempt, if it is stored: every column the same (its series, run
+// number, status, start and end to the second, figures, error and detail). Two attempts of one
+// run never agree on all of them, so this finds only a row whose COMMIT's answer was lost.
+std::optional<int64_t> PgExperiment::storedAttempt(const RunRecord& r) {
+    auto series = c_->prepare("SELECT id FROM scalelab.series WHERE experiment_id = ? AND label = ?");
+    series.bind(1, id_).bind(2, r.series);
+    if (!series.step()) return std::nullopt;
+    int64_t seriesId = series.integer(0);
+    std::string where = "experiment_id = ?";
+    std::string list = columns::kRunInsert;
+    for (size_t from = 0; from < list.size();) {
+        size_t comma = list.find(", ", from);
+        std::string column = list.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+        where += " AND " + (column == "detail" ? std::string("detail::text") : column) + " IS NOT DISTINCT FROM ?";
+        from = comma == std::string::npos ? list.size() : comma + 2;
+    }
+    auto st = c_->prepare("SELECT id FROM scalelab.runs WHERE " + where + " ORDER BY id DESC LIMIT 1");
+    st.bind(1, id_);
+    columns::bindRun(st, 2, r, seriesId);
+    if (!st.step()) return std::nullopt;
+    return st.integer(0);
 }
 
 void PgExperiment::saveRuns(const std::vector<std::pair<RunRecord, std::vector<StoredSample>>>& runs, bool keepIds) {

@@ -42,10 +42,12 @@ private:
     int64_t nextId(const char* table);
     int64_t insertRun(const RunRecord& run, const std::vector<StoredSample>& samples, bool keepId);
     void reconnect();
+    std::optional<int64_t> storedAttempt(const RunRecord& run);
     std::unique_ptr<pgsql::Connection> c_;
     std::string location_, conninfo_;
     int64_t id_ = 0;  // scalelab.experiments.id
     bool writer_ = false;
+    int session_ = 0;  // the connection's backend pid (libpq forgets it once the connection broke)
 };
 
 } // namespace scalelab

@@ -15,8 +15,19 @@
 #include <pqxx/pqxx>
 #include <sqlite3.h>
 
+#include <libpq-fe.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <mutex>
+#include <thread>
 
 using namespace scalelab;
 using test::errorOf;
@@ -47,6 +58,102 @@ protected:
 };
 
 std::string nameOf(const ::testing::TestParamInfo<bool>& info) { return info.param ? "Store" : "File"; }
+
+// A unix-socket proxy in front of the store's server. Once armed, it passes the client's
+// COMMIT on, waits for the server's answer and drops the client's end without passing it back,
+// keeping the server's open: the network broke at the worst moment, the run is stored, the
+// writer cannot know it, and the server has not noticed (its session still holds the lock).
+class CommitAnswerLost {
+public:
+    // conninfo: the real server's (host is its socket directory); dir: where the proxy listens.
+    CommitAnswerLost(const std::string& conninfo, const std::filesystem::path& dir) {
+        char* err = nullptr;
+        PQconninfoOption* opts = PQconninfoParse(conninfo.c_str(), &err);
+        if (!opts) throw std::runtime_error(err ? err : "bad conninfo");
+        std::string host, port = "5432";
+        for (auto* o = opts; o->keyword; ++o) {
+            if (!o->val) continue;
+            if (std::strcmp(o->keyword, "host") == 0) host = o->val;
+            if (std::strcmp(o->keyword, "port") == 0) port = o->val;
+        }
+        PQconninfoFree(opts);
+        server_ = host + "/.s.PGSQL." + port;
+        host_ = dir.string();
+        listener_ = socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un a = address(host_ + "/.s.PGSQL." + port);
+        if (bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(listener_, 16) != 0)
+            throw std::runtime_error("the proxy cannot listen in " + host_);
+        accepting_ = std::thread([this] { acceptLoop(); });
+    }
+    ~CommitAnswerLost() {
+        shutdown(listener_, SHUT_RDWR);
+        close(listener_);
+        accepting_.join();
+        for (auto& t : pumps_) t.join();
+        for (int fd : lingering_) close(fd);
+    }
+    std::string host() const { return host_; }
+    void arm() { armed_ = true; }
+    int dropped() const { return dropped_; }
+
+private:
+    static sockaddr_un address(const std::string& path) {
+        sockaddr_un a{};
+        a.sun_family = AF_UNIX;
+        std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
+        return a;
+    }
+    void acceptLoop() {
+        for (;;) {
+            int client = accept(listener_, nullptr, nullptr);
+            if (client < 0) return;
+            int server = socket(AF_UNIX, SOCK_STREAM, 0);
+            sockaddr_un a = address(server_);
+            if (connect(server, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+                close(client);
+                close(server);
+                continue;
+            }
+            pumps_.emplace_back([this, client, server] { pump(client, server); });
+        }
+    }
+    void pump(int client, int server) {
+        char buf[65536];
+        pollfd fds[2] = {{client, POLLIN, 0}, {server, POLLIN, 0}};
+        bool running = true;
+        while (running && poll(fds, 2, -1) > 0) {
+            for (int side = 0; side < 2 && running; ++side) {
+                if (!(fds[side].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+                ssize_t n = read(fds[side].fd, buf, sizeof buf);
+                if (n <= 0) { running = false; break; }
+                int to = side == 0 ? server : client;
+                if (write(to, buf, static_cast<size_t>(n)) != n) { running = false; break; }
+                static const char commit[] = "COMMIT";  // the simple-query message's text and its NUL
+                bool isCommit = side == 0 && std::search(buf, buf + n, commit, commit + sizeof commit) != buf + n;
+                if (isCommit && armed_.exchange(false)) {
+                    pollfd answer{server, POLLIN, 0};
+                    poll(&answer, 1, 10000);  // the server committed and answered; the answer is lost
+                    ++dropped_;
+                    close(client);
+                    std::lock_guard<std::mutex> lock(mutex_);
+                    lingering_.push_back(server);
+                    return;
+                }
+            }
+        }
+        close(client);
+        close(server);
+    }
+
+    std::string server_, host_;
+    int listener_ = -1;
+    std::atomic<bool> armed_{false};
+    std::atomic<int> dropped_{0};
+    std::thread accepting_;
+    std::vector<std::thread> pumps_;  // touched by the accepting thread only, joined after it
+    std::mutex mutex_;
+    std::vector<int> lingering_;      // server ends of dropped connections, closed at the end
+};
 
 } // namespace
 
@@ -293,4 +400,47 @@ TEST(ResultsStore, AWriterWhoseConnectionBrokeStoresTheNextRunOnANewOne) {
     e->saveRun(run("s", 2, 1, 180), {});
     EXPECT_EQ(ExperimentStore::open(at, true)->runs().size(), 2u);
     EXPECT_TRUE(ExperimentStore::beingWritten(at)) << "the lock was taken again";
+}
+
+// A COMMIT whose answer was lost (the connection broke after the server committed, and the
+// server has not noticed): the writer connects again, ends its own old session that still holds
+// the writer's lock, takes the lock and finds the run it stored rather than storing it twice; a
+// failed run is one history row, a completed one is not refused as a second copy of itself.
+TEST(ResultsStore, ARunWhoseCommitAnswerWasLostIsStoredOnce) {
+    SCALELAB_REQUIRE_SERVER();
+    test::TestDatabase db(test::SharedServer::get(), "template0");
+    TempDir sockets("scalelab-proxy");
+    CommitAnswerLost proxy(db.conninfo(), sockets.path());
+    std::string direct = storeLocation(db.conninfo(), "x");
+    {
+        auto e = ExperimentStore::create(storeLocation(db.conninfo() + " host=" + proxy.host(), "x"));
+        e->saveRun(run("s", 1, 1, 100, 0), {});
+        RunRecord failed = run("s", 2, 1, 0, 1);
+        failed.status = RunStatus::Failed;
+        failed.error = "the embedded server died";
+        failed.startedAt = "2026-11-30T08:01:00Z";
+        failed.endedAt = "2026-11-30T08:01:02Z";
+        RunRecord completed = run("s", 2, 1, 180, 1);
+        completed.startedAt = "2026-11-30T08:02:00Z";
+        completed.endedAt = "2026-11-30T08:02:02Z";
+        StoredSample sample;
+        sample.endS = 1;
+        sample.transactions = 180;
+        sample.tps = 180;
+        for (const RunRecord& r : {failed, completed}) {
+            proxy.arm();
+            int64_t id = e->saveRun(r, {sample});
+            auto runs = ExperimentStore::open(direct, true)->runs();
+            ASSERT_FALSE(runs.empty());
+            EXPECT_EQ(runs.back().id, id) << "the id of the row stored before the connection broke";
+        }
+        EXPECT_EQ(proxy.dropped(), 2) << "both COMMITs' answers were lost";
+    }
+    auto reader = ExperimentStore::open(direct, true);
+    auto runs = reader->runs();
+    ASSERT_EQ(runs.size(), 3u) << "each attempt once";
+    EXPECT_EQ(runs[1].status, RunStatus::Failed);
+    EXPECT_EQ(runs[2].status, RunStatus::Completed);
+    EXPECT_EQ(reader->samples(runs[2].id).size(), 1u);
+    EXPECT_EQ(reader->finishedRunIndexes(), (std::set<int64_t>{0, 1}));
 }
