@@ -26,6 +26,14 @@ int runExportCommand(const ExportArgs& a) {
                 throw UsageError("--ratio's error bars are the confidence interval of the ratio; --error-bars " +
                                  a.errorBars + " does not apply");
         }
+        if (!a.with.empty()) {
+            // --csv, --json and --to write the experiment's own runs; a series silently left out
+            // of them would look like the whole comparison.
+            for (const auto& [given, flag] : {std::pair{a.csvDir, "--csv"}, {a.json, "--json"}, {a.to, "--to"}})
+                if (!given.empty())
+                    throw UsageError(std::string("--with adds series to the PNG, SVG and HTML only; ") + flag +
+                                     " writes " + a.experiment + "'s own runs: export each experiment on its own");
+        }
         if (!a.to.empty()) {
             CopyCount n = copyExperiment(a.experiment, a.to);
             std::fprintf(stderr, "scalelab: copied %s to %s\n", describe(n).c_str(), a.to.c_str());

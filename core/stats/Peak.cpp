@@ -1,5 +1,6 @@
 #include "stats/Peak.h"
 
+#include "stats/SeriesNames.h"
 #include "util/Error.h"
 
 namespace scalelab {
@@ -21,7 +22,11 @@ std::vector<PeakRow> peakTable(const std::vector<SeriesPoint>& points, const std
     const PeakRow* base = nullptr;
     for (const auto& r : rows)
         if (r.series == baseline) base = &r;
-    if (!base) throw Error("no series named '" + baseline + "' to use as the baseline");
+    if (!base) {
+        std::vector<std::string> known;
+        for (const auto& r : rows) known.push_back(r.series);
+        throw Error(noSeriesNamed(baseline, "to use as the baseline", known));
+    }
     double basePeak = base->at.mean;
     for (auto& r : rows)
         if (basePeak != 0) r.percentOfBaseline = 100 * r.at.mean / basePeak;

@@ -1,5 +1,6 @@
 #include "stats/Report.h"
 
+#include "stats/SeriesNames.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -28,7 +29,7 @@ StatsReport buildStatsReport(const std::vector<RunRecord>& runs, const std::vect
     if (r.compared()) {
         for (const auto& name : {o.baseline, o.candidate})
             if (std::find(order.begin(), order.end(), name) == order.end())
-                throw Error("--compare: no series named '" + name + "' in " + experiment);
+                throw Error("--compare: " + noSeriesNamed(name, "in " + experiment, order));
         VerdictOptions vo;
         vo.confidence = o.confidence;
         vo.paired = o.paired;

@@ -3,6 +3,7 @@
 #include "util/Error.h"
 
 #include <filesystem>
+#include <map>
 
 namespace scalelab {
 namespace {
@@ -67,16 +68,19 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
     }
     if (o.usl) {
         CsvWriter csv(dir + "/usl.csv");
-        csv.row({"series", "model", "lambda", "lambda_se", "sigma", "sigma_se", "kappa", "kappa_se", "r_squared",
-                 "kappa_above_zero", "converged", "peak_clients", "peak_clients_se", "peak_throughput",
-                 "peak_throughput_se", "amdahl_lambda", "amdahl_lambda_se", "amdahl_sigma", "amdahl_sigma_se",
-                 "amdahl_r_squared", "points", "note"});
+        const std::vector<std::string> header = {
+            "series", "model", "lambda", "lambda_se", "sigma", "sigma_se", "kappa", "kappa_se", "r_squared",
+            "kappa_above_zero", "converged", "peak_clients", "peak_clients_se", "peak_throughput",
+            "peak_throughput_se", "amdahl_lambda", "amdahl_lambda_se", "amdahl_sigma", "amdahl_sigma_se",
+            "amdahl_r_squared", "points", "note"};
+        csv.row(header);
         for (const auto& row : r.usl) {
             if (!row.fit) {
-                std::vector<std::string> fields(22);
-                fields[0] = row.series;
-                fields[20] = std::to_string(row.points);
-                fields[21] = row.error;
+                // A series without a fit: its name, points and why; every figure empty (missing).
+                std::map<std::string, std::string> known = {
+                    {"series", row.series}, {"points", std::to_string(row.points)}, {"note", row.error}};
+                std::vector<std::string> fields;
+                for (const auto& column : header) fields.push_back(known.count(column) ? known[column] : "");
                 csv.row(fields);
                 continue;
             }

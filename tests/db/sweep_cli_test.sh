@@ -126,6 +126,10 @@ grep -q '^other-box \[m.slab\] vs A' "$work/out" || fail "cross-file comparison:
 expect_rc 0 "HTML report with another experiment" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --with "$work/m.slab" --html "$work/both.html"
 grep -qF 'other-box [m.slab]' "$work/both.html" && grep -qF '<h3>[m.slab] Experiment</h3>' "$work/both.html" || fail "both.html lacks m.slab's series or overview"
 "$scalelab" runs "$work/e.slab" | grep -q 'other-box' && fail "adding m.slab's series wrote into e.slab"
+expect_rc 2 "--with with --csv" "$scalelab" export "$work/e.slab" --with "$work/m.slab" --csv "$work/with-csv"
+grep -qF -- "--with adds series to the PNG, SVG and HTML only; --csv writes $work/e.slab's own runs" "$work/out" ||
+  fail "--with --csv message: $(cat "$work/out")"
+[[ ! -e "$work/with-csv" ]] || fail "a refused export wrote $work/with-csv"
 printf 'transaction type: x\nnumber of clients: two\n' >"$work/broken.txt"
 expect_rc 1 "malformed import" "$scalelab" import "$work/broken.txt" --series x -o "$work/new.slab"
 [[ ! -e "$work/new.slab" ]] || fail "a failed import left $work/new.slab behind"

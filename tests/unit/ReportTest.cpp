@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -93,7 +94,7 @@ TEST(StatsReport, RefusesWhatItCannotReport) {
     ReportOptions o = everything();
     o.candidate = "C";
     EXPECT_EQ(errorOf([&] { buildStatsReport(experimentRuns(), kOrder, o, "e.slab"); }),
-              "--compare: no series named 'C' in e.slab");
+              "--compare: no series named 'C' in e.slab (it has: A, B)");
     o = everything();
     o.metric = RunMetric::LatencyP95;
     EXPECT_EQ(errorOf([&] { buildStatsReport(experimentRuns(), kOrder, o, "e.slab"); }),
@@ -142,6 +143,32 @@ TEST(StatsReport, CsvRendererWritesOneSchemaPerFileAndEmptyFieldsForMissingValue
     std::string tablesOnly = (dir.path() / "tables-only").string();
     EXPECT_EQ(writeReportCsv(r, tablesOnly, false).size(), 4u);
     EXPECT_FALSE(std::filesystem::exists(tablesOnly + "/points.csv"));
+}
+
+// A series the USL cannot be fitted to keeps its row: its name, its points and why, and every
+// figure empty (missing, never 0), each in its own column.
+TEST(StatsReport, UslCsvRowOfASeriesWithoutAFitNamesWhyAndLeavesEveryFigureEmpty) {
+    TempDir dir("scalelab-report");
+    std::vector<RunRecord> runs = experimentRuns();
+    runs.push_back(run("C", 1, 1, 900));
+    runs.push_back(run("C", 2, 1, 1700));
+    ReportOptions o = everything();
+    StatsReport r = buildStatsReport(runs, {"A", "B", "C"}, o, "e.slab");
+    std::string out = (dir.path() / "tables").string();
+    writeReportCsv(r, out);
+    std::string usl = slurp(out + "/usl.csv");
+    auto at = usl.find("\r\nC,");
+    ASSERT_NE(at, std::string::npos) << usl;
+    std::string row = usl.substr(at + 2, usl.find("\r\n", at + 2) - at - 2);
+    std::string header = firstLine(usl);
+    EXPECT_EQ(header.substr(header.size() - std::string(",points,note").size()), ",points,note") << header;
+    EXPECT_EQ(std::count(header.begin(), header.end(), ','), 21) << header;
+    EXPECT_EQ(row.rfind("C,,,,,,,,,,,,,,,,,,,,2,", 0), 0u) << "name, 19 empty figures, then the points: " << row;
+    auto fit = std::find_if(r.usl.begin(), r.usl.end(), [](const auto& u) { return u.series == "C"; });
+    ASSERT_NE(fit, r.usl.end());
+    ASSERT_FALSE(fit->fit);
+    EXPECT_FALSE(fit->error.empty());
+    EXPECT_NE(row.find(fit->error), std::string::npos) << row;
 }
 
 TEST(HtmlReport, IsOneSelfContainedFileWithEveryPartEscaped) {

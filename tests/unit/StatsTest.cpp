@@ -298,7 +298,8 @@ TEST(Peak, HighestMeanPerSeriesAndPercentOfBaseline) {
     EXPECT_EQ(rows[1].clients, 4);
     EXPECT_TRUE(near(*rows[1].percentOfBaseline, 100.0 * 3120 / 1710, 1e-12));
     EXPECT_FALSE(peakTable(pts)[1].percentOfBaseline);
-    EXPECT_EQ(errorOf([&] { peakTable(pts, "8 cores"); }), "no series named '8 cores' to use as the baseline");
+    EXPECT_EQ(errorOf([&] { peakTable(pts, "8 cores"); }), "no series named '8 cores' to use as the baseline (it has: 2 cores, 4 cores)");
+    EXPECT_EQ(errorOf([&] { peakTable({}, "8 cores"); }), "no series named '8 cores' to use as the baseline (it has none)");
 }
 
 TEST(SteadyState, FlagsVariableRunsAndMeasuresTrend) {

@@ -3,6 +3,7 @@
 #include "charts/ChartExport.h"
 #include "charts/ScalingChart.h"
 #include "stats/MachineMarkers.h"
+#include "stats/SeriesNames.h"
 #include "store/HtmlReport.h"
 #include "util/Error.h"
 
@@ -16,11 +17,8 @@ namespace {
 
 void checkSeries(const ScalingView& view, const std::vector<std::string>& order, const std::string& experiment) {
     for (const QString& s : view.series)
-        if (std::find(order.begin(), order.end(), s.toStdString()) == order.end()) {
-            std::string known;
-            for (const auto& o : order) known += (known.empty() ? "" : ", ") + o;
-            throw Error("--series: no series named '" + s.toStdString() + "' in " + experiment + " (it has: " + known + ")");
-        }
+        if (std::find(order.begin(), order.end(), s.toStdString()) == order.end())
+            throw Error("--series: " + noSeriesNamed(s.toStdString(), "in " + experiment, order));
 }
 
 } // namespace

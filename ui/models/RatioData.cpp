@@ -1,6 +1,7 @@
 #include "models/RatioData.h"
 
 #include "stats/ExperimentPoints.h"
+#include "stats/SeriesNames.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -11,9 +12,7 @@ namespace {
 int positionOf(const std::vector<std::string>& order, const std::string& series, const std::string& what) {
     auto at = std::find(order.begin(), order.end(), series);
     if (at != order.end()) return static_cast<int>(at - order.begin());
-    std::string known;
-    for (const auto& o : order) known += (known.empty() ? "" : ", ") + o;
-    throw Error("--ratio: no series named '" + series + "' (" + what + ") in the experiment (it has: " + known + ")");
+    throw Error("--ratio: " + noSeriesNamed(series, "(" + what + ") in the experiment", order));
 }
 
 QString number(double v) { return QString::number(v, 'f', 3); }

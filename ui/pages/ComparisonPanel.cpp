@@ -1,5 +1,7 @@
 #include "pages/ComparisonPanel.h"
 
+#include "charts/ScalingChartView.h"
+#include "models/RatioData.h"
 #include "pages/TableCell.h"
 #include "stats/Verdict.h"
 
@@ -42,6 +44,15 @@ ComparisonPanel::ComparisonPanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(row);
     layout->addWidget(summary_);
     layout->addWidget(table_, 1);
+    // The ratio chart lives in a tab of its own (the page places ratioView()): a chart beside
+    // the table leaves both too narrow to read.
+    ratioView_ = new QWidget(this);
+    ratioChart_ = new ScalingChartView(QSize(0, 200));
+    ratioNote_ = new QLabel;
+    ratioNote_->setWordWrap(true);
+    auto* ratioLayout = new QVBoxLayout(ratioView_);
+    ratioLayout->addWidget(ratioChart_, 1);
+    ratioLayout->addWidget(ratioNote_);
     for (auto* c : {baseline_, candidate_})
         connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &ComparisonPanel::choiceChanged);
     connect(paired_, &QCheckBox::toggled, this, &ComparisonPanel::choiceChanged);
@@ -75,15 +86,19 @@ void ComparisonPanel::message(const QString& text) {
     table_->setItem(0, 0, cell(text));
 }
 
-void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric) {
+void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric,
+                              bool logX) {
     table_->setRowCount(0);
     table_->clearSpans();
     summary_->clear();
-    if (baseline_->currentText().isEmpty() || candidate_->currentText().isEmpty()) return;
+    ratio_ = ScalingData();
+    ratioChart_->setData(ratio_, logX);
+    if (baseline_->currentText().isEmpty() || candidate_->currentText().isEmpty())
+        return showRatio(tr("No experiment, or no series in it."));
     if (order.size() < 2) {
         // A series compared with itself is 0% everywhere and tells nothing.
         message(tr("This experiment has one series: there is nothing to compare it with."));
-        return;
+        return showRatio(tr("This experiment has one series: there is no ratio to draw."));
     }
     CurveVerdict v;
     try {
@@ -94,7 +109,7 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
     } catch (const std::exception& e) {
         // A comparison that cannot be made (a round twice on a side, paired) says why in the table.
         message(QString::fromStdString(e.what()));
-        return;
+        return showRatio(QString::fromStdString(e.what()));
     }
     QStringList sentences;
     for (const auto& s : v.summary) sentences << QStringLiteral("\u2022 ") + QString::fromStdString(s) + QLatin1Char('.');
@@ -117,6 +132,27 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
                                    : p.advice.powerNow  ? QStringLiteral("> %1").arg(kMaxAdvisedRuns)
                                                         : QStringLiteral("-")));
     }
+    // The same ratio chart as `export --ratio A B`, at the verdict's confidence.
+    RatioChoice rc;
+    rc.pairs = {{baseline_->currentText().toStdString(), candidate_->currentText().toStdString()}};
+    rc.paired = paired_->isChecked();
+    try {
+        ratio_ = buildRatioData(runs, order, metric, VerdictOptions().confidence, rc);
+    } catch (const std::exception& e) {
+        return showRatio(QString::fromStdString(e.what()));
+    }
+    ratioChart_->setData(ratio_, logX);
+    showRatio({});
+}
+
+void ComparisonPanel::showRatio(const QString& why) {
+    ratioChart_->setVisible(why.isEmpty());
+    ratioNote_->setText(why.isEmpty()
+                            ? tr("%1 over %2 at each client count both have, as chosen on the Comparison tab. Bars: each "
+                                 "client count's own interval; the table's change interval holds for every point at "
+                                 "once (Bonferroni), so it is wider. The dashed line: no difference.")
+                                  .arg(candidate_->currentText(), baseline_->currentText())
+                            : tr("No ratio to draw: %1").arg(why));
 }
 
 } // namespace scalelab::ui

@@ -1,8 +1,11 @@
 #pragma once
-// The Results page's Comparison tab: two series chosen, the curve's verdict in words, and per
+// The Results page's Comparison tab: two series chosen, the curve's verdict in words, per
 // client count the change, its interval, the corrected p-value, the verdict and the runs a
-// point would need (core/stats/Verdict: the same answer as `scalelab report --compare`).
+// point would need (core/stats/Verdict: the same answer as `scalelab report --compare`); and
+// for the Ratio tab the ratio chart of the same choice, compared / baseline by clients
+// (`export --ratio`), with the width of the page.
 #include "charts/ReportExport.h"
+#include "models/ScalingData.h"
 #include "stats/ExperimentPoints.h"
 
 #include <QWidget>
@@ -17,6 +20,8 @@ class QTableWidget;
 
 namespace scalelab::ui {
 
+class ScalingChartView;
+
 class ComparisonPanel : public QWidget {
     Q_OBJECT
 public:
@@ -25,13 +30,17 @@ public:
     // Offers the series; keeps the choice when it is still there, and never one series twice
     // while there are two.
     void setSeries(const std::vector<std::string>& order);
-    void refresh(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric);
+    void refresh(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric, bool logX);
     ReportChoice choice() const;
 
     QTableWidget* table() const { return table_; }
     QLabel* summary() const { return summary_; }
     QComboBox* baselineCombo() const { return baseline_; }
     QComboBox* candidateCombo() const { return candidate_; }
+    const ScalingData& ratioData() const { return ratio_; }  // empty when nothing is compared
+    ScalingChartView* ratioChart() const { return ratioChart_; }  // hidden when nothing is compared
+    QWidget* ratioView() const { return ratioView_; }              // the chart and what it shows, for a tab
+    QLabel* ratioNote() const { return ratioNote_; }
 
 signals:
     void choiceChanged();
@@ -43,6 +52,12 @@ private:
     QCheckBox* paired_;
     QLabel* summary_;
     QTableWidget* table_;
+    void showRatio(const QString& why);  // the chart, or why there is none
+
+    ScalingData ratio_;
+    QWidget* ratioView_;
+    ScalingChartView* ratioChart_;
+    QLabel* ratioNote_;
 };
 
 } // namespace scalelab::ui

@@ -76,6 +76,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     auto* tabs = new QTabWidget;
     compare_ = new ComparisonPanel;
     tabs->addTab(compare_, tr("Comparison"));
+    tabs->addTab(compare_->ratioView(), tr("Ratio"));
 
     peak_ = new QTableWidget(0, 5);
     peak_->setHorizontalHeaderLabels({tr("Series"), tr("Clients at peak"), tr("Peak mean"), tr("95% CI"), tr("% of first series")});
@@ -289,7 +290,7 @@ void ResultsPage::refresh() {
 }
 
 void ResultsPage::refreshComparison() {
-    compare_->refresh(allRuns(), seriesOrder_, parseRunMetric(metric_->currentText().toStdString()));
+    compare_->refresh(allRuns(), seriesOrder_, parseRunMetric(metric_->currentText().toStdString()), logX_->isChecked());
 }
 
 } // namespace scalelab::ui

@@ -1,0 +1,98 @@
+// The Ratio tab: the Comparison tab's compared series over its baseline by clients, with its
+// interval and the line at 1, the same figures as `export --ratio A B`; paired when the table
+// is; when nothing can be compared, no chart and why.
+#include "OpenAndWait.h"
+#include "RunRecords.h"
+
+#include "charts/ScalingChartView.h"
+#include "models/RatioData.h"
+#include "pages/ComparisonPanel.h"
+#include "pages/ResultsPage.h"
+#include "store/ExperimentStore.h"
+#include "util/TempDir.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QTabWidget>
+#include <QtTest>
+
+using namespace scalelab;
+using namespace scalelab::ui;
+
+class ComparisonRatioTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void drawsTheComparedSeriesOverTheBaselineAsExportRatioDoes() {
+        TempDir dir("scalelab-ratio-tab");
+        std::string path = (dir.path() / "e.slab").string();
+        std::vector<RunRecord> runs;
+        {
+            auto store = ExperimentStore::create(path);
+            int64_t index = 0;
+            for (int rep = 1; rep <= 3; ++rep)
+                for (int clients : {1, 2, 4}) {
+                    double wiggle = 1 + 0.02 * (rep - 2);
+                    runs.push_back(test::completedRun("A", clients, rep, 1000 * clients * wiggle, index++));
+                    runs.push_back(test::completedRun("B", clients, rep, 1200 * clients * wiggle * (1 + 0.01 * rep), index++));
+                }
+            runs.push_back(test::completedRun("C", 8, 1, 5000, index++));  // no client count in common with A
+            for (const auto& r : runs) store->saveRun(r, {});
+        }
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        ComparisonPanel* panel = page.comparison();
+        QCOMPARE(panel->baselineCombo()->currentText(), QStringLiteral("A"));
+        QCOMPARE(panel->candidateCombo()->currentText(), QStringLiteral("B"));
+
+        // Welch's, as `export --ratio A B`: the same series, points and intervals.
+        RatioChoice choice;
+        choice.pairs = {{"A", "B"}};
+        ScalingData expected = buildRatioData(runs, {"A", "B", "C"}, RunMetric::Tps, 0.95, choice);
+        const ScalingData& shown = panel->ratioData();
+        QCOMPARE(shown.series.size(), 1);
+        QCOMPARE(shown.series[0].label, QStringLiteral("B / A"));
+        QCOMPARE(shown.series[0].points.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(shown.series[0].points[i].mean, expected.series[0].points[i].mean);
+            QCOMPARE(shown.series[0].points[i].low, expected.series[0].points[i].low);
+            QCOMPARE(shown.series[0].points[i].high, expected.series[0].points[i].high);
+            QVERIFY(shown.series[0].points[i].low < shown.series[0].points[i].high);
+        }
+        QCOMPARE(shown.referenceY, std::optional<double>(1.0));
+        QVERIFY(shown.errorBars.contains(QStringLiteral("Welch")));
+        QVERIFY(panel->ratioChart()->seriesNames().contains(QStringLiteral("B / A")));
+        QVERIFY(!panel->ratioChart()->isHidden());
+        if (qEnvironmentVariableIsSet("SCALELAB_TEST_SHOT")) {  // to look at it: a PNG of the tab
+            page.resize(1400, 900);
+            page.show();
+            page.findChild<QTabWidget*>()->setCurrentWidget(panel->ratioView());
+            QTest::qWait(200);
+            page.grab().save(qEnvironmentVariable("SCALELAB_TEST_SHOT"));
+        }
+        QVERIFY(panel->ratioNote()->text().startsWith(QStringLiteral("B over A at each client count")));
+
+        // Paired by round, as the table.
+        QCheckBox* paired = panel->findChild<QCheckBox*>();
+        QVERIFY(paired);
+        paired->setChecked(true);
+        choice.paired = true;
+        expected = buildRatioData(runs, {"A", "B", "C"}, RunMetric::Tps, 0.95, choice);
+        QVERIFY(panel->ratioData().errorBars.contains(QStringLiteral("paired by round")));
+        QCOMPARE(panel->ratioData().series[0].points[1].low, expected.series[0].points[1].low);
+        paired->setChecked(false);
+
+        // C has no client count with runs of A: no ratio, no chart, and why.
+        panel->candidateCombo()->setCurrentText(QStringLiteral("C"));
+        QVERIFY(panel->ratioData().series.isEmpty());
+        QVERIFY(panel->ratioChart()->isHidden());
+        QVERIFY2(panel->ratioNote()->text().startsWith(QStringLiteral("No ratio to draw: ")), qPrintable(panel->ratioNote()->text()));
+        panel->candidateCombo()->setCurrentText(QStringLiteral("B"));
+        QCOMPARE(panel->ratioData().series.size(), 1);
+        QVERIFY(!panel->ratioChart()->isHidden());
+    }
+};
+
+QTEST_MAIN(ComparisonRatioTest)
+#include "ComparisonRatioTest.moc"
