@@ -133,6 +133,10 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
                                                         : QStringLiteral("-")));
     }
     // The same ratio chart as `export --ratio A B`, at the verdict's confidence.
+    if (v.points.empty())
+        return showRatio(tr("%1 and %2 have no client count with completed runs of both%3.")
+                             .arg(baseline_->currentText(), candidate_->currentText(),
+                                  paired_->isChecked() ? tr(" in the same round") : QString()));
     RatioChoice rc;
     rc.pairs = {{baseline_->currentText().toStdString(), candidate_->currentText().toStdString()}};
     rc.paired = paired_->isChecked();
