@@ -8,6 +8,7 @@
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
 #include "SafeApplication.h"
+#include "stats/Verdict.h"
 #include "store/ExperimentStore.h"
 #include "sweep/SweepPlan.h"
 #include "util/Error.h"
@@ -132,6 +133,7 @@ void renderExports(const ExportArgs& a) {
         ui::ReportChoice choice;
         if (!a.compare.empty()) choice.baseline = a.compare[0], choice.candidate = a.compare[1];
         choice.paired = a.paired;
+        if (!a.equivalence.empty()) choice.equivalencePct = parseMarginPct(a.equivalence, "--equivalence");
         ui::writeHtmlReport(a.experiment, view, choice, a.html, a.with);
     }
 }

@@ -6,6 +6,7 @@
 #include "store/CombinedRuns.h"
 #include "store/Import.h"
 #include "store/ReportCsv.h"
+#include "util/Error.h"
 
 #include <cstdio>
 #include <iostream>
@@ -14,8 +15,16 @@ namespace scalelab::app {
 
 int runReportCommand(const ReportArgs& a) {
     return runCommand([&] {
-        CombinedRuns runs = combineExperiments(a.experiment, a.with);
         ReportOptions o;
+        if (!a.equivalence.empty()) {  // a usage error, said before anything is read
+            if (a.compare.empty()) throw UsageError("--equivalence needs --compare A B: the two series to hold the same");
+            try {
+                o.equivalencePct = parseMarginPct(a.equivalence, "--equivalence");
+            } catch (const Error& e) {
+                throw UsageError(e.what());
+            }
+        }
+        CombinedRuns runs = combineExperiments(a.experiment, a.with);
         o.metric = parseRunMetric(a.metric);
         o.confidence = a.confidence;
         if (!a.compare.empty()) o.baseline = a.compare[0], o.candidate = a.compare[1];

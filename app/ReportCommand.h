@@ -12,6 +12,7 @@ struct ReportArgs {
     std::vector<std::string> compare;  // {A, B}
     bool paired = false;
     double detectPct = 5;              // run-count advice: the change to detect
+    std::string equivalence;           // "2%" or "2": the same within this margin (two one-sided tests)
     bool usl = false;
     bool weighted = false;
     bool peak = false;
@@ -48,6 +49,7 @@ struct ExportArgs {
     std::vector<std::string> compare;  // {A, B}
     std::vector<std::string> ratio;    // {A1, B1, A2, B2, ...}: chart B / A instead of the series
     bool paired = false;
+    std::string equivalence;           // HTML report: as report --equivalence
     std::vector<std::string> with;     // other experiments whose series are added
     std::string to;        // a copy of the whole experiment: a new file or a store location
     int width = 1200, height = 800;

@@ -213,6 +213,8 @@ int main(int argc, char** argv) {
                                                        "interval instead of the series (repeatable)")
         ->expected(2)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    exportCmd->add_option("--equivalence", exportArgs.equivalence, "HTML report with --compare: the same within this "
+                                                                   "margin, e.g. 2%");
     exportCmd->add_flag("--paired", exportArgs.paired, "HTML report and --ratio: compare by repetition round");
     exportCmd->add_option("--with", exportArgs.with, "Add the series of another experiment (file or store location), "
                                                      "named \"LABEL [NAME]\" (repeatable)")->check(kExperimentCheck);
@@ -229,6 +231,9 @@ int main(int argc, char** argv) {
     reportCmd->add_flag("--paired", report.paired, "Compare runs of the same repetition round pairwise");
     reportCmd->add_option("--detect", report.detectPct, "Run-count advice: the change (% of the baseline) to detect "
                                                         "with 80% power (default 5)")->check(CLI::Range(0.01, 1000.0));
+    reportCmd->add_option("--equivalence", report.equivalence, "With --compare: is B the same as A within this "
+                                                               "margin, e.g. 2% (two one-sided tests, corrected over "
+                                                               "client counts)");
     reportCmd->add_flag("--usl", report.usl, "Fit the Universal Scalability Law per series");
     reportCmd->add_flag("--weighted", report.weighted, "Weight the USL fit by 1/variance of each point");
     reportCmd->add_flag("--peak", report.peak, "Peak table");

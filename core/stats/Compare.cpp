@@ -18,6 +18,37 @@ void decide(Comparison& c, double confidence) {
                                      : kBorderline;
 }
 
+// mean(B) / mean(A) and the % change; both missing when mean(A) is 0 (no ratio exists).
+void setRatio(Comparison& c) {
+    if (c.a.mean == 0) return;
+    c.ratio = c.b.mean / c.a.mean;
+    c.percentChange = 100 * (*c.ratio - 1);
+}
+
+// One run on one side: that run as a new observation against the other side's runs.
+Comparison compareSingleRun(Comparison c, double confidence) {
+    bool baselineSingle = c.a.n == 1;
+    const PointSummary& many = baselineSingle ? c.b : c.a;
+    c.singleRunSide = baselineSingle ? "baseline" : "candidate";
+    double se = many.sd * std::sqrt(1 + 1.0 / many.n);
+    if (se == 0) {
+        c.verdict = kTooFewToJudge;
+        return c;
+    }
+    c.df = many.n - 1;
+    c.t = c.difference / se;
+    c.pValue = studentTTwoSidedP(*c.t, *c.df);
+    double q = studentTQuantile(1 - (1 - confidence) / 2, *c.df);
+    c.diffLow = c.difference - q * se;
+    c.diffHigh = c.difference + q * se;
+    if (c.a.mean > 0) {
+        c.percentLow = 100 * *c.diffLow / c.a.mean;
+        c.percentHigh = 100 * *c.diffHigh / c.a.mean;
+    }
+    decide(c, confidence);
+    return c;
+}
+
 } // namespace
 
 Comparison compareWelch(const std::vector<double>& a, const std::vector<double>& b, double confidence) {
@@ -25,12 +56,12 @@ Comparison compareWelch(const std::vector<double>& a, const std::vector<double>&
     c.a = summarize(a, confidence, "baseline runs");
     c.b = summarize(b, confidence, "compared runs");
     c.difference = c.b.mean - c.a.mean;
-    c.ratio = c.a.mean != 0 ? c.b.mean / c.a.mean : 0;
-    c.percentChange = c.a.mean != 0 ? 100 * (c.ratio - 1) : 0;
-    if (c.a.n < 2 || c.b.n < 2) {
-        c.verdict = std::string(kTooFewToJudge) + " (needs at least 2 runs on each side)";
+    setRatio(c);
+    if (c.a.n < 2 && c.b.n < 2) {
+        c.verdict = std::string(kTooFewToJudge) + " (one run on each side)";
         return c;
     }
+    if (c.a.n < 2 || c.b.n < 2) return compareSingleRun(c, confidence);
     double va = c.a.sd * c.a.sd / c.a.n, vb = c.b.sd * c.b.sd / c.b.n;
     double se = std::sqrt(va + vb);
     if (se == 0) {
@@ -50,8 +81,8 @@ Comparison compareWelch(const std::vector<double>& a, const std::vector<double>&
         double la = va / (c.a.mean * c.a.mean), lb = vb / (c.b.mean * c.b.mean);
         double dfLog = (la + lb) * (la + lb) / (la * la / (c.a.n - 1) + lb * lb / (c.b.n - 1));
         double half = studentTQuantile(1 - (1 - confidence) / 2, dfLog) * std::sqrt(la + lb);
-        c.percentLow = 100 * (c.ratio * std::exp(-half) - 1);
-        c.percentHigh = 100 * (c.ratio * std::exp(half) - 1);
+        c.percentLow = 100 * (*c.ratio * std::exp(-half) - 1);
+        c.percentHigh = 100 * (*c.ratio * std::exp(half) - 1);
     }
     decide(c, confidence);
     return c;
@@ -70,8 +101,7 @@ Comparison comparePaired(const std::vector<double>& a, const std::vector<double>
     PointSummary diff = summarize(d, confidence, "paired differences");
     c.difference = diff.mean;
     if (diff.n > 1) c.sdDifferences = diff.sd;
-    c.ratio = c.a.mean != 0 ? c.b.mean / c.a.mean : 0;
-    c.percentChange = c.a.mean != 0 ? 100 * (c.ratio - 1) : 0;
+    setRatio(c);
     // Two pairs give a t with 1 degree of freedom whose interval spans orders of magnitude, and
     // pairs that differ by exactly the same amount give no variance: neither can be judged.
     if (diff.n < kMinPairs || diff.se == 0) {

@@ -28,6 +28,23 @@ double halfWidth(int n, double sd, double alpha, bool paired, double dfPerRun) {
     return boost::math::quantile(boost::math::students_t(df), 1 - alpha / 2) * se;
 }
 
+// Power grows with n: bracket by doubling, then bisect to the smallest n that is enough; none
+// above kMaxAdvisedRuns.
+template <typename Enough>
+std::optional<int> smallestEnough(Enough enough) {
+    int lo = 1, hi = 2;
+    while (!enough(hi)) {
+        if (hi >= kMaxAdvisedRuns) return std::nullopt;
+        lo = hi;
+        hi = std::min(2 * hi, kMaxAdvisedRuns);
+    }
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        (enough(mid) ? hi : lo) = mid;
+    }
+    return hi;
+}
+
 } // namespace
 
 double twoSamplePower(double effect, double n, double alpha, double dfPerRun) {
@@ -51,18 +68,21 @@ std::optional<int> runsForPower(double effect, double power, double alpha, bool 
     if (!(power > 0 && power < 1)) throw Error("power must be between 0 and 1 (got " + std::to_string(power) + ")");
     auto enough = [&](int n) { return (paired ? pairedPower(effect, n, alpha) : twoSamplePower(effect, n, alpha, dfPerRun)) >= power; };
     if (effect == 0 || !std::isfinite(effect)) return std::nullopt;
-    // Power grows with n: bracket by doubling, then bisect to the smallest n that is enough.
-    int lo = 1, hi = 2;
-    while (!enough(hi)) {
-        if (hi >= kMaxAdvisedRuns) return std::nullopt;
-        lo = hi;
-        hi = std::min(2 * hi, kMaxAdvisedRuns);
-    }
-    while (hi - lo > 1) {
-        int mid = lo + (hi - lo) / 2;
-        (enough(mid) ? hi : lo) = mid;
-    }
-    return std::max(hi, 2);
+    auto n = smallestEnough(enough);
+    // A paired comparison judges nothing below 3 pairs (kMinPairs in stats/Compare.h).
+    if (n) n = std::max(*n, paired ? 3 : 2);
+    return n;
+}
+
+std::optional<int> singleSideRuns(double effect, int nOther, double power, double alpha) {
+    if (effect == 0 || !std::isfinite(effect) || nOther < 2) return std::nullopt;
+    // k runs against nOther, one sd for both: ncp = effect / sqrt(1/k + 1/nOther), df k + nOther - 2.
+    auto enough = [&](int k) {
+        return tTestPower(effect / std::sqrt(1.0 / k + 1.0 / nOther), k + nOther - 2, alpha) >= power;
+    };
+    auto k = smallestEnough(enough);
+    if (k) k = std::max(*k, 2);
+    return k;
 }
 
 RunCountAdvice adviseRunCount(const AdviceInput& in, double changePct, double power) {
@@ -70,8 +90,28 @@ RunCountAdvice adviseRunCount(const AdviceInput& in, double changePct, double po
     a.changePct = changePct;
     a.power = power;
     bool paired = in.sdDifferences.has_value();
+    if (in.nA < 2 && in.nB < 2) {
+        a.reason = "one run on each side: nothing can be judged; a variation needs at least 2 runs on a side";
+        return a;
+    }
     if (in.nA < 2 || in.nB < 2) {
-        a.reason = "one run on a side: nothing can be judged; a variation needs at least 2 runs per side";
+        // One side has a single run: the other side's sd stands for both (as the judgement does).
+        double sd = in.nA < 2 ? in.sdB : in.sdA;
+        int nOther = std::max(in.nA, in.nB);
+        if (!(sd > 0) || !(in.meanA > 0)) {
+            a.reason = "no variation measured (or no baseline mean): the runs needed cannot be estimated";
+            return a;
+        }
+        double alpha = 1 - in.confidence;
+        double effect = changePct / 100 * in.meanA / sd;
+        a.runsForSingleSide = singleSideRuns(effect, nOther, power, alpha / std::max(1, in.comparisons));
+        a.runsPerSide = runsForPower(effect, power, alpha, false);
+        a.runsForCurve = runsForPower(effect, power, alpha / std::max(1, in.comparisons), false);
+        if (a.runsForCurve)
+            a.curveHalfWidthPct = 100 * halfWidth(*a.runsForCurve, sd, alpha / std::max(1, in.comparisons), false, 2) / in.meanA;
+        if (!a.runsForSingleSide)
+            a.reason = "against " + std::to_string(nOther) + " runs, no number of runs of the single-run side reaches " +
+                       "the power wanted";
         return a;
     }
     // Welch's sides may vary differently; the advice plans equal runs on both sides with their

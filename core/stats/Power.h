@@ -23,6 +23,11 @@ double pairedPower(double effect, double n, double alpha);
 constexpr int kMaxAdvisedRuns = 10000;
 std::optional<int> runsForPower(double effect, double power, double alpha, bool paired, double dfPerRun = 2);
 
+// One side has a single run: the runs k of that side (the other keeping its nOther runs, one sd
+// for both) whose two-sample t-test reaches `power` for `effect` at `alpha`; none when no k up
+// to kMaxAdvisedRuns does (with few runs on the other side its own noise limits the power).
+std::optional<int> singleSideRuns(double effect, int nOther, double power, double alpha);
+
 struct RunCountAdvice {
     double changePct = 5;                   // the change to detect, % of the baseline mean
     double power = 0.8;
@@ -32,6 +37,8 @@ struct RunCountAdvice {
     std::optional<double> halfWidthPct;     // the change interval's half-width with runsPerSide runs
     std::optional<double> curveHalfWidthPct;// the simultaneous interval's (alpha / comparisons) with runsForCurve
     std::optional<int> runsForSeenChange;   // to confirm a change the size of the one measured, at the curve's level
+                                            // (sized from the change seen: observed power, an optimistic guess)
+    std::optional<int> runsForSingleSide;   // one side has one run: that side's runs for the curve's level
     std::string reason;                     // why there is no advice (one run, no variation)
 };
 

@@ -34,6 +34,7 @@ StatsReport buildStatsReport(const std::vector<RunRecord>& runs, const std::vect
         vo.confidence = o.confidence;
         vo.paired = o.paired;
         vo.changePct = o.detectPct;
+        vo.equivalencePct = o.equivalencePct;
         r.verdict = judgeCurve(points, runs, o.baseline, o.candidate, o.metric, vo);
     }
     if (o.usl) {

@@ -19,6 +19,7 @@ struct ReportOptions {
     std::string baseline, candidate;  // compare candidate with baseline when both are set
     bool paired = false;
     double detectPct = 5;             // run-count advice: the change to detect with 80% power
+    std::optional<double> equivalencePct;  // "the same within X%": two one-sided tests against it
     bool usl = false, weighted = false;
     bool peak = false;
     std::string peakBaseline;         // the peak table's "% of" series; empty: none

@@ -2,6 +2,7 @@
 
 #include "util/Format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -56,8 +57,10 @@ std::string reportText(const StatsReport& r) {
             v.judged > 1 ? ("Bonferroni over " + std::to_string(v.judged) + " client counts; intervals hold together at " + level)
                                .c_str()
                          : (level + " intervals").c_str());
-        add(out, "%7s %12s %12s %9s %21s %9s %9s %-14s %9s\n", "clients", A.substr(0, 12).c_str(), B.substr(0, 12).c_str(),
-            "change", "change interval", "p", "p adj.", "verdict", "runs/side");
+        bool tost = v.options.equivalencePct.has_value();
+        add(out, "%7s %12s %12s %9s %21s %9s %9s %-14s %9s%s\n", "clients", A.substr(0, 12).c_str(), B.substr(0, 12).c_str(),
+            "change", "change interval", "p", "p adj.", "verdict", "runs/side",
+            tost ? fmt("  within +/-%g%%", *v.options.equivalencePct).c_str() : "");
         for (const auto& p : v.points) {
             const Comparison& c = p.comparison;
             std::string interval = p.simultaneousLow
@@ -66,12 +69,22 @@ std::string reportText(const StatsReport& r) {
             std::string runs = p.advice.runsForCurve ? std::to_string(*p.advice.runsForCurve)
                                : p.advice.powerNow  ? ">" + std::to_string(kMaxAdvisedRuns)
                                                     : "-";
-            add(out, "%7d %12.2f %12.2f %+8.2f%% %21s %9s %9s %-14s %9s\n", p.clients, c.a.mean, c.b.mean, c.percentChange,
+            std::string change = c.percentChange ? fmt("%+.2f%%", *c.percentChange) : "-";
+            if (!c.singleRunSide.empty())
+                runs = p.advice.runsForSingleSide ? std::to_string(*p.advice.runsForSingleSide) + "*" : "-";
+            std::string same = !tost ? "" : !p.equivalent ? "  -" : *p.equivalent ? "  yes" : "  not shown";
+            add(out, "%7d %12.2f %12.2f %9s %21s %9s %9s %-14s %9s%s\n", p.clients, c.a.mean, c.b.mean, change.c_str(),
                 interval.c_str(), opt("%.4f", c.pValue).c_str(), opt("%.4f", p.pAdjusted).c_str(), pointCallName(p.call),
-                runs.c_str());
+                runs.c_str(), same.c_str());
         }
         add(out, "runs/side: runs on each side to detect a %g%% change with %.0f%% power at the corrected level\n",
             v.options.changePct, 100 * v.options.power);
+        bool single = false;
+        for (const auto& p : v.points) single = single || !p.comparison.singleRunSide.empty();
+        if (single) add(out, "*: a side with one run: the runs of that side, against the other's runs as they are\n");
+        if (tost)
+            add(out, "within: two one-sided tests against +/-%g%%, corrected as the calls are (the %s interval)\n",
+                *v.options.equivalencePct, fmt("%.4g%%", 100 * (1 - 2 * (1 - o.confidence) / std::max(1, v.judged))).c_str());
         add(out, "\nVerdict:\n");
         for (const auto& sentence : v.summary) add(out, "  %s.\n", sentence.c_str());
     }

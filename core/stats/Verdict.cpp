@@ -1,12 +1,14 @@
 #include "stats/Verdict.h"
 
 #include "stats/RunCaveats.h"
+#include "util/Error.h"
 
 #include <algorithm>
 #include "util/Format.h"
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 namespace scalelab {
@@ -72,13 +74,15 @@ std::string byText(const std::vector<PointVerdict>& all, size_t first, size_t la
     double estLo = INFINITY, estHi = -INFINITY, lo = INFINITY, hi = -INFINITY;
     for (size_t i = first; i <= last; ++i) {
         const PointVerdict& p = all[i];
-        double e = sign * p.comparison.percentChange;
+        if (!p.comparison.percentChange) continue;
+        double e = sign * *p.comparison.percentChange;
         estLo = std::min(estLo, e), estHi = std::max(estHi, e);
         if (p.simultaneousLow) {
             double l = sign * *p.simultaneousLow, h = sign * *p.simultaneousHigh;
             lo = std::min({lo, l, h}), hi = std::max({hi, l, h});
         }
     }
+    if (!std::isfinite(estLo)) return "";  // no baseline mean: no % change to give
     std::string lowEst = format("%.1f%%", estLo), highEst = format("%.1f%%", estHi);
     std::string est = lowEst == highEst ? lowEst : lowEst + " to " + highEst;
     if (!std::isfinite(lo)) return "by " + est;
@@ -87,6 +91,18 @@ std::string byText(const std::vector<PointVerdict>& all, size_t first, size_t la
 }
 
 std::string adviceText(const std::vector<PointVerdict>& all, size_t first, size_t last) {
+    // A side with one run: how many runs of that side would settle it.
+    std::string single;
+    for (size_t i = first; i <= last; ++i) {
+        const PointVerdict& p = all[i];
+        if (p.comparison.singleRunSide.empty()) continue;
+        single += "; at " + clientsText(p.clients) + " " +
+                  (p.advice.runsForSingleSide ? std::to_string(*p.advice.runsForSingleSide) + " runs of the " +
+                                                    p.comparison.singleRunSide + " (it has one) would detect a " +
+                                                    format("%g%%", p.advice.changePct) + " change"
+                                              : p.advice.reason);
+    }
+    if (!single.empty()) return single;
     const RunCountAdvice* most = nullptr;
     bool tooMany = false;
     double change = 0;
@@ -102,7 +118,42 @@ std::string adviceText(const std::vector<PointVerdict>& all, size_t first, size_
            " runs per side (the interval then about +/-" + format("%.1f%%", *most->curveHalfWidthPct) + ")";
 }
 
+// "B is within +/-2% of A at every client count (1..64)", and where it is not shown.
+void equivalenceSummary(CurveVerdict& v, double margin, double alpha, int m) {
+    std::string within = format("+/-%g%%", margin);
+    std::vector<std::pair<size_t, size_t>> same, notShown;
+    for (size_t i = 0; i < v.points.size(); ++i) {
+        if (!v.points[i].equivalent) continue;
+        auto& ranges = *v.points[i].equivalent ? same : notShown;
+        bool joins = !ranges.empty() && ranges.back().second + 1 == i;
+        if (joins) ranges.back().second = i;
+        else ranges.emplace_back(i, i);
+    }
+    for (const auto& [f, l] : same)
+        v.summary.push_back(v.candidate + " is the same as " + v.baseline + " within " + within + " " +
+                            rangeText(v.points, f, l) + " (equivalence: the " + format("%.4g%%", 100 * (1 - 2 * alpha / m)) +
+                            " interval of the change lies inside the margin)");
+    for (const auto& [f, l] : notShown) {
+        std::string r = rangeText(v.points, f, l);
+        r[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(r[0])));
+        v.summary.push_back(r + " not shown to be within " + within + " of " + v.baseline +
+                            ": the change's interval reaches beyond the margin");
+    }
+    if (same.empty() && notShown.empty())
+        v.summary.push_back("Equivalence within " + within + " cannot be judged: no client count has an interval of the change");
+}
+
 } // namespace
+
+double parseMarginPct(const std::string& text, const std::string& option) {
+    std::string t = text;
+    if (!t.empty() && t.back() == '%') t.pop_back();
+    char* end = nullptr;
+    double v = t.empty() ? NAN : std::strtod(t.c_str(), &end);
+    if (t.empty() || *end != '\0' || !(v > 0 && v < 100))
+        throw Error(option + ": expected a margin in % above 0 and below 100, such as 2%, got \"" + text + "\"");
+    return v;
+}
 
 const char* pointCallName(PointCall c) {
     switch (c) {
@@ -161,7 +212,7 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
     for (auto& p : v.points) {
         const Comparison& c = p.comparison;
         AdviceInput in{c.a.mean, c.a.sd, c.b.sd, o.paired ? c.sdDifferences : std::nullopt, c.a.n, c.b.n,
-                       o.confidence, m, c.percentChange};
+                       o.confidence, m, c.percentChange.value_or(0)};
         if (o.advise) p.advice = adviseRunCount(in, o.changePct, o.power);
         if (p.call != PointCall::TooFew && p.call != PointCall::NotJudged) {
             const Comparison& s = simultaneous.at(p.clients);
@@ -177,12 +228,33 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
                 p.why = "the corrected t-test and the simultaneous interval disagree";
             } else if (*c.pValue < alpha) {
                 p.call = PointCall::Undecided;
-                p.why = "different at this client count alone (" + format("%+.1f%%", c.percentChange) + ", p " +
+                p.why = "different at this client count alone (" +
+                        (c.percentChange ? format("%+.1f%%", *c.percentChange) + ", " : std::string()) + "p " +
                         format("%.3g", *c.pValue) + "), not after the correction for " + std::to_string(m) +
                         " client counts";
             } else {
                 p.call = PointCall::NoDifference;
             }
+            if (!c.singleRunSide.empty())
+                p.notes.push_back("at " + clientsText(p.clients) + " the " + c.singleRunSide +
+                                  " has one run: judged as one new run against the other side's " +
+                                  std::to_string(c.singleRunSide == "baseline" ? c.b.n : c.a.n) +
+                                  " (a prediction interval; equal variances assumed)");
+        }
+    }
+    // Equivalence: two one-sided tests at alpha / m each, i.e. the 1 - 2 alpha / m interval inside
+    // +/- margin (Schuirmann 1987), over the same m points.
+    if (o.equivalencePct && v.judged > 0 && 2 * alpha / m < 1) {
+        std::map<int, Comparison> tost;
+        for (auto& [clients, c] : compareSeries(points, baseline, candidate, o.paired, 1 - 2 * alpha / m))
+            tost[clients] = c;
+        for (auto& p : v.points) {
+            if (p.call == PointCall::TooFew || p.call == PointCall::NotJudged) continue;
+            const Comparison& c = tost.at(p.clients);
+            if (!c.percentLow) continue;
+            p.equivalenceLow = c.percentLow;
+            p.equivalenceHigh = c.percentHigh;
+            p.equivalent = *c.percentLow > -*o.equivalencePct && *c.percentHigh < *o.equivalencePct;
         }
     }
 
@@ -209,6 +281,7 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
                                                " cannot be told apart at any client count judged (" +
                                                std::to_string(v.judged) + ")"
                                          : "nothing can be judged: no client count has enough runs that measured the server");
+    if (o.equivalencePct) equivalenceSummary(v, *o.equivalencePct, alpha, m);
     say(PointCall::NoDifference, [&](size_t f, size_t l) {
         std::string r = rangeText(v.points, f, l);
         r[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(r[0])));
@@ -217,7 +290,8 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
     say(PointCall::Undecided, [&](size_t f, size_t l) {
         const RunCountAdvice& a = v.points[f].advice;
         std::string confirm = a.runsForSeenChange ? "; " + std::to_string(*a.runsForSeenChange) +
-                                                        " runs per side would confirm a change the size of the one seen"
+                                                        " runs per side would confirm a change the size of the one seen "
+                                                        "(sized from the change seen, an optimistic guess)"
                                                   : "";
         return "At " + clientsText(v.points[f].clients) + " undecided: " + v.points[f].why + "; more runs will tell" +
                confirm + adviceText(v.points, f, l);

@@ -6,7 +6,8 @@
 // Across client counts the summary uses Bonferroni's correction: with m client counts judged,
 // each is tested at (1 - confidence) / m and its change interval is the 1 - (1 - confidence) / m
 // interval, so every statement of the summary holds together at the report's confidence (the
-// chance of calling any difference where there is none stays below 1 - confidence).
+// chance of calling any difference where there is none stays below 1 - confidence). An
+// equivalence margin adds "within +/- X%" calls with the same correction (two one-sided tests).
 // docs/statistics.md explains the rules with worked examples.
 #include "stats/ExperimentPoints.h"
 #include "stats/Power.h"
@@ -36,6 +37,11 @@ struct PointVerdict {
     std::string why;                              // NotJudged, Undecided, TooFew: in words
     std::vector<std::string> notes;               // caveats that do not stop the judgement (IO-bound)
     RunCountAdvice advice;
+    // With an equivalence margin: two one-sided tests, each at (1 - confidence) / m, which is the
+    // 1 - 2 (1 - confidence) / m interval of the % change inside +/- margin. None when not
+    // judged, or without a margin.
+    std::optional<bool> equivalent;
+    std::optional<double> equivalenceLow, equivalenceHigh;  // that interval, % change
 };
 
 struct VerdictOptions {
@@ -43,6 +49,7 @@ struct VerdictOptions {
     bool paired = false;
     double changePct = 5;      // the change the run-count advice is for
     double power = 0.8;
+    std::optional<double> equivalencePct;  // "the same within X%": the margin, % of the baseline
     bool advise = true;        // false: no run-count advice (simulations, adaptive rounds: the
                                // noncentral t is the costly part)
 };
@@ -55,6 +62,9 @@ struct CurveVerdict {
     std::vector<PointVerdict> points;             // by client count
     std::vector<std::string> summary;             // sentences, the curve's answer first
 };
+
+// "2%" or "2" as a margin in % (above 0, below 100); throws Error naming `option` otherwise.
+double parseMarginPct(const std::string& text, const std::string& option);
 
 // `points` as pointRuns() gives them with `caveats` from the same runs (pointCaveats()).
 // Throws Error as compareSeries() does.

@@ -151,14 +151,26 @@ std::string htmlReport(const HtmlReportInput& in) {
                           ". Runs/side: runs on each side that would detect a " + num(v.options.changePct, 0) +
                           "% change with " + num(100 * v.options.power, 0) + "% power at the corrected level.") +
                "</p>\n";
-        Table t(out, {"Clients", o.baseline + " mean", o.candidate + " mean", "Change", "Change interval", "p",
-                      "p adjusted", "Verdict", "Runs/side"});
+        std::vector<std::string> head{"Clients", o.baseline + " mean", o.candidate + " mean", "Change", "Change interval",
+                                      "p", "p adjusted", "Verdict", "Runs/side"};
+        const std::optional<double>& margin = v.options.equivalencePct;
+        if (margin) head.push_back("Same within ±" + num(*margin, 1) + "%");
+        Table t(out, head);
         for (const auto& p : v.points) {
             const Comparison& c = p.comparison;
-            t.row({std::to_string(p.clients), num(c.a.mean, 2), num(c.b.mean, 2), signedPct(c.percentChange),
-                   p.simultaneousLow ? signedPct(*p.simultaneousLow) + " .. " + signedPct(*p.simultaneousHigh) : "&ndash;",
-                   opt(c.pValue, 4), opt(p.pAdjusted, 4), htmlEscape(pointCallName(p.call)),
-                   p.advice.runsForCurve ? std::to_string(*p.advice.runsForCurve) : "&ndash;"});
+            std::string runs = !c.singleRunSide.empty()
+                                   ? (p.advice.runsForSingleSide ? std::to_string(*p.advice.runsForSingleSide) + " of the " +
+                                                                       c.singleRunSide
+                                                                 : "&ndash;")
+                               : p.advice.runsForCurve ? std::to_string(*p.advice.runsForCurve)
+                                                       : "&ndash;";
+            std::vector<std::string> row{
+                std::to_string(p.clients), num(c.a.mean, 2), num(c.b.mean, 2),
+                c.percentChange ? signedPct(*c.percentChange) : "&ndash;",
+                p.simultaneousLow ? signedPct(*p.simultaneousLow) + " .. " + signedPct(*p.simultaneousHigh) : "&ndash;",
+                opt(c.pValue, 4), opt(p.pAdjusted, 4), htmlEscape(pointCallName(p.call)), runs};
+            if (margin) row.push_back(!p.equivalent ? "&ndash;" : *p.equivalent ? "yes" : "not shown");
+            t.row(row);
         }
     } else if (o.baseline.empty()) {
         out += "<h2>Comparison</h2>\n<p>One series: nothing to compare it with.</p>\n";

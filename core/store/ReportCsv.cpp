@@ -44,17 +44,21 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
         csv.row({"clients", "baseline", "candidate", "baseline_mean", "candidate_mean", "difference", "diff_low",
                  "diff_high", "percent_change", "percent_low", "percent_high", "p_value", "paired", "verdict",
                  "judged", "p_adjusted", "simultaneous_low", "simultaneous_high", "call", "why", "detect_pct",
-                 "power_now", "runs_per_side", "runs_for_curve", "half_width_pct", "curve_half_width_pct"});
+                 "power_now", "runs_per_side", "runs_for_curve", "half_width_pct", "curve_half_width_pct",
+                 "single_run_side", "runs_for_single_side", "equivalence_margin_pct", "equivalence_low",
+                 "equivalence_high", "equivalent"});
         for (const auto& p : v.points) {
             const Comparison& c = p.comparison;
             const RunCountAdvice& a = p.advice;
             auto count = [](const std::optional<int>& n) { return n ? std::to_string(*n) : std::string(); };
             csv.row({std::to_string(p.clients), o.baseline, o.candidate, csvNumber(c.a.mean), csvNumber(c.b.mean),
-                     csvNumber(c.difference), opt(c.diffLow), opt(c.diffHigh), csvNumber(c.percentChange),
+                     csvNumber(c.difference), opt(c.diffLow), opt(c.diffHigh), opt(c.percentChange),
                      opt(c.percentLow), opt(c.percentHigh), opt(c.pValue), o.paired ? "1" : "0", c.verdict,
                      std::to_string(v.judged), opt(p.pAdjusted), opt(p.simultaneousLow), opt(p.simultaneousHigh),
                      pointCallName(p.call), p.why, csvNumber(a.changePct), opt(a.powerNow), count(a.runsPerSide),
-                     count(a.runsForCurve), opt(a.halfWidthPct), opt(a.curveHalfWidthPct)});
+                     count(a.runsForCurve), opt(a.halfWidthPct), opt(a.curveHalfWidthPct), c.singleRunSide,
+                     count(a.runsForSingleSide), opt(v.options.equivalencePct), opt(p.equivalenceLow),
+                     opt(p.equivalenceHigh), p.equivalent ? (*p.equivalent ? "1" : "0") : ""});
         }
         csv.close();
         written.push_back(dir + "/compare.csv");

@@ -4,6 +4,7 @@
 #include "stats/ExperimentPoints.h"
 #include "stats/Summary.h"
 #include "stats/Verdict.h"
+#include "util/Error.h"
 #include "util/Format.h"
 
 #include <algorithm>
@@ -41,41 +42,88 @@ std::optional<double> halfWidthPct(const std::vector<double>& values) {
     return 100 * (*s.ciHigh - s.mean) / s.mean;
 }
 
+// The compared pair's verdict as a report with the rule's pairing would give it. A paired
+// comparison that cannot be made (a round twice on a side) is judged unpaired, as the report
+// would refuse it.
+CurveVerdict pairVerdict(const PrecisionRule& rule, const std::vector<RunRecord>& runs, bool withEquivalence = false) {
+    VerdictOptions o;
+    o.advise = false;
+    o.paired = rule.paired;
+    if (withEquivalence) o.equivalencePct = rule.equivalencePct;
+    std::vector<std::string> order{rule.baseline, rule.candidate};
+    auto points = pointRuns(runs, order, RunMetric::Tps);
+    try {
+        return judgeCurve(points, runs, rule.baseline, rule.candidate, RunMetric::Tps, o);
+    } catch (const Error&) {
+        o.paired = false;
+        return judgeCurve(points, runs, rule.baseline, rule.candidate, RunMetric::Tps, o);
+    }
+}
+
+std::optional<std::string> ownNeed(const std::vector<double>& values, double targetPct) {
+    auto half = halfWidthPct(values);
+    if (!half) return std::string(values.empty() ? "no completed run" : "one run: no interval yet");
+    if (*half > targetPct) return "interval +/-" + pct(*half) + ", target +/-" + pct(targetPct);
+    return std::nullopt;
+}
+
+// Decided on precision alone, never on the call: stopping where a difference appears (or
+// vanishes) would sample until noise crosses the line. A series that is not compared stops
+// when its own interval is within the target. The compared pair gets its rounds together, at
+// every client count, until the simultaneous interval of the change at each (the one the
+// report's verdict gives, Bonferroni over the client counts judged) is within +/- target,
+// whichever side of 0 it lies: both sides stay balanced (paired rounds stay pairs), and whether
+// the pair stops never depends on how the two compare.
 std::vector<PointNeed> assess(const SweepPlan& plan, const std::vector<RunRecord>& runs, bool atLimit) {
     std::vector<PointNeed> needs;
     if (!plan.precision) return needs;
     const PrecisionRule& rule = *plan.precision;
     auto tps = countedTps(plan, runs);
+    int a = -1, b = -1;
+    for (size_t s = 0; s < plan.series.size(); ++s) {
+        if (!rule.baseline.empty() && plan.series[s].label == rule.baseline) a = static_cast<int>(s);
+        if (!rule.candidate.empty() && plan.series[s].label == rule.candidate) b = static_cast<int>(s);
+    }
     std::map<std::pair<int, int>, std::string> reasons;
     for (const auto& [point, values] : tps) {
-        auto half = halfWidthPct(values);
-        if (!half) reasons[point] = values.empty() ? "no completed run" : "one run: no interval yet";
-        else if (*half > rule.targetPct) reasons[point] = "interval +/-" + pct(*half) + ", target +/-" + pct(rule.targetPct);
+        if (point.first == a || point.first == b) continue;
+        if (auto why = ownNeed(values, rule.targetPct)) reasons[point] = *why;
     }
-    if (!rule.baseline.empty()) {
-        int a = -1, b = -1;
-        for (size_t s = 0; s < plan.series.size(); ++s) {
-            if (plan.series[s].label == rule.baseline) a = static_cast<int>(s);
-            if (plan.series[s].label == rule.candidate) b = static_cast<int>(s);
+    if (a >= 0 && b >= 0) {
+        CurveVerdict v = pairVerdict(rule, runs);
+        std::vector<std::pair<int, std::string>> open;  // client counts not yet precise, and why
+        for (int c : plan.clients) {
+            auto p = std::find_if(v.points.begin(), v.points.end(), [&](const PointVerdict& x) { return x.clients == c; });
+            std::string why;
+            if (p == v.points.end()) {
+                why = "comparison: no completed run of both series yet";
+            } else if (p->call == PointCall::NotJudged) {
+                // More of the same runs would not fix what they measure; each side's own
+                // precision still counts, for both together.
+                auto wa = ownNeed(tps[{a, c}], rule.targetPct), wb = ownNeed(tps[{b, c}], rule.targetPct);
+                if (wa || wb) why = (wa ? rule.baseline + " " + *wa : rule.candidate + " " + *wb) + " (not judged: " + p->why + ")";
+            } else if (!p->simultaneousLow || !p->simultaneousHigh) {
+                why = "comparison: " + std::string(pointCallName(p->call)) + (p->why.empty() ? "" : " (" + p->why + ")");
+            } else {
+                double half = (*p->simultaneousHigh - *p->simultaneousLow) / 2;
+                if (half > rule.targetPct)
+                    why = "change interval " + pct(*p->simultaneousLow) + " .. " + pct(*p->simultaneousHigh) + " (+/-" +
+                          pct(half) + "), target +/-" + pct(rule.targetPct);
+            }
+            if (!why.empty()) open.emplace_back(c, why);
         }
-        std::vector<std::string> order{rule.baseline, rule.candidate};
-        VerdictOptions o;
-        o.advise = false;
-        CurveVerdict v = judgeCurve(pointRuns(runs, order, RunMetric::Tps), runs, rule.baseline, rule.candidate,
-                                    RunMetric::Tps, o);
-        for (const auto& p : v.points) {
-            // Decided: a difference, or no difference with the whole interval inside the target.
-            bool narrow = p.simultaneousLow && std::fabs(*p.simultaneousLow) <= rule.targetPct &&
-                          std::fabs(*p.simultaneousHigh) <= rule.targetPct;
-            bool open = p.call == PointCall::Undecided || p.call == PointCall::TooFew ||
-                        (p.call == PointCall::NoDifference && !narrow);
-            if (!open) continue;
-            std::string why = std::string("comparison ") + pointCallName(p.call) +
-                              (p.simultaneousLow ? " (change " + pct(*p.simultaneousLow) + " .. " + pct(*p.simultaneousHigh) + ")"
-                                                 : std::string());
-            for (int s : {a, b}) {
-                std::string& r = reasons[{s, p.clients}];
-                r += (r.empty() ? "" : "; ") + why;
+        // The pair stops at every client count together, once every one is precise enough: a
+        // client count that stopped alone would stop when its own sd happened to be small, and
+        // its calls would be too many (docs/statistics.md, "Adaptive rounds").
+        std::string where;
+        for (const auto& o : open) where += (where.empty() ? "" : ", ") + std::to_string(o.first);
+        for (int c : plan.clients) {
+            auto own = std::find_if(open.begin(), open.end(), [&](const auto& o) { return o.first == c; });
+            if (own != open.end()) {
+                reasons[{a, c}] = reasons[{b, c}] = own->second;
+            } else if (!open.empty() && !atLimit) {
+                // Precise here, but the pair runs on together (not said at the limit: not short).
+                reasons[{a, c}] = reasons[{b, c}] = "the comparison is not yet precise at " + where + " clients";
             }
         }
     }
@@ -94,6 +142,18 @@ std::vector<PointNeed> pointsNeedingRounds(const SweepPlan& plan, const std::vec
 
 std::vector<PointNeed> pointsShortAtLimit(const SweepPlan& plan, const std::vector<RunRecord>& runs) {
     return assess(plan, runs, true);
+}
+
+std::vector<std::string> comparisonAtEnd(const SweepPlan& plan, const std::vector<RunRecord>& runs) {
+    std::vector<std::string> out;
+    if (!plan.precision || plan.precision->baseline.empty()) return out;
+    const PrecisionRule& rule = *plan.precision;
+    CurveVerdict v = pairVerdict(rule, runs, true);
+    out.push_back(rule.candidate + " against " + rule.baseline + " (" + (v.options.paired ? "paired by round" : "Welch") +
+                  "), as `scalelab report --compare` says it" + (v.options.paired ? " with --paired" : "") +
+                  " (after adaptive rounds its intervals are approximate: docs/statistics.md, \"Adaptive rounds\"):");
+    for (const auto& s : v.summary) out.push_back("  " + s);
+    return out;
 }
 
 std::vector<PlannedRun> extraRound(const SweepPlan& plan, const std::vector<PointNeed>& needs, int firstIndex, int round,
@@ -117,18 +177,31 @@ std::vector<PlannedRun> extraRound(const SweepPlan& plan, const std::vector<Poin
 int estimatedExtraRuns(const SweepPlan& plan, const std::vector<RunRecord>& runs) {
     if (!plan.precision) return 0;
     const PrecisionRule& rule = *plan.precision;
+    auto more = [&](int n, double want) {  // runs beyond what is planned or done, up to the limit
+        int need = static_cast<int>(std::min<double>(rule.maxRepetitions, want));
+        return std::max(0, need - std::max(n, plan.repetitions));
+    };
     int extra = 0;
+    bool compared = !rule.baseline.empty();
     for (const auto& [point, values] : countedTps(plan, runs)) {
+        const std::string& label = plan.series[static_cast<size_t>(point.first)].label;
+        if (compared && (label == rule.baseline || label == rule.candidate)) continue;
         int n = static_cast<int>(values.size());
         if (n < 2 || n >= rule.maxRepetitions) continue;
         PointSummary s = summarize(values, 0.95, "runs");
         if (!(s.mean > 0)) continue;
         // n with t(0.975, n - 1) * sd / sqrt(n) <= target * mean, the t of the runs there are.
         double t = studentTQuantile(0.975, n - 1);
-        double want = std::ceil(std::pow(t * s.sd / (rule.targetPct / 100 * s.mean), 2));
-        int need = static_cast<int>(std::min<double>(rule.maxRepetitions, want));
-        extra += std::max(0, need - std::max(n, plan.repetitions));  // beyond what is planned or done
+        extra += more(n, std::ceil(std::pow(t * s.sd / (rule.targetPct / 100 * s.mean), 2)));
     }
+    if (compared)
+        for (const auto& p : pairVerdict(rule, runs).points) {
+            int n = std::min(p.comparison.a.n, p.comparison.b.n);
+            if (!p.simultaneousLow || n >= rule.maxRepetitions) continue;
+            // The interval narrows as 1 / sqrt(n) (the t quantile's fall ignored): a round on both sides.
+            double half = (*p.simultaneousHigh - *p.simultaneousLow) / 2;
+            extra += 2 * more(n, std::ceil(n * std::pow(half / rule.targetPct, 2)));
+        }
     return extra;
 }
 

@@ -25,6 +25,10 @@ std::vector<PointNeed> pointsNeedingRounds(const SweepPlan& plan, const std::vec
 // Points at the limit that still miss the target (said at the end of a sweep).
 std::vector<PointNeed> pointsShortAtLimit(const SweepPlan& plan, const std::vector<RunRecord>& runs);
 
+// The compared pair's verdict in sentences as the sweep ends, judged as the rule judged it
+// (paired or not, with the plan's equivalence margin): what `report --compare` would say.
+std::vector<std::string> comparisonAtEnd(const SweepPlan& plan, const std::vector<RunRecord>& runs);
+
 // One interleaved round of `needs`: client counts in order, the series of each in an order
 // shuffled from the seed and the round, indexes from `firstIndex`, repetition `round`.
 std::vector<PlannedRun> extraRound(const SweepPlan& plan, const std::vector<PointNeed>& needs, int firstIndex,

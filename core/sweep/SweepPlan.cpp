@@ -380,6 +380,17 @@ SweepPlan parsePlan(const json& j) {
                     fail("$.precision.compare[" + std::to_string(i) + "]", "no series labelled \"" + compare[i] + "\"");
             rule.baseline = compare[0], rule.candidate = compare[1];
         }
+        rule.paired = pr.boolean("paired", false);
+        if (pr.has("equivalence")) {
+            double margin = pr.number("equivalence", 0, 0, "a margin in %");
+            if (!(margin > 0 && margin < 100))
+                fail("$.precision.equivalence", "expected the margin of \"the same within X%\", above 0 and below 100");
+            if (compare.empty())
+                fail("$.precision.equivalence", "needs $.precision.compare: the two series to hold the same");
+            rule.equivalencePct = margin;
+        }
+        if (rule.paired && compare.empty())
+            fail("$.precision.paired", "needs $.precision.compare: the two series to pair by round");
         if (!p.interleaved)
             fail("$.precision", "added rounds keep the interleaved order, so drift hits every series alike: "
                                 "use \"order\": \"interleaved\"");

@@ -33,12 +33,15 @@ struct ThreadsRule {
     int threadsFor(int clients, int loadGeneratorPus) const;
 };
 
-// Rounds added after the planned ones where a point is not yet precise enough, or where a
-// named comparison is still undecided (docs/sweeps.md, "Sweeps that stop when sure").
+// Rounds added after the planned ones where a point is not yet precise enough: its own interval,
+// or for a named comparison the simultaneous interval of the change at a client count
+// (docs/sweeps.md, "Sweeps that stop when sure"). Decided on precision only, never on the call.
 struct PrecisionRule {
-    double targetPct = 0;      // the tps interval's half-width, % of the mean, to reach
+    double targetPct = 0;      // the half-width to reach, % of the mean (of the change, compared)
     int maxRepetitions = 0;    // no point runs more rounds than this
-    std::string baseline, candidate;  // optional: add rounds until this comparison is decided
+    std::string baseline, candidate;  // optional: the comparison whose change interval must narrow
+    bool paired = false;       // the comparison is judged paired by round (report --paired)
+    std::optional<double> equivalencePct;  // the sweep's end says whether B is A within this %
 };
 
 struct SweepPlan {

@@ -414,6 +414,8 @@ void SweepRunner::run() {
                 servers.note(plan_.series[static_cast<size_t>(n.series)].label + " at " + clientsText(n.clients) +
                              ": " + std::to_string(n.rounds) + " rounds, the precision rule's limit, and still " +
                              n.reason);
+        if (!stopped_ && plan_.precision && !plan_.precision->baseline.empty())
+            for (const auto& sentence : comparisonAtEnd(plan_, store_.runs())) servers.note(sentence);
     } catch (const TargetGone& e) {
         servers.restore();
         throw TargetGone(std::string(e.what()) + ". The sweep stops here; every finished run is in " + store_.path() +

@@ -58,6 +58,12 @@ grep -q "has no run 99999" "$work/out" || fail "unknown run message: $(cat "$wor
 expect_rc 0 "report" "$scalelab" report "$work/e.slab" --compare A B --peak --baseline A --csv "$work/tables"
 grep -q '^B vs A (Welch' "$work/out" || fail "compare section: $(cat "$work/out")"
 for f in points compare peak; do [[ -s $work/tables/$f.csv ]] || fail "report --csv wrote no $f.csv"; done
+# "The same within 50%": every client count of two series of one machine is; a margin without
+# --compare, or one that is not a %, is refused before anything is read.
+"$scalelab" report "$work/e.slab" --compare A B --equivalence 50% | grep -q "within +/-50%" ||
+  fail "report --equivalence 50% says nothing about the margin"
+expect_rc 2 "equivalence without --compare" "$scalelab" report "$work/e.slab" --equivalence 2%
+expect_rc 2 "equivalence not a %" "$scalelab" report "$work/e.slab" --compare A B --equivalence two
 expect_rc 1 "USL on latency" "$scalelab" report "$work/e.slab" --metric latency_p95 --usl
 grep -qF -- '--usl fits throughput (tps, logical_reads); latency_p95 is not one' "$work/out" || fail "USL on latency: $(cat "$work/out")"
 expect_rc 0 "export" "$scalelab" export "$work/e.slab" --csv "$work/csv" --json "$work/e.json"

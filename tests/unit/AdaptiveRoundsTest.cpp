@@ -107,25 +107,73 @@ TEST(AdaptiveRounds, ExcludedAndFailedRunsDoNotCount) {
     EXPECT_EQ(needs[1].rounds, 2);
 }
 
-TEST(AdaptiveRounds, AnUndecidedComparisonGetsRoundsOnBothSides) {
-    // Both series precise to 3% alone (+/-2.5%); B 0.5% above A: no difference, but the
-    // simultaneous interval of the change is wider than +/-3%, so the comparison is not decided.
-    SweepPlan p = parsePlan(plan({{"target", 3}, {"max_repetitions", 6}, {"compare", {"A", "B"}}}));
-    auto runs = threeRounds(1.005);
-    auto needs = pointsNeedingRounds(p, runs);
+TEST(AdaptiveRounds, TheComparedPairRunsOnTogetherUntilEveryChangeIntervalIsNarrow) {
+    // B 20% faster everywhere: a difference found does not stop the rounds (today's rule did,
+    // and stopping on the call inflates false calls). A at 2 clients varies 10%, so the change
+    // interval there is wider than +/-4% (+/-3.9% elsewhere): both series get a round at every
+    // client count.
+    SweepPlan p = parsePlan(plan({{"target", 4}, {"max_repetitions", 6}, {"compare", {"A", "B"}}}));
+    auto needs = pointsNeedingRounds(p, threeRounds(1.2));
     std::set<std::pair<int, int>> points;
     for (const auto& n : needs) points.insert({n.series, n.clients});
-    EXPECT_TRUE(points.count({0, 1}) && points.count({1, 1})) << "both sides at 1 client";
+    EXPECT_EQ(points.size(), 6u) << "both series, every client count";
     for (const auto& n : needs) {
-        if (n.clients == 1) {
-            EXPECT_EQ(n.reason.rfind("comparison no difference (change ", 0), 0u) << n.reason;
-        }
+        if (n.clients == 2)
+            EXPECT_EQ(n.reason.rfind("change interval ", 0), 0u) << n.reason;
+        else
+            EXPECT_EQ(n.reason, "the comparison is not yet precise at 2 clients");
     }
-    // B 20% faster: decided everywhere it can be; only A's imprecise point is left.
-    auto decided = pointsNeedingRounds(p, threeRounds(1.2));
-    for (const auto& n : decided) {
-        EXPECT_EQ(n.clients, 2) << n.reason;
+    // At the limit, only the client count that is still wide is said to be short.
+    std::vector<RunRecord> six = threeRounds(1.2);
+    for (int rep = 4; rep <= 6; ++rep)
+        for (const auto& r : threeRounds(1.2))
+            if (r.repetition == rep - 3) {
+                RunRecord more = r;
+                more.repetition = rep;
+                six.push_back(more);
+            }
+    EXPECT_TRUE(pointsNeedingRounds(p, six).empty());
+    auto shortAtLimit = pointsShortAtLimit(p, six);
+    ASSERT_EQ(shortAtLimit.size(), 2u);
+    for (const auto& n : shortAtLimit) EXPECT_EQ(n.clients, 2);
+}
+
+TEST(AdaptiveRounds, APreciseComparisonStopsWhicheverSideOfZeroItLies) {
+    // Every point within 1% (A at 2 clients too): the change intervals are narrow whether B is
+    // the same or 20% faster, and the pair stops either way.
+    SweepPlan p = parsePlan(plan({{"target", 4}, {"max_repetitions", 6}, {"compare", {"A", "B"}}}));
+    for (double factor : {1.0, 1.2}) {
+        std::vector<RunRecord> runs;
+        const double tight[] = {0.995, 1.0, 1.005};
+        for (int rep = 1; rep <= 3; ++rep)
+            for (int clients : {1, 2, 4}) {
+                runs.push_back(completedRun("A", clients, rep, 1000.0 * clients * tight[rep - 1]));
+                runs.push_back(completedRun("B", clients, rep, 1000.0 * clients * factor * tight[(rep + 1) % 3]));
+            }
+        EXPECT_TRUE(pointsNeedingRounds(p, runs).empty()) << "B x" << factor;
     }
+}
+
+TEST(AdaptiveRounds, PairedAndEquivalenceAreMembersOfTheRule) {
+    SweepPlan p = parsePlan(plan({{"target", 2}, {"max_repetitions", 8}, {"compare", {"A", "B"}}, {"paired", true},
+                                  {"equivalence", 2.5}}));
+    ASSERT_TRUE(p.precision);
+    EXPECT_TRUE(p.precision->paired);
+    EXPECT_EQ(p.precision->equivalencePct, 2.5);
+    EXPECT_EQ(problem(plan({{"target", 2}, {"max_repetitions", 8}, {"paired", true}})),
+              "$.precision.paired: needs $.precision.compare: the two series to pair by round");
+    EXPECT_EQ(problem(plan({{"target", 2}, {"max_repetitions", 8}, {"equivalence", 2}})),
+              "$.precision.equivalence: needs $.precision.compare: the two series to hold the same");
+    EXPECT_EQ(problem(plan({{"target", 2}, {"max_repetitions", 8}, {"compare", {"A", "B"}}, {"equivalence", 0}})),
+              "$.precision.equivalence: expected the margin of \"the same within X%\", above 0 and below 100");
+    // The end of the sweep says what the report would, with the margin.
+    auto said = comparisonAtEnd(p, threeRounds(1.0));
+    ASSERT_FALSE(said.empty());
+    EXPECT_EQ(said[0], "B against A (paired by round), as `scalelab report --compare` says it with --paired (after "
+                       "adaptive rounds its intervals are approximate: docs/statistics.md, \"Adaptive rounds\"):");
+    bool margin = false;
+    for (const auto& s : said) margin |= s.find("within +/-2.5%") != std::string::npos;
+    EXPECT_TRUE(margin);
 }
 
 TEST(AdaptiveRounds, AnExtraRoundIsInterleavedAndNumberedAfterThePlannedOnes) {

@@ -79,11 +79,26 @@ TEST(Power, WelchDegreesOfFreedomLowerThePowerOfUnequalSides) {
     EXPECT_LT(twoSamplePower(1.0, 5, 0.05, welchDfPerRun(10, 1)), twoSamplePower(1.0, 5, 0.05));
 }
 
+TEST(Power, APairedComparisonIsNeverAdvisedBelowThreePairs) {
+    // A huge effect reaches 80% power with 2 pairs, but a paired comparison judges nothing below 3.
+    EXPECT_EQ(runsForPower(100, 0.8, 0.05, true), 3);
+    EXPECT_EQ(runsForPower(100, 0.8, 0.05, false), 2);
+}
+
 TEST(Power, AdviceSaysWhenNothingCanBeJudged) {
-    AdviceInput one{1000, 0, 20, std::nullopt, 1, 3, 0.95, 1, 0};
-    RunCountAdvice a = adviseRunCount(one);
+    AdviceInput none{1000, 0, 0, std::nullopt, 1, 1, 0.95, 1, 0};
+    RunCountAdvice a = adviseRunCount(none);
     EXPECT_FALSE(a.runsPerSide);
-    EXPECT_EQ(a.reason, "one run on a side: nothing can be judged; a variation needs at least 2 runs per side");
+    EXPECT_EQ(a.reason, "one run on each side: nothing can be judged; a variation needs at least 2 runs on a side");
+    // One run against 3 (sd 2%): the runs of the single-run side that would find a 5% change.
+    AdviceInput one{1000, 0, 20, std::nullopt, 1, 3, 0.95, 1, 0};
+    RunCountAdvice single = adviseRunCount(one);
+    ASSERT_TRUE(single.runsForSingleSide);
+    EXPECT_EQ(single.runsForSingleSide, singleSideRuns(2.5, 3, 0.8, 0.05));
+    EXPECT_GE(*single.runsForSingleSide, 2);
+    // More runs on the other side need fewer of the single side; power grows with them.
+    EXPECT_LE(*singleSideRuns(2.5, 20, 0.8, 0.05), *single.runsForSingleSide);
+    EXPECT_FALSE(singleSideRuns(0, 3, 0.8, 0.05));
     AdviceInput flat{1000, 0, 0, std::nullopt, 3, 3, 0.95, 1, 0};
     EXPECT_EQ(adviseRunCount(flat).reason, "no variation measured (or no baseline mean): the runs needed cannot be estimated");
     AdviceInput tiny{1000, 500, 500, std::nullopt, 3, 3, 0.95, 1, 0};

@@ -79,7 +79,7 @@ TEST(StatsReport, HoldsPointsComparisonFitsAndPeaks) {
     ASSERT_TRUE(r.verdict);
     ASSERT_EQ(r.verdict->points.size(), 4u) << "only the client counts both series have";
     for (const auto& c : r.verdict->points) {
-        EXPECT_NEAR(c.comparison.percentChange, -20.0, 1e-9);
+        EXPECT_NEAR(*c.comparison.percentChange, -20.0, 1e-9);
         EXPECT_EQ(c.comparison.verdict, "distinguishable");
     }
     ASSERT_EQ(r.usl.size(), 2u);
@@ -127,7 +127,8 @@ TEST(StatsReport, CsvRendererWritesOneSchemaPerFileAndEmptyFieldsForMissingValue
     EXPECT_EQ(firstLine(slurp(out + "/compare.csv")),
               "clients,baseline,candidate,baseline_mean,candidate_mean,difference,diff_low,diff_high,percent_change,"
               "percent_low,percent_high,p_value,paired,verdict,judged,p_adjusted,simultaneous_low,simultaneous_high,"
-              "call,why,detect_pct,power_now,runs_per_side,runs_for_curve,half_width_pct,curve_half_width_pct");
+              "call,why,detect_pct,power_now,runs_per_side,runs_for_curve,half_width_pct,curve_half_width_pct,"
+              "single_run_side,runs_for_single_side,equivalence_margin_pct,equivalence_low,equivalence_high,equivalent");
     EXPECT_EQ(firstLine(slurp(out + "/verdict.csv")), "baseline,candidate,metric,judged,confidence,sentence");
     EXPECT_EQ(firstLine(slurp(out + "/peak.csv")), "series,clients,mean,ci_low,ci_high,percent_of_baseline");
     std::string usl = slurp(out + "/usl.csv");
@@ -286,7 +287,7 @@ TEST(CombinedRuns, AddsTheSeriesOfOtherFilesUnderTheirOwnNames) {
         return o;
     }(), head);
     ASSERT_EQ(r.verdict->points.size(), 1u);
-    EXPECT_NEAR(r.verdict->points[0].comparison.percentChange, 20.0, 1e-9);
+    EXPECT_NEAR(*r.verdict->points[0].comparison.percentChange, 20.0, 1e-9);
 
     EXPECT_EQ(errorOf([&] { combineExperiments(head, {head}); }), head + " is the experiment itself: its series are shown already");
     EXPECT_EQ(errorOf([&] { combineExperiments(head, {patch, patch}); }),

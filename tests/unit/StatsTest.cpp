@@ -88,9 +88,9 @@ TEST(Compare, WelchMatchesScipy) {
     EXPECT_TRUE(near(*c.pValue, 0.014802155207713955, 1e-6));
     EXPECT_TRUE(near(*c.diffLow, 26.304687783401718, 1e-9));
     EXPECT_TRUE(near(*c.diffHigh, 169.1553122165983, 1e-9));
-    EXPECT_TRUE(near(c.percentChange, 100 * (2420.65 / 2322.92 - 1), 1e-12));
-    EXPECT_LT(*c.percentLow, c.percentChange);
-    EXPECT_GT(*c.percentHigh, c.percentChange);
+    EXPECT_TRUE(near(*c.percentChange, 100 * (2420.65 / 2322.92 - 1), 1e-12));
+    EXPECT_LT(*c.percentLow, *c.percentChange);
+    EXPECT_GT(*c.percentHigh, *c.percentChange);
     EXPECT_GT(*c.percentLow, 0);
     EXPECT_EQ(c.verdict, "distinguishable");
     EXPECT_EQ(compareWelch(kA, kB, 0.99).verdict, "within run-to-run variation");  // p = 0.0148 > 0.01
@@ -123,8 +123,38 @@ TEST(Compare, PairedMatchesScipy) {
     EXPECT_THROW(comparePaired({1, 2}, {1}), Error);
 }
 
+TEST(Compare, OneRunIsJudgedAgainstTheOtherSidesSpread) {
+    // x = 100 against {101, 102}: t = 1.5 / (0.7071 * sqrt(1 + 1/2)) = sqrt(3), df 1 (Cauchy):
+    // p = 1 - 2/pi * atan(sqrt(3)) = 1/3 exactly.
+    Comparison c = compareWelch({100}, {101, 102});
+    EXPECT_EQ(c.singleRunSide, "baseline");
+    ASSERT_TRUE(c.pValue);
+    EXPECT_TRUE(near(*c.t, std::sqrt(3.0), 1e-12));
+    EXPECT_EQ(*c.df, 1);
+    EXPECT_TRUE(near(*c.pValue, 1.0 / 3, 1e-9));
+    EXPECT_EQ(c.verdict, "within run-to-run variation");
+    // A candidate's single run far outside four runs of the baseline: distinguishable.
+    Comparison far = compareWelch({1000, 1010, 990, 1005}, {1200});
+    EXPECT_EQ(far.singleRunSide, "candidate");
+    double m = 1001.25, s = std::sqrt((1.25 * 1.25 + 8.75 * 8.75 + 11.25 * 11.25 + 3.75 * 3.75) / 3);
+    EXPECT_TRUE(near(*far.t, (1200 - m) / (s * std::sqrt(1.25)), 1e-9));
+    EXPECT_EQ(far.verdict, "distinguishable");
+    EXPECT_TRUE(near(*far.percentLow, 100 * *far.diffLow / m, 1e-9));
+    // One run against one run stays too few.
+    EXPECT_EQ(compareWelch({100}, {101}).verdict, "too few runs to judge (one run on each side)");
+}
+
+TEST(Compare, AZeroBaselineHasNoRatioAndNoPercentChange) {
+    Comparison c = compareWelch({-1, 0, 1}, {5, 6, 7});
+    EXPECT_FALSE(c.ratio);
+    EXPECT_FALSE(c.percentChange);
+    EXPECT_TRUE(c.pValue) << "the difference itself is still tested";
+    Comparison p = comparePaired({-1, 0, 1}, {5, 6, 8});
+    EXPECT_FALSE(p.ratio);
+    EXPECT_FALSE(p.percentChange);
+}
+
 TEST(Compare, OneRunOrIdenticalRunsAreTooFewToJudge) {
-    EXPECT_EQ(compareWelch({100}, {101, 102}).verdict, "too few runs to judge (needs at least 2 runs on each side)");
     Comparison same = compareWelch({5, 5}, {6, 6});  // no variation: not a variation of 0
     EXPECT_EQ(same.verdict, "too few runs to judge");
     EXPECT_FALSE(same.pValue.has_value());

@@ -2,6 +2,7 @@
 // by simulating experiments with no true difference), and runs that measured the wrong thing.
 #include "RunRecords.h"
 #include "stats/Verdict.h"
+#include "util/Error.h"
 
 #include <gtest/gtest.h>
 
@@ -171,7 +172,7 @@ TEST(Verdict, OneRunASideCannotBeJudgedAndSaysSo) {
     EXPECT_EQ(v.judged, 0);
     for (const auto& p : v.points) {
         EXPECT_EQ(p.call, PointCall::TooFew);
-        EXPECT_EQ(p.advice.reason, "one run on a side: nothing can be judged; a variation needs at least 2 runs per side");
+        EXPECT_EQ(p.advice.reason, "one run on each side: nothing can be judged; a variation needs at least 2 runs on a side");
         EXPECT_FALSE(p.pAdjusted);
     }
     EXPECT_EQ(v.summary[0], "nothing can be judged: no client count has enough runs that measured the server");
@@ -193,4 +194,60 @@ TEST(Verdict, PairedAdviceUsesTheRoundsDifferences) {
     ASSERT_TRUE(paired.points[0].advice.runsPerSide);
     ASSERT_TRUE(welch.points[0].advice.runsPerSide);
     EXPECT_LT(*paired.points[0].advice.runsPerSide, *welch.points[0].advice.runsPerSide);
+}
+
+TEST(Verdict, EquivalenceSaysTheSameWithinAMarginWithTheCorrection) {
+    VerdictOptions o;
+    o.equivalencePct = 3;
+    auto runs = fasterFrom16();
+    CurveVerdict v = judgeCurve(pointRuns(runs, kOrder, RunMetric::Tps), runs, "A", "B", RunMetric::Tps, o);
+    ASSERT_EQ(v.points.size(), 7u);
+    // Below 16 clients B is A (within +/-1% noise): the same within 3%; 12% faster is not.
+    for (const auto& p : v.points) {
+        ASSERT_TRUE(p.equivalent) << p.clients;
+        EXPECT_EQ(*p.equivalent, p.clients < 16) << p.clients;
+        // The 1 - 2 alpha / m interval (1 - 0.1 / 7) is inside the calls' 1 - alpha / m one.
+        EXPECT_GT(*p.equivalenceLow, *p.simultaneousLow);
+        EXPECT_LT(*p.equivalenceHigh, *p.simultaneousHigh);
+    }
+    bool same = false, notShown = false;
+    for (const auto& s : v.summary) {
+        same |= s.rfind("B is the same as A within +/-3% up to 8 clients (equivalence: the 98.57% interval", 0) == 0;
+        notShown |= s.rfind("From 16 clients up not shown to be within +/-3% of A", 0) == 0;
+    }
+    EXPECT_TRUE(same);
+    EXPECT_TRUE(notShown);
+    // Without a margin, "no difference" never reads as "the same".
+    CurveVerdict plain = judge(runs);
+    for (const auto& s : plain.summary) EXPECT_EQ(s.find("the same"), std::string::npos) << s;
+    for (const auto& p : plain.points) EXPECT_FALSE(p.equivalent);
+    EXPECT_EQ(parseMarginPct("2%", "--equivalence"), 2);
+    EXPECT_EQ(parseMarginPct("0.5", "--equivalence"), 0.5);
+    EXPECT_THROW(parseMarginPct("two", "--equivalence"), Error);
+    EXPECT_THROW(parseMarginPct("0%", "--equivalence"), Error);
+}
+
+TEST(Verdict, ASingleRunSideIsJudgedAndTheAdviceNamesItsRuns) {
+    // "HT on" has one run per client count, "HT off" four.
+    std::vector<RunRecord> runs;
+    const double wiggle[] = {-0.02, 0.01, 0.02, -0.01};
+    for (int clients : {1, 2, 4}) {
+        for (int rep = 1; rep <= 4; ++rep) runs.push_back(completedRun("A", clients, rep, 1000.0 * clients * (1 + wiggle[rep - 1])));
+        runs.push_back(completedRun("B", clients, 1, 1000.0 * clients * (clients == 4 ? 1.5 : 1.0)));
+    }
+    CurveVerdict v = judge(runs);
+    EXPECT_EQ(v.judged, 3);
+    ASSERT_EQ(v.points.size(), 3u);
+    EXPECT_EQ(v.points[2].call, PointCall::Higher) << "50% above four runs within 2%";
+    EXPECT_EQ(v.points[0].call, PointCall::NoDifference);
+    for (const auto& p : v.points) {
+        EXPECT_EQ(p.comparison.singleRunSide, "candidate");
+        EXPECT_TRUE(p.advice.runsForSingleSide) << p.clients;
+        ASSERT_FALSE(p.notes.empty());
+        EXPECT_NE(p.notes[0].find("equal variances assumed"), std::string::npos);
+    }
+    bool advice = false;
+    for (const auto& s : v.summary)
+        advice |= s.find(" runs of the candidate (it has one) would detect a 5% change") != std::string::npos;
+    EXPECT_TRUE(advice);
 }

@@ -60,6 +60,7 @@ StatsReport reportFor(const std::vector<RunRecord>& runs, const std::vector<std:
     if (isDrawn(choice.baseline) && isDrawn(choice.candidate)) o.baseline = choice.baseline, o.candidate = choice.candidate;
     else if (drawn.size() >= 2) o.baseline = drawn[0], o.candidate = drawn[1];
     o.paired = choice.paired;
+    o.equivalencePct = choice.equivalencePct;
     o.usl = view.usl && isThroughputMetric(view.metric);
     o.peak = true;
     o.peakBaseline = o.baseline.empty() ? std::string() : o.baseline;

@@ -21,6 +21,7 @@ class ScalingChart;
 struct ReportChoice {
     std::string baseline, candidate;
     bool paired = false;
+    std::optional<double> equivalencePct;  // the same within this margin (two one-sided tests)
 };
 
 // Draws the runs as `view` shows them onto `chart`, with markers at the cores and PUs of the

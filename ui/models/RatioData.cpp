@@ -37,16 +37,16 @@ ScalingData buildRatioData(const std::vector<RunRecord>& runs, const std::vector
         s.colorIndex = positionOf(order, candidate, "the series compared");
         for (const PointComparison& pc : compareSeries(points, baseline, candidate, choice.paired, confidence)) {
             const Comparison& c = pc.comparison;
-            if (!(c.a.mean > 0)) continue;  // no ratio to a zero (or missing) baseline
+            if (!(c.a.mean > 0) || !c.ratio) continue;  // no ratio to a zero (or missing) baseline
             ScalingPointView v;
             v.clients = pc.clients;
-            v.mean = c.ratio;
+            v.mean = *c.ratio;
             v.n = std::min(c.a.n, c.b.n);
             // The interval of the % change, as a ratio; none when the runs cannot carry one.
             bool interval = c.percentLow && c.percentHigh;
-            v.low = interval ? 1 + *c.percentLow / 100 : c.ratio;
-            v.high = interval ? 1 + *c.percentHigh / 100 : c.ratio;
-            v.tooltip = QStringLiteral("%1, %2 clients\nratio %3").arg(s.label).arg(pc.clients).arg(number(c.ratio)) +
+            v.low = interval ? 1 + *c.percentLow / 100 : *c.ratio;
+            v.high = interval ? 1 + *c.percentHigh / 100 : *c.ratio;
+            v.tooltip = QStringLiteral("%1, %2 clients\nratio %3").arg(s.label).arg(pc.clients).arg(number(*c.ratio)) +
                         (interval ? QStringLiteral(" [%1, %2]").arg(number(v.low), number(v.high)) : QString()) +
                         QStringLiteral("\n%1 runs of %2, %3 of %4%5\n%6")
                             .arg(c.a.n)

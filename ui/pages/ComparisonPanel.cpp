@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -33,13 +34,29 @@ ComparisonPanel::ComparisonPanel(QWidget* parent) : QWidget(parent) {
     row->addWidget(new QLabel(tr("compared")));
     row->addWidget(candidate_);
     row->addWidget(paired_);
+    // "Is B the same as A within X%?": two one-sided tests, as `report --equivalence`.
+    equivalence_ = new QDoubleSpinBox;
+    equivalence_->setRange(0, 50);
+    equivalence_->setDecimals(1);
+    equivalence_->setSingleStep(0.5);
+    equivalence_->setSpecialValueText(tr("off"));
+    equivalence_->setPrefix(QStringLiteral("\u00b1"));
+    equivalence_->setSuffix(QStringLiteral("%"));
+    equivalence_->setFocusPolicy(Qt::StrongFocus);  // a wheel passing over it scrolls the page, not the margin
+    equivalence_->setToolTip(tr("Equivalence margin: the compared series counts as the same as the baseline at a "
+                                "client count when the change's interval (two one-sided tests, corrected over "
+                                "client counts) lies inside it"));
+    row->addWidget(new QLabel(tr("same within")));
+    row->addWidget(equivalence_);
     row->addStretch();
     summary_ = new QLabel;
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    table_ = new QTableWidget(0, 8);
+    table_ = new QTableWidget(0, 9);
     table_->setHorizontalHeaderLabels({tr("Clients"), tr("Baseline mean"), tr("Compared mean"), tr("Change"),
-                                       tr("Change interval"), tr("p (adjusted)"), tr("Verdict"), tr("Runs/side for 5%")});
+                                       tr("Change interval"), tr("p (adjusted)"), tr("Verdict"), tr("Runs/side for 5%"),
+                                       tr("Same within margin")});
+    table_->setColumnHidden(8, true);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     layout->addLayout(row);
     layout->addWidget(summary_);
@@ -56,6 +73,7 @@ ComparisonPanel::ComparisonPanel(QWidget* parent) : QWidget(parent) {
     for (auto* c : {baseline_, candidate_})
         connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &ComparisonPanel::choiceChanged);
     connect(paired_, &QCheckBox::toggled, this, &ComparisonPanel::choiceChanged);
+    connect(equivalence_, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &ComparisonPanel::choiceChanged);
 }
 
 void ComparisonPanel::setSeries(const std::vector<std::string>& order) {
@@ -76,6 +94,7 @@ ReportChoice ComparisonPanel::choice() const {
     std::string base = baseline_->currentText().toStdString(), cand = candidate_->currentText().toStdString();
     if (!base.empty() && !cand.empty() && base != cand) c.baseline = base, c.candidate = cand;
     c.paired = paired_->isChecked();
+    if (equivalence_->value() > 0) c.equivalencePct = equivalence_->value();
     return c;
 }
 
@@ -104,6 +123,7 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
     try {
         VerdictOptions o;
         o.paired = paired_->isChecked();
+        if (equivalence_->value() > 0) o.equivalencePct = equivalence_->value();
         v = judgeCurve(pointRuns(runs, order, metric), runs, baseline_->currentText().toStdString(),
                        candidate_->currentText().toStdString(), metric, o);
     } catch (const std::exception& e) {
@@ -121,17 +141,26 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
         table_->setItem(r, 0, cell(QString::number(p.clients)));
         table_->setItem(r, 1, cell(QString::number(c.a.mean, 'f', 1)));
         table_->setItem(r, 2, cell(QString::number(c.b.mean, 'f', 1)));
-        table_->setItem(r, 3, cell(signedPercent(c.percentChange)));
+        table_->setItem(r, 3, cell(c.percentChange ? signedPercent(*c.percentChange) : QStringLiteral("-")));
         table_->setItem(r, 4, cell(p.simultaneousLow ? signedPercent(*p.simultaneousLow) + QStringLiteral(" .. ") + signedPercent(*p.simultaneousHigh)
                                                      : QStringLiteral("-")));
         table_->setItem(r, 5, cell(numberOrMissing(p.pAdjusted, 4)));
         auto* verdict = cell(QString::fromLatin1(pointCallName(p.call)));
         if (!p.why.empty()) verdict->setToolTip(QString::fromStdString(p.why));
         table_->setItem(r, 6, verdict);
-        table_->setItem(r, 7, cell(p.advice.runsForCurve ? QString::number(*p.advice.runsForCurve)
-                                   : p.advice.powerNow  ? QStringLiteral("> %1").arg(kMaxAdvisedRuns)
-                                                        : QStringLiteral("-")));
+        QString runsText = p.advice.runsForCurve ? QString::number(*p.advice.runsForCurve)
+                       : p.advice.powerNow  ? QStringLiteral("> %1").arg(kMaxAdvisedRuns)
+                                            : QStringLiteral("-");
+        if (!c.singleRunSide.empty())
+            runsText = p.advice.runsForSingleSide
+                       ? tr("%1 of the %2").arg(*p.advice.runsForSingleSide).arg(QString::fromStdString(c.singleRunSide))
+                       : QStringLiteral("-");
+        table_->setItem(r, 7, cell(runsText));
+        table_->setItem(r, 8, cell(!p.equivalent ? QStringLiteral("-") : *p.equivalent ? tr("yes") : tr("not shown")));
     }
+    table_->setColumnHidden(8, !v.options.equivalencePct);
+    if (v.options.equivalencePct)
+        table_->horizontalHeaderItem(8)->setText(tr("Same within \u00b1%1%").arg(*v.options.equivalencePct));
     // The same ratio chart as `export --ratio A B`, at the verdict's confidence.
     if (v.points.empty())
         return showRatio(tr("%1 and %2 have no client count with completed runs of both%3.")

@@ -15,6 +15,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QTableWidget;
 
@@ -37,6 +38,7 @@ public:
     QLabel* summary() const { return summary_; }
     QComboBox* baselineCombo() const { return baseline_; }
     QComboBox* candidateCombo() const { return candidate_; }
+    QDoubleSpinBox* equivalenceBox() const { return equivalence_; }
     const ScalingData& ratioData() const { return ratio_; }  // empty when nothing is compared
     ScalingChartView* ratioChart() const { return ratioChart_; }  // hidden when nothing is compared
     QWidget* ratioView() const { return ratioView_; }              // the chart and what it shows, for a tab
@@ -50,6 +52,7 @@ private:
 
     QComboBox *baseline_, *candidate_;
     QCheckBox* paired_;
+    QDoubleSpinBox* equivalence_;  // 0: off; else the margin of "the same within X%"
     QLabel* summary_;
     QTableWidget* table_;
     void showRatio(const QString& why);  // the chart, or why there is none

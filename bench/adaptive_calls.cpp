@@ -1,0 +1,79 @@
+// The precision rule's false-call rate and power, by simulation of the exact rule a sweep runs
+// (core/sweep/AdaptiveSimulation: pointsNeedingRounds round by round, then the report's verdict).
+//
+//   build/ci/bench/adaptive_calls                 # the table of docs/statistics.md
+//   build/ci/bench/adaptive_calls --target 2 --sd 1.5 --true 8 --paired --experiments 4000
+//
+// Each row: the share of simulated experiments (two series, normal noise, 8 client counts) with
+// any "higher"/"lower" call, its binomial standard error, and the runs per point it took.
+#include "sweep/AdaptiveSimulation.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <vector>
+
+using namespace scalelab;
+
+namespace {
+
+void row(const char* design, AdaptiveSimSettings s) {
+    AdaptiveSimResult r = simulateAdaptive(s);
+    std::printf("%-22s %7.1f%% %6.1f%% %6.1f%% %7.1f%% +/- %4.1f%% %10.2f %9.1f%%\n", design, s.targetPct, s.sdPct,
+                s.truePct, 100 * r.callRate(), 100 * r.standardError(), r.meanRoundsPerPoint,
+                100.0 * r.atLimit / (2.0 * s.clientCounts * r.experiments));
+}
+
+void header() {
+    std::printf("%-22s %8s %7s %7s %17s %10s %10s\n", "design", "target", "sd", "true", "any call (+/- se)",
+                "runs/point", "at limit");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app("False-call rate (true 0) and power (true != 0) of the precision rule, by simulation");
+    AdaptiveSimSettings s;
+    app.add_option("--experiments", s.experiments, "Simulated experiments per row")->check(CLI::Range(1, 1000000));
+    app.add_option("--seed", s.seed, "Random seed");
+    app.add_option("--target", s.targetPct, "Precision target, % (a custom row)")->check(CLI::Range(0.01, 100.0));
+    app.add_option("--sd", s.sdPct, "Run-to-run sd, % of the mean")->check(CLI::Range(0.0, 100.0));
+    app.add_option("--true", s.truePct, "The candidate's true change, %");
+    app.add_option("--rounds", s.repetitions, "Planned rounds")->check(CLI::Range(2, 1000));
+    app.add_option("--max", s.maxRepetitions, "The rule's limit")->check(CLI::Range(2, 1000));
+    app.add_option("--clients", s.clientCounts, "Client counts")->check(CLI::Range(1, 20));
+    app.add_flag("--paired", s.paired, "Judge paired by round");
+    bool fixed = false;
+    app.add_flag("--fixed", fixed, "No rule: exactly --rounds rounds (a custom row)");
+    CLI11_PARSE(app, argc, argv);
+    bool custom = app.count("--target") || app.count("--sd") || app.count("--true") || app.count("--paired") || fixed;
+    s.adaptive = !fixed;
+    if (s.maxRepetitions < s.repetitions) {
+        std::fprintf(stderr, "adaptive_calls: --max (%d) must be at least --rounds (%d)\n", s.maxRepetitions, s.repetitions);
+        return 2;
+    }
+    std::printf("%d experiments a row, seed %llu, %d client counts, %d planned rounds, at most %d; promise: any call "
+                "<= 5%% under true 0\n", s.experiments, static_cast<unsigned long long>(s.seed), s.clientCounts,
+                s.repetitions, s.maxRepetitions);
+    header();
+    if (custom) {
+        row(fixed ? (s.paired ? "fixed, paired" : "fixed, Welch") : s.paired ? "rule, paired" : "rule, Welch", s);
+        return 0;
+    }
+    struct Case { double target, sd; };
+    const std::vector<Case> cases{{2, 1}, {2, 2}, {2, 3}, {1, 1}, {5, 3}};
+    for (double truePct : {0.0, 8.0})
+        for (bool paired : {false, true})
+            for (const auto& c : cases) {
+                AdaptiveSimSettings r = s;
+                r.targetPct = c.target, r.sdPct = c.sd, r.truePct = truePct, r.paired = paired;
+                row(paired ? "rule, paired" : "rule, Welch", r);
+            }
+    for (int rounds : {s.repetitions, s.maxRepetitions})
+        for (double sd : {1.0, 3.0}) {
+            AdaptiveSimSettings r = s;
+            r.adaptive = false, r.repetitions = rounds, r.sdPct = sd;
+            row(rounds == s.repetitions ? "fixed, planned rounds" : "fixed, max rounds", r);
+        }
+    return 0;
+}
