@@ -109,8 +109,9 @@ int main(int argc, char** argv) {
     runCmd->add_option("-L,--latency-limit", run.latencyLimit,
                        "Count transactions above this many ms as late; with -R, skip slots already that late")
         ->check(CLI::PositiveNumber);
-    runCmd->add_option("--max-tries", run.maxTries, "Tries of a transaction failing by serialization or deadlock")
-        ->check(CLI::PositiveNumber);
+    runCmd->add_option("--max-tries", run.maxTries, "Tries of a transaction failing by serialization or deadlock "
+                                                    "(0: no limit, with -T or -L)")
+        ->check(CLI::NonNegativeNumber);
     runCmd->add_option("--warmup", run.warmup, "Seconds at the start that run but are not counted")
         ->check(CLI::NonNegativeNumber);
     runCmd->add_option("-s,--scale", run.scale, "The :scale of custom scripts (built-ins read it from pgbench_branches)")

@@ -65,19 +65,32 @@ public:
     }
     // At a sample boundary. `endsWarmup`: the interval began in the warm-up and ends after it,
     // so the counted window starts here (with no warm-up it starts at the first snapshot).
-    std::optional<SystemSample> interval(bool endsWarmup) {
+    // `atDeadline`: the first boundary at a timed run's end, where the counted window ends.
+    std::optional<SystemSample> interval(bool endsWarmup, bool atDeadline) {
         std::optional<SystemSnapshot> now;
         if (!previous_ || !take(now)) return std::nullopt;
         SystemSample s = sampler_->between(*previous_, *now);
         if (endsWarmup) windowStart_ = now;
+        if (atDeadline) windowEnd_ = now;
         previous_ = now;
         return s;
     }
+    // The counted window. A timed run's ends at its deadline, as tps's does: CPU, disks and
+    // pressure from the snapshot there, and every rate per second of that span. The server's
+    // counters come from a snapshot after the load's sessions left (a backend reports its last
+    // commits when it exits), so their deltas also hold the transactions in flight at the end;
+    // without a deadline (-t) the window ends there too, as the run does.
     std::optional<SystemSample> window() {
         if (!windowStart_) return std::nullopt;
         if (broken_) return std::nullopt;
         try {
-            return sampler_->between(*windowStart_, sampler_->finalSnapshot(5000));
+            SystemSnapshot last = sampler_->finalSnapshot(5000);
+            if (windowEnd_) {
+                std::optional<ServerCounterSnapshot> counters = last.counters;
+                last = *windowEnd_;
+                last.counters = counters;
+            }
+            return sampler_->between(*windowStart_, last);
         } catch (const std::exception&) {
             return std::nullopt;
         }
@@ -97,7 +110,7 @@ private:
     }
     SystemSampler* sampler_;
     bool broken_ = false;
-    std::optional<SystemSnapshot> previous_, windowStart_;
+    std::optional<SystemSnapshot> previous_, windowStart_, windowEnd_;
 };
 
 } // namespace
@@ -135,7 +148,9 @@ void validate(const LoadSpec& s) {
     if (timed && s.warmupS >= s.durationS) bad("warm-up (" + std::to_string(s.warmupS) + " s) must be shorter than the duration");
     if (s.rate < 0) bad("rate must not be negative");
     if (s.latencyLimitMs < 0 || !std::isfinite(s.latencyLimitMs)) bad("latency limit must be a positive number of milliseconds");
-    if (s.maxTries < 1) bad("max tries must be at least 1");
+    if (s.maxTries < 0) bad("max tries must not be negative (0: no limit)");
+    if (s.maxTries == 0 && s.latencyLimitMs == 0 && !timed)  // pgbench's words
+        bad("an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
     if (s.maxFailedPct > 100) bad("the allowed share of failed transactions must be at most 100%");
     if (!(s.sampleIntervalS >= 0.05)) bad("sample interval must be at least 0.05 s");
     if (s.scale < 1) bad("scale must be at least 1");
@@ -270,8 +285,11 @@ LoadResult LoadRun::run() {
         int64_t sampleStart = sh.startNs;
         Totals previous;
         int64_t stopSeenNs = 0;
+        bool deadlineSeen = false;
         for (bool last = false; !last;) {
             int64_t sampleEnd = sampleStart + interval;
+            // A timed run's counted window ends at the deadline: wake there, not after it.
+            if (!deadlineSeen && sampleStart < sh.deadlineNs && sampleEnd > sh.deadlineNs) sampleEnd = sh.deadlineNs;
             {
                 std::unique_lock<std::mutex> lock(sh.mutex);
                 while (sh.workersFinished.load() < threads) {
@@ -289,14 +307,18 @@ LoadResult LoadRun::run() {
                 sh.stop.store(RunShared::kAbandon);
                 sh.wakeAll();
             }
+            bool atDeadline = spec_.durationS > 0 && !deadlineSeen && now >= sh.deadlineNs;
+            deadlineSeen = deadlineSeen || atDeadline;
             std::optional<SystemSample> system =
-                metrics.interval(sampleStart < sh.measureStartNs && now >= sh.measureStartNs);
+                metrics.interval(sampleStart < sh.measureStartNs && now >= sh.measureStartNs, atDeadline);
             if (sh.failed) continue;
             Totals current = everything(workers);
             LoadSample s;
             s.startS = seconds(sampleStart - sh.startNs);
             s.endS = seconds(std::min(now, sh.deadlineNs) - sh.startNs);
-            s.warmup = now <= sh.measureStartNs;
+            // Warm-up when it *starts* before the warm-up ends: the sampler wakes a little after
+            // the boundary, and the sample that ends the warm-up is mostly warm-up seconds.
+            s.warmup = sampleStart < sh.measureStartNs;
             LatencyHistogram delta = current.latency.since(previous.latency);
             s.transactions = delta.count();
             s.tps = s.endS > s.startS ? static_cast<double>(s.transactions) / (s.endS - s.startS) : 0;

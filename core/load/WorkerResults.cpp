@@ -223,7 +223,12 @@ void Worker::afterError(Client& c) {
     bool deadlock = std::strcmp(c.sqlstate, "40P01") == 0;
     c.sqlstate[0] = '\0';
     int64_t now = monotonicNs();
-    bool canRetry = (serialization || deadlock) && c.tries < spec_.maxTries &&
+    // pgbench's doRetry: a serialization or deadlock failure, tries left (--max-tries 0: no
+    // limit), no longer since the transaction's (scheduled) start than the latency limit, and
+    // the run not over.
+    bool triesLeft = spec_.maxTries == 0 || c.tries < spec_.maxTries;
+    bool inTime = latencyLimitNs_ == 0 || now - c.txStartNs <= latencyLimitNs_;
+    bool canRetry = (serialization || deadlock) && triesLeft && inTime &&
                     shared_.stop.load(std::memory_order_relaxed) == RunShared::kRunning && now < shared_.deadlineNs;
     PhaseCounters* p = phaseAt(now);
     if (spec_.verboseErrors) {

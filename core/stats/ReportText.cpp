@@ -106,9 +106,10 @@ std::string reportText(const StatsReport& r) {
                     pm(*f.peakThroughput, f.peakThroughputSe.value_or(NAN), "%.1f").c_str());
             add(out, "\n");
             if (f.amdahl)
-                add(out, "%-20s   Amdahl (second model, kappa = 0): lambda %s, sigma %s, R^2 %.4f, no peak\n", "",
+                add(out, "%-20s   Amdahl (second model, kappa = 0): lambda %s, sigma %s, R^2 %.4f, no peak%s\n", "",
                     pm(f.amdahl->lambda, f.amdahl->lambdaSe, "%.3f").c_str(),
-                    pm(f.amdahl->sigma, f.amdahl->sigmaSe, "%.5f").c_str(), f.amdahl->rSquared);
+                    pm(f.amdahl->sigma, f.amdahl->sigmaSe, "%.5f").c_str(), f.amdahl->rSquared,
+                    f.amdahl->converged ? "" : " (did not converge)");
             if (!f.note.empty()) add(out, "%-20s   %s\n", "", f.note.c_str());
         }
     }

@@ -62,7 +62,7 @@ double predictWith(const Eigen::VectorXd& x, bool withKappa, double n) {
     return x[0] * n / (1 + x[1] * (n - 1) + kappa * n * (n - 1));
 }
 
-RawFit fit(const std::vector<ScalingPoint>& points, bool weighted, bool withKappa) {
+RawFit fit(const std::vector<ScalingPoint>& points, bool weighted, bool withKappa, int maxEvaluations) {
     int params = withKappa ? 3 : 2;
     // Start: lambda from the smallest client count; then the law is linear in sigma and kappa:
     //   lambda N / X - 1 = sigma (N - 1) + kappa N (N - 1).
@@ -89,7 +89,7 @@ RawFit fit(const std::vector<ScalingPoint>& points, bool weighted, bool withKapp
     Eigen::LevenbergMarquardt<UslFunctor> lm(f);
     lm.parameters.xtol = 1e-14;
     lm.parameters.ftol = 1e-14;
-    lm.parameters.maxfev = 2000;
+    lm.parameters.maxfev = maxEvaluations;
     auto status = lm.minimize(out.x);
     // Ending on a tolerance (even one too small to improve on) is convergence; running out of
     // evaluations, bad input or non-finite estimates is not.
@@ -130,7 +130,7 @@ double seOf(const RawFit& f, int i) { return f.cov.size() ? std::sqrt(f.cov(i, i
 
 double UslFit::predict(double n) const { return lambda * n / (1 + sigma * (n - 1) + kappa * n * (n - 1)); }
 
-UslFit fitUsl(const std::vector<ScalingPoint>& points, bool weighted) {
+UslFit fitUsl(const std::vector<ScalingPoint>& points, bool weighted, int maxEvaluations) {
     for (const auto& p : points) {
         if (!std::isfinite(p.clients) || !std::isfinite(p.mean) || !std::isfinite(p.sd))
             throw Error("USL fit: a point is not a number (clients " + std::to_string(p.clients) + ")");
@@ -142,7 +142,7 @@ UslFit fitUsl(const std::vector<ScalingPoint>& points, bool weighted) {
     if (points.size() < 3)
         throw Error("the USL has 3 parameters and needs at least 3 client counts; this series has " +
                     std::to_string(points.size()));
-    RawFit raw = fit(points, weighted, true);
+    RawFit raw = fit(points, weighted, true, maxEvaluations);
     UslFit usl;
     usl.points = static_cast<int>(points.size());
     usl.weighted = weighted;
@@ -158,8 +158,9 @@ UslFit fitUsl(const std::vector<ScalingPoint>& points, bool weighted) {
 
     if (!std::isnan(usl.kappaSe)) usl.kappaAboveZero = usl.kappa - studentTQuantile(0.975, dof) * usl.kappaSe > 0;
     if (!usl.kappaAboveZero) {
-        RawFit a = fit(points, weighted, false);
-        usl.amdahl = AmdahlFit{a.x[0], a.x[1], seOf(a, 0), seOf(a, 1), a.rSquared};
+        RawFit a = fit(points, weighted, false, maxEvaluations);
+        usl.amdahl = AmdahlFit{a.x[0], a.x[1], seOf(a, 0), seOf(a, 1), a.rSquared, a.converged};
+        if (!a.converged) addNote("Amdahl's law did not converge either: its estimates are not to be trusted");
         if (usl.converged && !std::isnan(usl.kappaSe))
             addNote("kappa is not significantly above 0 (its 95% interval reaches 0): the data do not show a "
                     "coherency cost for certain, and Amdahl's law (no peak) fits too");
@@ -167,7 +168,9 @@ UslFit fitUsl(const std::vector<ScalingPoint>& points, bool weighted) {
     if (usl.sigma < 0)
         addNote("sigma < 0: these points scale better than linearly, which the law does not describe (cache effects, "
                 "too few points?)");
-    if (usl.sigma >= 1) {
+    if (!usl.converged) {
+        // No peak from a fit that did not converge: N* and X(N*) would look like findings.
+    } else if (usl.sigma >= 1) {
         addNote("sigma >= 1: throughput falls from the first client on");
     } else if (usl.kappa > 0) {
         double nStar = std::sqrt((1 - usl.sigma) / usl.kappa);
@@ -183,6 +186,8 @@ UslFit fitUsl(const std::vector<ScalingPoint>& points, bool weighted) {
             usl.peakClientsSe = std::sqrt(std::max(0.0, gN.dot(raw.cov * gN)));
             usl.peakThroughputSe = std::sqrt(std::max(0.0, gX.dot(raw.cov * gX)));
         }
+    } else if (usl.kappa < 0) {
+        addNote("kappa < 0: the curve bends upwards, which the law does not describe (no coherency cost; no peak)");
     } else {
         addNote("kappa = 0: no peak; throughput levels off towards lambda/sigma");
     }

@@ -22,6 +22,7 @@ struct AmdahlFit {
     double lambda = 0, sigma = 0;
     double lambdaSe = 0, sigmaSe = 0;  // NaN when they cannot be computed
     double rSquared = 0;
+    bool converged = true;             // as UslFit's; without it the estimates are not shown as a fit
 };
 
 struct UslFit {
@@ -35,7 +36,7 @@ struct UslFit {
     bool weighted = false;
     bool converged = true;              // Levenberg-Marquardt ended on a tolerance, with finite estimates
     bool kappaAboveZero = false;        // kappa's 95% interval lies above 0
-    std::optional<double> peakClients;  // N* = sqrt((1 - sigma) / kappa), when kappa > 0 and sigma < 1
+    std::optional<double> peakClients;  // N* = sqrt((1 - sigma) / kappa), when the fit converged, kappa > 0 and sigma < 1
     std::optional<double> peakThroughput;  // X(N*)
     std::optional<double> peakClientsSe, peakThroughputSe;  // delta method; none without standard errors
     std::optional<AmdahlFit> amdahl;    // the second model, when kappa is not significantly above 0
@@ -49,6 +50,8 @@ struct UslFit {
 // s^2 = residual sum of squares / (points - parameters). The USL is always reported; when
 // kappa's 95% interval reaches 0 that is said (kappaAboveZero false) and Amdahl's law is fitted
 // as a second model. Throws Error with fewer points than parameters.
-UslFit fitUsl(const std::vector<ScalingPoint>& points, bool weighted = false);
+// maxEvaluations: Levenberg-Marquardt's budget of function evaluations (a fit that runs out of
+// it has not converged: no standard errors, no peak, said in the note).
+UslFit fitUsl(const std::vector<ScalingPoint>& points, bool weighted = false, int maxEvaluations = 2000);
 
 } // namespace scalelab

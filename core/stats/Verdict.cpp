@@ -1,6 +1,8 @@
 #include "stats/Verdict.h"
 
 #include "stats/RunCaveats.h"
+#include "store/ExperimentStore.h"
+#include "store/RunFlags.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -92,17 +94,18 @@ std::string byText(const std::vector<PointVerdict>& all, size_t first, size_t la
 
 std::string adviceText(const std::vector<PointVerdict>& all, size_t first, size_t last) {
     // A side with one run: how many runs of that side would settle it.
-    std::string single;
+    std::string single, side;
     for (size_t i = first; i <= last; ++i) {
         const PointVerdict& p = all[i];
         if (p.comparison.singleRunSide.empty()) continue;
-        single += "; at " + clientsText(p.clients) + " " +
-                  (p.advice.runsForSingleSide ? std::to_string(*p.advice.runsForSingleSide) + " runs of the " +
-                                                    p.comparison.singleRunSide + " (it has one) would detect a " +
-                                                    format("%g%%", p.advice.changePct) + " change"
-                                              : p.advice.reason);
+        side = p.comparison.singleRunSide;
+        single += std::string(single.empty() ? "" : ", ") +
+                  (p.advice.runsForSingleSide ? std::to_string(*p.advice.runsForSingleSide) : "no feasible number") +
+                  " at " + clientsText(p.clients);
     }
-    if (!single.empty()) return single;
+    if (!single.empty())
+        return "; runs of the " + side + " (it has one) that would detect a " + format("%g%%", all[first].advice.changePct) +
+               " change: " + single;
     const RunCountAdvice* most = nullptr;
     bool tooMany = false;
     double change = 0;
@@ -235,11 +238,6 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
             } else {
                 p.call = PointCall::NoDifference;
             }
-            if (!c.singleRunSide.empty())
-                p.notes.push_back("at " + clientsText(p.clients) + " the " + c.singleRunSide +
-                                  " has one run: judged as one new run against the other side's " +
-                                  std::to_string(c.singleRunSide == "baseline" ? c.b.n : c.a.n) +
-                                  " (a prediction interval; equal variances assumed)");
         }
     }
     // Equivalence: two one-sided tests at alpha / m each, i.e. the 1 - 2 alpha / m interval inside
@@ -322,6 +320,22 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
                             format("%.3g%%", 100 * alpha / m) + " and its interval is at " +
                             format("%.4g%%", 100 * (1 - alpha / m)) + ", so these statements hold together at " +
                             format("%g%%", 100 * o.confidence));
+    // One sentence for the client counts where a side has one run.
+    std::string singles, singleSide;
+    for (const auto& p : v.points)
+        if (!p.comparison.singleRunSide.empty()) {
+            singleSide = p.comparison.singleRunSide == "baseline" ? baseline : candidate;
+            singles += (singles.empty() ? "" : ", ") + std::to_string(p.clients);
+        }
+    if (!singles.empty())
+        v.summary.push_back(singleSide + " has one run at " + singles + " clients: each is judged as one new run against " +
+                            "the other side's runs (a prediction interval; equal variances assumed)");
+    bool adaptive = std::any_of(runs.begin(), runs.end(), [&](const RunRecord& r) {
+        return (r.series == baseline || r.series == candidate) && countsInStatistics(r) && r.flags.has(RunFlag::ExtraRound);
+    });
+    if (adaptive)
+        v.summary.push_back("Some of these runs were added by a sweep's precision rule (adaptive rounds): the intervals "
+                            "and calls are approximate (docs/statistics.md, \"Adaptive rounds\")");
     for (const auto& p : v.points)
         for (const auto& n : p.notes) {
             std::string s = n;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <regex>
 #include <sstream>
@@ -49,11 +50,23 @@ double numberOrMissing(const std::string& text, const std::string& file, int lin
     return number(text, file, line, what);
 }
 
+// A progress time above this is a --progress-timestamp (2001-09-09), not seconds into a run.
+constexpr double kEpochSeconds = 1e9;
+
 // Progress lines are a run's samples. The interval is the smallest spacing seen (the first line
 // ends one interval after the start). A line that is missing (a gap) must not make the next
 // sample span two intervals: each sample covers one interval, and the gaps are counted.
 int fixProgressIntervals(std::vector<StoredSample>& samples) {
     if (samples.empty()) return 0;
+    // --progress-timestamp: the times are Unix epoch seconds. The run started one interval
+    // before the first line (the spacing of the first two lines, or 1 s for a single line).
+    if (samples.front().endS > kEpochSeconds) {
+        double first = samples.front().endS;
+        double spacing = samples.size() > 1 ? samples[1].endS - first : 1;
+        for (size_t i = 2; i < samples.size(); ++i) spacing = std::min(spacing, samples[i].endS - samples[i - 1].endS);
+        double start = first - (spacing > 0 ? spacing : 1);
+        for (auto& s : samples) s.endS -= start;
+    }
     double interval = samples.front().endS;
     for (size_t i = 1; i < samples.size(); ++i) interval = std::min(interval, samples[i].endS - samples[i - 1].endS);
     if (!(interval > 0)) return 0;
@@ -81,7 +94,10 @@ std::string readFile(const std::string& path) {
 
 std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::string& file, const std::string& series) {
     static const std::regex field(R"(^([a-z][a-z ]*[a-z])\s*[:=]\s*(.*?)\s*$)");
-    static const std::regex tpsLine(R"(^tps = ([0-9.eE+-]+) \((including connections establishing|excluding connections establishing|without initial connection time)\)\s*$)");
+    // pgbench 14+ with -C prints one tps, "including reconnection times": every transaction
+    // connects, so that one is the run's rate.
+    static const std::regex tpsLine(
+        R"(^tps = ([0-9.eE+-]+) \((including connections establishing|excluding connections establishing|without initial connection time|including reconnection times)\)\s*$)");
     static const std::regex progress(
         R"(^progress: ([0-9.]+) s, ([0-9.]+|-?nan|-?NaN) tps, lat ([0-9.]+|-?nan|-?NaN) ms stddev ([0-9.]+|-?nan|-?NaN)(.*)$)");
     // pgbench's words for an aborted client, with or without the "pgbench: error: " prefix.
@@ -95,6 +111,10 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
     ImportedRun* cur = nullptr;
     int startLine = 0;
     bool haveTps = false, preferredTps = false, haveClients = false;
+    // -t: the planned count, checked once the failed and skipped counts are read (pgbench 15+
+    // counts them toward it: processed + failed + skipped = planned for a run that completed).
+    std::optional<int64_t> planned;
+    uint64_t skipped = 0;
     nlohmann::json detail;
     // Abort lines come before their report (stderr during the run), and "Run was aborted" after
     // it; in a 2>&1 log with a buffered stdout the report comes last of all.
@@ -111,6 +131,12 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
         if (!cur) return;
         if (!haveClients) fail(file, startLine, "the report that starts here has no 'number of clients' line");
         if (!haveTps) fail(file, at, "the report that starts at line " + std::to_string(startLine) + " has no 'tps = ' line");
+        if (planned && static_cast<int64_t>(cur->run.transactions + cur->run.failures + skipped) < *planned)
+            markAborted(*cur, "processed " + std::to_string(cur->run.transactions) +
+                                  (cur->run.failures + skipped ? " (and " + std::to_string(cur->run.failures + skipped) +
+                                                                     " failed or skipped)"
+                                                               : std::string()) +
+                                  " of " + std::to_string(*planned) + " transactions");
         int gaps = fixProgressIntervals(cur->samples);
         if (gaps > 0) detail["progress_gaps"] = gaps;
         cur->run.detail = detail;
@@ -126,6 +152,8 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
             s.endS = number(m[1], file, lineNo, "progress time");
             s.tps = numberOrMissing(m[2], file, lineNo, "progress tps");
             s.latMeanMs = numberOrMissing(m[3], file, lineNo, "progress latency");
+            // An interval without a transaction has no latency (some versions print 0.000).
+            if (s.tps == 0) s.latMeanMs = kMissing;
             s.latP50Ms = s.latP95Ms = s.latP99Ms = kMissing;  // progress lines have no percentiles
             pendingProgress.push_back(s);
             continue;
@@ -157,6 +185,8 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
             pendingRunAborted = false;
             startLine = lineNo;
             haveTps = preferredTps = haveClients = false;
+            planned.reset();
+            skipped = 0;
             detail = nlohmann::json::object();
             cur->run.series = series;
             cur->run.threads = 1;  // pgbench 8.4 has no threads line: one thread
@@ -175,7 +205,10 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
                 preferredTps = preferred;
             }
             haveTps = true;
-            detail[preferred ? "tps_without_connections" : "tps_including_connections"] = cur->run.tps;
+            const char* key = m[2] == "including reconnection times"          ? "tps_including_reconnections"
+                              : m[2] == "including connections establishing" ? "tps_including_connections"
+                                                                              : "tps_without_connections";
+            detail[key] = number(m[1], file, lineNo, "tps");
             continue;
         }
         if (!std::regex_match(line, m, field)) continue;  // lines this importer does not need
@@ -202,16 +235,19 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
         } else if (key == "number of transactions actually processed") {
             cur->run.transactions = static_cast<uint64_t>(integer(value.substr(0, value.find('/'))));
             size_t slash = value.find('/');
-            if (slash != std::string::npos) {
-                int64_t planned = integer(value.substr(slash + 1));
-                if (static_cast<int64_t>(cur->run.transactions) < planned)
-                    markAborted(*cur, "processed " + std::to_string(cur->run.transactions) + " of " + std::to_string(planned) +
-                                          " transactions");
-            }
+            if (slash != std::string::npos) planned = integer(value.substr(slash + 1));
         } else if (key == "number of failed transactions") {
             cur->run.failures = static_cast<uint64_t>(integer(value.substr(0, value.find(' '))));
+        } else if (key == "number of transactions skipped") {
+            skipped = static_cast<uint64_t>(integer(value.substr(0, value.find(' '))));
+            detail["skipped"] = skipped;
         } else if (key == "latency average") {
-            cur->run.latency.meanMs = number(value.substr(0, value.find(' ')), file, lineNo, "latency average");
+            double mean = number(value.substr(0, value.find(' ')), file, lineNo, "latency average");
+            // pgbench 9.4-9.6 print 1000 * duration * clients / transactions without -P/-R/-L,
+            // and under -t the duration is 0: "0.000 ms" is no measurement. No transaction of a
+            // database ends in under half a microsecond, so a 0 is missing, never a latency.
+            if (mean == 0) detail["latency_average_note"] = "printed as 0.000 ms: not measured (pgbench 9.4-9.6 under -t)";
+            cur->run.latency.meanMs = mean == 0 ? kMissing : mean;
         } else if (key == "latency stddev") {
             cur->run.latency.stddevMs = number(value.substr(0, value.find(' ')), file, lineNo, "latency stddev");
         }

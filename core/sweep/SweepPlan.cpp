@@ -230,7 +230,7 @@ SweepPlan parsePlan(const json& j) {
             fail("$.workload.mode", e.what());
         }
         p.rate = wl.number("rate", 0, 0, "0 (unthrottled) or more transactions per second");
-        p.maxTries = static_cast<int>(wl.integer("max_tries", 1, 1));
+        p.maxTries = static_cast<int>(wl.integer("max_tries", 1, 0));  // 0: no limit (timed runs or a latency limit)
         p.scriptScale = wl.integer("scale", 0, 1);  // 0: not given
         p.latencyLimitMs = wl.number("latency_limit", 0, 0, "0 (none) or more milliseconds");
         p.maxFailedPct = wl.number("max_failed_pct", -1, 0, "a percentage from 0 to 100");
@@ -335,6 +335,9 @@ SweepPlan parsePlan(const json& j) {
     p.warmupS = root.number("warmup", 0, 0, "0 or more seconds");
     if (p.warmupS > 0 && p.durationS == 0) fail("$.warmup", "a warm-up needs a timed run (duration)");
     if (p.durationS > 0 && p.warmupS >= p.durationS) fail("$.warmup", "must be shorter than the duration");
+    if (p.maxTries == 0 && p.durationS == 0 && p.latencyLimitMs == 0)
+        fail("$.workload.max_tries", "0 (no limit) needs a duration or $.workload.latency_limit, as pgbench's "
+                                     "--max-tries 0 needs -T or -L");
     // A sweep is planned run by run: a count that could never finish (or overflow an int) is a
     // mistake in the plan, said here rather than found by a machine that runs out of memory.
     constexpr int64_t kMaxRuns = 1000000;

@@ -82,6 +82,16 @@ protected:
         testDatabase = std::make_unique<test::TestDatabase>(server(), kTemplate);
     }
     void TearDown() override { testDatabase.reset(); }
+    // This process as the load generator, the test database's counters, and with `withServer` the
+    // postmaster's CPU.
+    static MetricsSources loadSources(bool withServer) {
+        MetricsSources sources;
+        sources.conninfo = conninfo();
+        sources.loadGenerator = getpid();
+        if (withServer) sources.serverPostmaster = server().status().pid;
+        sources.ticksPerSecond = sysconf(_SC_CLK_TCK);
+        return sources;
+    }
 };
 
 } // namespace
@@ -235,6 +245,37 @@ TEST_F(LoadRunTest, SerializationFailuresAreRetriedAndEveryCommitCountsOnce) {
     EXPECT_LE(r.retriedTransactions, r.retries);
 }
 
+// pgbench's doRetry: no retry once the transaction has taken longer than the latency limit.
+// Every transaction sleeps 50 ms before its update, so with -L 10 a serialization failure is
+// never retried however many tries are allowed; without -L it is.
+TEST_F(LoadRunTest, RetriesStopAtTheLatencyLimit) {
+    exec("CREATE TABLE IF NOT EXISTS hot3 (id int PRIMARY KEY, n int)");
+    exec("INSERT INTO hot3 VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET n = 0");
+    LoadSpec s = spec("", 4, 2, 4);
+    s.workload.addScriptText("BEGIN ISOLATION LEVEL REPEATABLE READ;\n"
+                             "SELECT n FROM hot3 WHERE id = 1;\n"
+                             "SELECT pg_sleep(0.05);\n"
+                             "UPDATE hot3 SET n = n + 1 WHERE id = 1;\n"
+                             "END;\n",
+                             "hot3.sql");
+    s.maxTries = 10;
+    s.latencyLimitMs = 10;
+    LoadResult limited = LoadRun(s).run();
+    ASSERT_GT(limited.failures.serialization, 0u) << "the clients collide";
+    EXPECT_EQ(limited.retries, 0u) << "a retry after 50 ms is past the 10 ms limit";
+    EXPECT_EQ(limited.transactions + limited.failures.total(), 16u);
+    s.latencyLimitMs = 0;
+    LoadResult unlimited = LoadRun(s).run();
+    EXPECT_GT(unlimited.retries, 0u);
+    // --max-tries 0 with -T: unlimited tries, bounded by the run's end.
+    s.transactionsPerClient = 0;
+    s.durationS = 1;
+    s.maxTries = 0;
+    LoadResult timed = LoadRun(s).run();
+    EXPECT_EQ(timed.status, RunStatus::Completed) << timed.error;
+    EXPECT_GT(timed.retries, 0u);
+}
+
 // A plan may allow only so many failed transactions: above that the run is failed (its tps
 // would describe retries, not work). Six clients start together, read the row in repeatable
 // read, wait, and update it: all but one fail by serialization each round.
@@ -306,9 +347,9 @@ TEST_F(LoadRunTest, WarmupIntervalsAreReportedButNotCounted) {
     ASSERT_FALSE(r.samples.empty());
     uint64_t sampled = 0;
     for (const auto& sample : r.samples) {
-        // A sample is flagged warm-up when it ended before the warm-up did (how many there are
-        // depends on when the sampling thread woke).
-        EXPECT_EQ(sample.warmup, sample.endS <= 1.0) << sample.endS;
+        // A sample is flagged warm-up when it started before the warm-up ended: the one that
+        // ends the warm-up (the sampler wakes a little after 1.0 s) is warm-up, never counted.
+        EXPECT_EQ(sample.warmup, sample.startS < 1.0) << sample.startS << " .. " << sample.endS;
         sampled += sample.transactions;
     }
     EXPECT_FALSE(r.samples.back().warmup);
@@ -390,12 +431,7 @@ TEST_F(LoadRunTest, ConnectionErrorsAreReportedInTheServersWords) {
 }
 
 TEST_F(LoadRunTest, ServerCountersSeeExactlyTheCommitsTheLoadGeneratorCounted) {
-    MetricsSources sources;
-    sources.conninfo = conninfo();
-    sources.loadGenerator = getpid();
-    sources.serverPostmaster = server().status().pid;
-    sources.ticksPerSecond = sysconf(_SC_CLK_TCK);
-    SystemSampler sampler(sources);
+    SystemSampler sampler(loadSources(true));
     LoadSpec s = spec("tpcb-like", 4, 2, 60);
     s.sampleIntervalS = 0.1;
     LoadResult r = LoadRun(s, {}, &sampler).run();
@@ -411,6 +447,25 @@ TEST_F(LoadRunTest, ServerCountersSeeExactlyTheCommitsTheLoadGeneratorCounted) {
     EXPECT_EQ(r.samples.front().system->cpu.perPu.size(), static_cast<size_t>(sysconf(_SC_NPROCESSORS_ONLN)));
 }
 
+// A rate's numerator and denominator cover one span: a timed run's window ends at its deadline
+// for CPU and every rate, as tps's does, not when the last session has left. Each transaction
+// sleeps 0.7 s, so two are in flight at the 1 s deadline and end about 0.4 s after it; the
+// window used to include that tail (1.4 s for a 1 s run: rates 29% low).
+TEST_F(LoadRunTest, TheCountedWindowOfTheMetricsEndsAtTheDeadline) {
+    SystemSampler sampler(loadSources(true));
+    LoadSpec s = spec("", 2, 1, 0);
+    s.durationS = 1;
+    s.sampleIntervalS = 0.3;
+    s.workload.addScriptText("SELECT pg_sleep(0.7);\n", "sleep.sql");
+    LoadResult r = LoadRun(s, {}, &sampler).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    ASSERT_TRUE(r.system && r.system->server);
+    EXPECT_NEAR(r.measuredSeconds, 1.0, 1e-6);
+    EXPECT_NEAR(r.system->seconds, r.measuredSeconds, 0.15) << "the metrics' window is the counted one";
+    // The counters still hold the transactions that ended after the deadline: every commit.
+    EXPECT_GE(r.system->server->commitDelta, r.transactions + r.system->server->ownStatements);
+}
+
 // With a warm-up the window starts at a snapshot taken while backends are busy: commits of
 // the warm-up that a backend has not reported yet land in the window. The window's commits may
 // exceed the counted transactions by that much, never fall short, and PostgreSQL reports a busy
@@ -419,11 +474,7 @@ TEST_F(LoadRunTest, ServerCountersSeeExactlyTheCommitsTheLoadGeneratorCounted) {
 // of throughput; without a warm-up the same run is exact to the in-flight transactions
 // (0.002%). docs/metrics.md.
 TEST_F(LoadRunTest, WithAWarmupTheWindowsCommitsExceedTheCountedTransactionsByTheReportingLagOnly) {
-    MetricsSources sources;
-    sources.conninfo = conninfo();
-    sources.loadGenerator = getpid();
-    sources.ticksPerSecond = sysconf(_SC_CLK_TCK);
-    SystemSampler sampler(sources);
+    SystemSampler sampler(loadSources(false));
     LoadSpec s = spec("select-only", 4, 2, 0);
     s.durationS = 8;
     s.warmupS = 2;

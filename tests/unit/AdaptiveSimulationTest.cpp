@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 using namespace scalelab;
 
@@ -47,7 +48,13 @@ TEST_P(AdaptiveNull, FalseCallsStayWithinThePromise) {
 INSTANTIATE_TEST_SUITE_P(IssueTable, AdaptiveNull,
                          testing::Values(Setting{2, 1, false}, Setting{2, 2, false}, Setting{2, 3, false},
                                          Setting{1, 1, false}, Setting{5, 3, false}, Setting{2, 1, true},
-                                         Setting{5, 3, true}));
+                                         Setting{5, 3, true}),
+                         [](const testing::TestParamInfo<Setting>& i) {
+                             // "Target20Sd10Welch": names ctest can list and filter (tenths of %)
+                             auto n = [](double v) { return std::to_string(static_cast<int>(v * 10)); };
+                             return "Target" + n(i.param.targetPct) + "Sd" + n(i.param.sdPct) +
+                                    (i.param.paired ? "Paired" : "Welch");
+                         });
 
 TEST(AdaptiveSimulation, FindsATrueChangeAndStopsEarlyWhenPrecise) {
     AdaptiveSimSettings s;

@@ -329,6 +329,57 @@ TEST(PgbenchImport, NanProgressLinesAndAMissingLine) {
     EXPECT_EQ(runs[0].run.detail["progress_gaps"], 1);
 }
 
+// pgbench 15+ -t: failed and skipped transactions count toward the planned number.
+// hot.sql: BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT n FROM hot WHERE id = 1;
+// SELECT pg_sleep(0.01); UPDATE hot SET n = n + 1 WHERE id = 1; END;
+TEST(PgbenchImport, FailedAndSkippedTransactionsCompleteATRun) {
+    auto failed = parsePgbenchOutput(slurp(data("pgbench-15-t-failed.txt")), "f.txt", "HEAD");
+    ASSERT_EQ(failed.size(), 1u);
+    EXPECT_EQ(failed[0].run.status, RunStatus::Completed) << failed[0].run.error;
+    EXPECT_EQ(failed[0].run.transactions, 6u);
+    EXPECT_EQ(failed[0].run.failures, 14u);
+    EXPECT_EQ(failed[0].run.latency.meanMs, 26.120);
+    auto skipped = parsePgbenchOutput(slurp(data("pgbench-15-t-skipped.txt")), "s.txt", "HEAD");
+    EXPECT_EQ(skipped[0].run.status, RunStatus::Completed) << skipped[0].run.error;
+    EXPECT_EQ(skipped[0].run.detail["skipped"], 25);
+    // Short even with them: aborted, and the error counts them.
+    auto aborted = parsePgbenchOutput(slurp(data("pgbench-15-aborted-t.txt")), "t.txt", "HEAD");
+    EXPECT_EQ(aborted[0].run.status, RunStatus::Failed);
+}
+
+TEST(PgbenchImport, AReconnectingRunsTpsIsItsRate) {
+    auto runs = parsePgbenchOutput(slurp(data("pgbench-15-reconnect.txt")), "c.txt", "HEAD");
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].run.tps, 21.831275);
+    EXPECT_EQ(runs[0].run.detail["tps_including_reconnections"], 21.831275);
+    EXPECT_FALSE(runs[0].run.detail.contains("tps_without_connections"));
+}
+
+TEST(PgbenchImport, AZeroLatencyAverageIsNotAMeasurement) {
+    auto runs = parsePgbenchOutput(slurp(data("pgbench-9.5-t-no-latency.txt")), "old.txt", "HEAD");
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_TRUE(std::isnan(runs[0].run.latency.meanMs));
+    EXPECT_FALSE(metricOf(runs[0].run, RunMetric::LatencyMean).has_value());
+    EXPECT_EQ(runs[0].run.tps, 815.123456);
+    // An interval without a transaction has no latency either.
+    auto empty = parsePgbenchOutput(slurp(data("pgbench-9.6-empty-interval.txt")), "e.txt", "HEAD");
+    ASSERT_EQ(empty[0].samples.size(), 3u);
+    EXPECT_TRUE(std::isnan(empty[0].samples[1].latMeanMs));
+    EXPECT_EQ(empty[0].samples[1].transactions, 0u);
+    EXPECT_EQ(empty[0].samples[2].latMeanMs, 6.1);
+}
+
+TEST(PgbenchImport, ProgressTimestampsBecomeSecondsIntoTheRun) {
+    auto runs = parsePgbenchOutput(slurp(data("pgbench-15-progress-timestamp.txt")), "p.txt", "HEAD");
+    ASSERT_EQ(runs.size(), 1u);
+    const auto& s = runs[0].samples;
+    ASSERT_EQ(s.size(), 3u);
+    EXPECT_NEAR(s[0].startS, 0, 1e-6);
+    EXPECT_NEAR(s[0].endS, 1, 1e-6);
+    EXPECT_NEAR(s[2].endS, 3, 1e-6);
+    EXPECT_FALSE(runs[0].run.detail.contains("progress_gaps")) << "no false gap";
+}
+
 TEST(RunsCsvImport, AColumnTheFileLacksIsMissing) {
     auto runs = parseRunsCsv("series,clients,repetition,tps\nA,4,1,100.5\n", "tps-only.csv");
     ASSERT_EQ(runs.size(), 1u);

@@ -51,6 +51,19 @@ TEST(LoadSpec, SaysWhatIsWrong) {
     EXPECT_EQ(problem(s), "no workload: choose a built-in script (-b), a script file (-f) or a replay file");
 }
 
+TEST(LoadSpec, UnlimitedTriesNeedADurationOrALatencyLimitAsInPgbench) {
+    LoadSpec s = valid();
+    s.maxTries = 0;
+    EXPECT_EQ(problem(s), "(valid)") << "-T bounds the retries";
+    s.durationS = 0;
+    s.transactionsPerClient = 10;
+    EXPECT_EQ(problem(s), "an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
+    s.latencyLimitMs = 50;
+    EXPECT_EQ(problem(s), "(valid)") << "-L bounds the retries";
+    s.maxTries = -1;
+    EXPECT_EQ(problem(s), "max tries must not be negative (0: no limit)");
+}
+
 TEST(LoadSpec, QueryModesHaveNames) {
     EXPECT_EQ(parseQueryMode("prepared"), QueryMode::Prepared);
     EXPECT_STREQ(queryModeName(QueryMode::Extended), "extended");

@@ -286,3 +286,16 @@ TEST(SweepPlan, LoadHostsProblemsNameTheirPath) {
     placed["load_hosts"] = json::parse(R"(["local"])");
     EXPECT_EQ(problem(placed), "$.series[0].placement: places this machine's load generator: with load_hosts the clients run elsewhere");
 }
+
+TEST(SweepPlan, UnlimitedTriesNeedADurationOrALatencyLimit) {
+    json j = base();
+    j["workload"] = {{"max_tries", 0}};
+    EXPECT_EQ(problem(j), "(valid)");
+    EXPECT_EQ(parsePlan(j).maxTries, 0);
+    j.erase("duration");
+    j["transactions"] = 100;
+    EXPECT_EQ(problem(j), "$.workload.max_tries: 0 (no limit) needs a duration or $.workload.latency_limit, as "
+                          "pgbench's --max-tries 0 needs -T or -L");
+    j["workload"]["latency_limit"] = 20;
+    EXPECT_EQ(problem(j), "(valid)");
+}

@@ -243,11 +243,25 @@ TEST(Verdict, ASingleRunSideIsJudgedAndTheAdviceNamesItsRuns) {
     for (const auto& p : v.points) {
         EXPECT_EQ(p.comparison.singleRunSide, "candidate");
         EXPECT_TRUE(p.advice.runsForSingleSide) << p.clients;
-        ASSERT_FALSE(p.notes.empty());
-        EXPECT_NE(p.notes[0].find("equal variances assumed"), std::string::npos);
     }
-    bool advice = false;
-    for (const auto& s : v.summary)
-        advice |= s.find(" runs of the candidate (it has one) would detect a 5% change") != std::string::npos;
+    bool advice = false, said = false;
+    for (const auto& s : v.summary) {
+        advice |= s.find("; runs of the candidate (it has one) that would detect a 5% change: ") != std::string::npos;
+        said |= s == "B has one run at 1, 2, 4 clients: each is judged as one new run against the other side's runs "
+                     "(a prediction interval; equal variances assumed)";
+    }
     EXPECT_TRUE(advice);
+    EXPECT_TRUE(said);
+}
+
+TEST(Verdict, RunsOfAdaptiveRoundsMakeTheVerdictApproximate) {
+    auto runs = fasterFrom16();
+    auto said = [](const CurveVerdict& v) {
+        for (const auto& s : v.summary)
+            if (s.find("added by a sweep's precision rule") != std::string::npos) return true;
+        return false;
+    };
+    EXPECT_FALSE(said(judge(runs)));
+    runs.back().flags.add(RunFlag::ExtraRound);
+    EXPECT_TRUE(said(judge(runs)));
 }
