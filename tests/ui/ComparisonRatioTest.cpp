@@ -13,6 +13,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QTableWidget>
+#include <QWheelEvent>
 #include <QLabel>
 #include <QTabWidget>
 #include <QtTest>
@@ -92,6 +95,46 @@ private slots:
         panel->candidateCombo()->setCurrentText(QStringLiteral("B"));
         QCOMPARE(panel->ratioData().series.size(), 1);
         QVERIFY(!panel->ratioChart()->isHidden());
+    }
+
+    // "The same within X%": the box adds a column and the summary's equivalence sentences, as
+    // `report --equivalence`; 0 is off. A wheel over the box without focus changes nothing.
+    void theSameWithinAMarginIsAColumnOfTheTable() {
+        TempDir dir("scalelab-equivalence-tab");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            int64_t index = 0;
+            for (int rep = 1; rep <= 3; ++rep)
+                for (int clients : {1, 2, 4}) {
+                    double wiggle = 1 + 0.005 * (rep - 2);
+                    store->saveRun(test::completedRun("A", clients, rep, 1000 * clients * wiggle, index++), {});
+                    store->saveRun(test::completedRun("B", clients, rep, 1000 * clients / wiggle, index++), {});
+                }
+        }
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        ComparisonPanel* panel = page.comparison();
+        QTableWidget* table = panel->table();
+        QVERIFY(table->isColumnHidden(8));
+        QVERIFY(!panel->summary()->text().contains(QStringLiteral("the same as")));
+
+        QWheelEvent wheel(QPointF(5, 5), panel->equivalenceBox()->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, 120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(panel->equivalenceBox(), &wheel);
+        QCOMPARE(panel->equivalenceBox()->value(), 0.0);
+
+        panel->equivalenceBox()->setValue(5);
+        QVERIFY(!table->isColumnHidden(8));
+        QCOMPARE(table->horizontalHeaderItem(8)->text(), QStringLiteral("Same within \u00b15%"));
+        QCOMPARE(table->rowCount(), 3);
+        for (int r = 0; r < 3; ++r) QCOMPARE(table->item(r, 8)->text(), QStringLiteral("yes"));
+        QVERIFY(panel->summary()->text().contains(QStringLiteral("B is the same as A within +/-5% at every client count")));
+        QCOMPARE(panel->choice().equivalencePct, std::optional<double>(5.0));
+
+        panel->equivalenceBox()->setValue(0);
+        QVERIFY(table->isColumnHidden(8));
+        QVERIFY(!panel->choice().equivalencePct);
     }
 };
 

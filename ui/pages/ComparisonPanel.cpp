@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -42,7 +43,9 @@ ComparisonPanel::ComparisonPanel(QWidget* parent) : QWidget(parent) {
     equivalence_->setSpecialValueText(tr("off"));
     equivalence_->setPrefix(QStringLiteral("\u00b1"));
     equivalence_->setSuffix(QStringLiteral("%"));
-    equivalence_->setFocusPolicy(Qt::StrongFocus);  // a wheel passing over it scrolls the page, not the margin
+    // A wheel passing over it must not change the margin: it steps the box only once clicked.
+    equivalence_->setFocusPolicy(Qt::StrongFocus);
+    equivalence_->installEventFilter(this);
     equivalence_->setToolTip(tr("Equivalence margin: the compared series counts as the same as the baseline at a "
                                 "client count when the change's interval (two one-sided tests, corrected over "
                                 "client counts) lies inside it"));
@@ -87,6 +90,14 @@ void ComparisonPanel::setSeries(const std::vector<std::string>& order) {
     // Comparing a series with itself says nothing: pick another one while there is one.
     if (candidate_->currentText() == baseline_->currentText() && candidate_->count() > 1)
         candidate_->setCurrentIndex(baseline_->currentIndex() == 0 ? 1 : 0);
+}
+
+bool ComparisonPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == equivalence_ && event->type() == QEvent::Wheel && !equivalence_->hasFocus()) {
+        event->ignore();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 ReportChoice ComparisonPanel::choice() const {

@@ -47,6 +47,9 @@ public:
 signals:
     void choiceChanged();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void message(const QString& text);  // one row across the table, and no summary
 
