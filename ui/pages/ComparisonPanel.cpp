@@ -54,6 +54,7 @@ ComparisonPanel::ComparisonPanel(QWidget* parent) : QWidget(parent) {
     row->addStretch();
     summary_ = new QLabel;
     summary_->setWordWrap(true);
+    summary_->setTextFormat(Qt::PlainText);  // series labels are the user's text, never markup
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     table_ = new QTableWidget(0, 9);
     table_->setHorizontalHeaderLabels({tr("Clients"), tr("Baseline mean"), tr("Compared mean"), tr("Change"),
