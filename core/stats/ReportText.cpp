@@ -84,7 +84,7 @@ std::string reportText(const StatsReport& r) {
         if (single) add(out, "*: a side with one run: the runs of that side, against the other's runs as they are\n");
         if (tost)
             add(out, "within: two one-sided tests against +/-%g%%, corrected as the calls are (the %s interval)\n",
-                *v.options.equivalencePct, fmt("%.4g%%", 100 * (1 - 2 * (1 - o.confidence) / std::max(1, v.judged))).c_str());
+                *v.options.equivalencePct, v.equivalenceLevel ? fmt("%.4g%%", 100 * *v.equivalenceLevel).c_str() : "-");
         add(out, "\nVerdict:\n");
         for (const auto& sentence : v.summary) add(out, "  %s.\n", sentence.c_str());
     }

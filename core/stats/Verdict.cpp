@@ -122,7 +122,7 @@ std::string adviceText(const std::vector<PointVerdict>& all, size_t first, size_
 }
 
 // "B is within +/-2% of A at every client count (1..64)", and where it is not shown.
-void equivalenceSummary(CurveVerdict& v, double margin, double alpha, int m) {
+void equivalenceSummary(CurveVerdict& v, double margin) {
     std::string within = format("+/-%g%%", margin);
     std::vector<std::pair<size_t, size_t>> same, notShown;
     for (size_t i = 0; i < v.points.size(); ++i) {
@@ -134,7 +134,7 @@ void equivalenceSummary(CurveVerdict& v, double margin, double alpha, int m) {
     }
     for (const auto& [f, l] : same)
         v.summary.push_back(v.candidate + " is the same as " + v.baseline + " within " + within + " " +
-                            rangeText(v.points, f, l) + " (equivalence: the " + format("%.4g%%", 100 * (1 - 2 * alpha / m)) +
+                            rangeText(v.points, f, l) + " (equivalence: the " + format("%.4g%%", 100 * *v.equivalenceLevel) +
                             " interval of the change lies inside the margin)");
     for (const auto& [f, l] : notShown) {
         std::string r = rangeText(v.points, f, l);
@@ -243,8 +243,9 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
     // Equivalence: two one-sided tests at alpha / m each, i.e. the 1 - 2 alpha / m interval inside
     // +/- margin (Schuirmann 1987), over the same m points.
     if (o.equivalencePct && v.judged > 0 && 2 * alpha / m < 1) {
+        v.equivalenceLevel = 1 - 2 * alpha / m;
         std::map<int, Comparison> tost;
-        for (auto& [clients, c] : compareSeries(points, baseline, candidate, o.paired, 1 - 2 * alpha / m))
+        for (auto& [clients, c] : compareSeries(points, baseline, candidate, o.paired, *v.equivalenceLevel))
             tost[clients] = c;
         for (auto& p : v.points) {
             if (p.call == PointCall::TooFew || p.call == PointCall::NotJudged) continue;
@@ -279,7 +280,7 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
                                                " cannot be told apart at any client count judged (" +
                                                std::to_string(v.judged) + ")"
                                          : "nothing can be judged: no client count has enough runs that measured the server");
-    if (o.equivalencePct) equivalenceSummary(v, *o.equivalencePct, alpha, m);
+    if (o.equivalencePct) equivalenceSummary(v, *o.equivalencePct);
     say(PointCall::NoDifference, [&](size_t f, size_t l) {
         std::string r = rangeText(v.points, f, l);
         r[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(r[0])));

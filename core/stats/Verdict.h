@@ -59,6 +59,7 @@ struct CurveVerdict {
     RunMetric metric = RunMetric::Tps;
     VerdictOptions options;
     int judged = 0;                               // m: client counts with a test and runs that count
+    std::optional<double> equivalenceLevel;       // with a margin: 1 - 2 (1 - confidence) / m, the TOST interval's
     std::vector<PointVerdict> points;             // by client count
     std::vector<std::string> summary;             // sentences, the curve's answer first
 };
