@@ -290,11 +290,14 @@ int runRunCommand(const RunArgs& a) {
         if (a.duration == 0 && a.transactions == 0) spec.transactionsPerClient = 10;  // pgbench's default
         validate(spec);  // before anything starts: a typo must not cost an initdb
         if (!a.loadHosts.empty()) {
-            if (!a.placement.empty() || a.separate || a.realSmt)
-                throw UsageError("--placement, --separate and --real-smt place this machine's load generator: with --load-hosts the clients run elsewhere");
+            if (!a.placement.empty() || a.separate || a.realSmt || a.offlineCpus)
+                throw UsageError("--placement, --separate, --real-smt and --offline-cpus place this machine's load generator: with --load-hosts the clients run elsewhere");
             if (a.log) throw UsageError("-l writes each thread's log on its own machine: not available with --load-hosts");
         }
         if (!a.placement.empty()) parsePlacement(a.placement, a.separate);  // a typo must not start a server
+        CpuMethod cpuMethod = cpuMethodOf(a.realSmt, a.offlineCpus);
+        if (cpuMethod != CpuMethod::Bind && a.placement.empty())
+            throw UsageError("--real-smt and --offline-cpus need a --placement");
 
         Target target = openTarget(a.target);
         spec.conninfo = target.conninfo;
@@ -332,7 +335,7 @@ int runRunCommand(const RunArgs& a) {
                                          h + " can reach");
             return runOnLoadHosts(a, spec, progress);
         }
-        PlacementScope placement(a.placement, a.separate, a.realSmt,
+        PlacementScope placement(a.placement, a.separate, cpuMethod,
                                  target.embedded ? target.embedded->status().pid : 0, note);
         spec.onWorkerStart = placement.bindWorkers();
         MetricsSources sources = MetricsSources::forThisProcess(

@@ -60,6 +60,7 @@ struct RunArgs {
     std::string placement;       // empty: no binding
     bool separate = false;
     bool realSmt = false;
+    bool offlineCpus = false;
     std::vector<std::string> devices;  // disks to report (default: every whole disk)
     bool partitions = false;
     bool noVacuum = false;       // -n: no vacuum of the pgbench tables before the run

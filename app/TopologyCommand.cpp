@@ -2,6 +2,7 @@
 #include "CommandErrors.h"
 
 #include "topo/Placement.h"
+#include "topo/MachineSwitch.h"
 #include "topo/SmtControl.h"
 #include "topo/Topology.h"
 
@@ -48,6 +49,21 @@ int runTopologyCommand(const TopologyArgs& args) {
             std::string why = smt.whyNotSwitchable();
             std::cout << "smt:      kernel control " << smt.state().value_or("absent")
                       << (why.empty() ? " (switchable with --real-smt)" : "; " + why) << "\n";
+            // A switch of ScaleLab's in force: its own run's, or one a killed ScaleLab left
+            // (restored by now when this command could; pending when it needs root).
+            if (auto pending = readPendingSwitch()) {
+                const SwitchRecord& r = pending->record;
+                std::cout << "switched: " << r.describe() << " by ScaleLab pid " << r.pid << " since " << r.since
+                          << (pending->ownerRunning ? " (running; it puts the machine back when it ends)"
+                                                    : " (gone: restore pending, run any scalelab command as root)")
+                          << "\n";
+            }
+            if (!args.saveXml.empty()) {
+                topo.saveXml(args.saveXml);
+                std::cout << "xml:      written to " << args.saveXml << "\n";
+            }
+        } else if (!args.saveXml.empty()) {
+            throw UsageError("--save-xml writes this machine's topology: not with --synthetic or --xml");
         }
         if (!t.caches.empty()) {
             std::cout << "caches:  ";

@@ -7,6 +7,7 @@ namespace scalelab::app {
 struct TopologyArgs {
     std::string synthetic;  // hwloc synthetic description
     std::string xml;        // lstopo --of xml file
+    std::string saveXml;    // write this machine's topology as hwloc XML here
 };
 
 int runTopologyCommand(const TopologyArgs& args);

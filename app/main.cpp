@@ -13,6 +13,7 @@
 #include "server/PgBinaries.h"
 #include "store/ExperimentStore.h"
 #include "store/PgStore.h"
+#include "topo/MachineSwitch.h"
 #include "util/Error.h"
 
 #include <CLI/CLI.hpp>
@@ -33,6 +34,14 @@ std::string versionText() {
     return scalelab::ui::aboutText(server).toStdString();
 }
 
+// Before any command: put back what a ScaleLab that was killed (or crashed) left switched on
+// this machine (SMT control, CPUs offline), and say so; and make Ctrl-C, SIGTERM and SIGHUP
+// undo this process's own switches before it ends.
+void undoAbandonedSwitches() {
+    for (const auto& line : scalelab::recoverAbandonedSwitch()) std::cerr << "scalelab: " << line << "\n";
+    scalelab::installMachineRestoreOnSignals();
+}
+
 const char* const kExperimentHelp = "Experiment: a file (.slab), a results store location postgresql://HOST/DB#NAME, "
                                     "or NAME with --store";
 
@@ -50,7 +59,10 @@ void addServerOptions(CLI::App* cmd, scalelab::app::ServerArgs& args) {
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc == 1) return scalelab::app::runGui(argc, argv);  // no arguments: the desktop window
+    if (argc == 1) {  // no arguments: the desktop window
+        undoAbandonedSwitches();
+        return scalelab::app::runGui(argc, argv);
+    }
 
     CLI::App app{"ScaleLab: database scaling experiments (load generation, sweeps, CPU placement, error bars)",
                  "scalelab"};
@@ -140,6 +152,9 @@ int main(int argc, char** argv) {
     runCmd->add_option("--placement", run.placement, "CPU placement: smt-on, smt-off, cores:N, cores:N+smt, pus:LIST[/LIST]");
     runCmd->add_flag("--separate", run.separate, "Keep the load generator off the server's cores (and their SMT siblings)");
     runCmd->add_flag("--real-smt", run.realSmt, "With smt-on/smt-off: switch SMT in the kernel for real (root), restored after");
+    runCmd->add_flag("--offline-cpus", run.offlineCpus,
+                     "Take every PU outside the placement offline for the run (root; like booting with maxcpus=N), "
+                     "brought back after");
 
     runCmd->add_option("--load-hosts", run.loadHosts,
                        "Run the clients from these hosts (ssh destinations, or local), comma-separated (docs/load-hosts.md)")
@@ -156,6 +171,7 @@ int main(int argc, char** argv) {
     auto* topoCmd = app.add_subcommand("topology", "Print the CPU topology and the PU sets of each placement scenario");
     auto* synth = topoCmd->add_option("--synthetic", topology.synthetic, "An hwloc synthetic topology, e.g. \"pack:2 core:6 pu:2\"");
     topoCmd->add_option("--xml", topology.xml, "An hwloc XML topology (lstopo --of xml)")->excludes(synth);
+    topoCmd->add_option("--save-xml", topology.saveXml, "Also write this machine's topology as hwloc XML to FILE (for --xml elsewhere)");
 
     scalelab::app::SweepArgs sweep;
     auto* sweepCmd = app.add_subcommand("sweep", "Run a sweep plan (series x clients x repetitions) into an experiment file");
@@ -279,6 +295,7 @@ int main(int argc, char** argv) {
         }
     }
 
+    undoAbandonedSwitches();
     if (showVersion) {
         std::cout << versionText();
         return 0;

@@ -25,7 +25,10 @@ void describeMachine(std::vector<OverviewItem>& out, const std::string& section,
     add(out, section, "Host", text(m, "hostname"));
     add(out, section, "CPU", text(m, "cpu_model"));
     add(out, section, "Topology", text(m, "topology"));
-    std::string smt = "available: " + yesNo(m, "smt_available") + ", active: " + yesNo(m, "smt_active");
+    // "present" (online or switched off in the kernel) came in with the real switches; older
+    // files have only "available" (siblings online).
+    std::string smt = m.contains("smt_present") ? "present: " + yesNo(m, "smt_present") + ", " : "";
+    smt += "available: " + yesNo(m, "smt_available") + ", active: " + yesNo(m, "smt_active");
     if (auto c = text(m, "smt_control"); !c.empty()) smt += ", kernel control: " + c;
     add(out, section, "SMT", smt);
     add(out, section, "NUMA nodes", text(m, "numa_nodes"));

@@ -33,7 +33,8 @@ nlohmann::json machineProvenance() {
     j["cores"] = t.cores.size();
     j["pus"] = t.puCount();
     j["numa_nodes"] = t.numaNodes;
-    j["smt_available"] = t.smtAvailable();
+    j["smt_available"] = t.smtAvailable();  // siblings online
+    j["smt_present"] = t.smtPresent();      // online, or switched off in the kernel
     j["smt_control"] = SmtControl().state().value_or("absent");
     std::string smtActive = firstLineOf("/sys/devices/system/cpu/smt/active");
     j["smt_active"] = smtActive.empty() ? nlohmann::json() : nlohmann::json(smtActive == "1");

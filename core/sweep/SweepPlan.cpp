@@ -270,6 +270,7 @@ SweepPlan parsePlan(const json& j) {
         s.placement = sr.string("placement", "");
         s.separate = sr.boolean("separate", false);
         s.realSmt = sr.boolean("real_smt", false);
+        s.offlineCpus = sr.boolean("offline_cpus", false);
         if (!s.placement.empty()) {
             try {
                 parsePlacement(s.placement, s.separate);
@@ -277,7 +278,10 @@ SweepPlan parsePlan(const json& j) {
                 fail(sr.at("placement"), e.what());
             }
         }
-        if ((s.separate || s.realSmt) && s.placement.empty()) fail(path, "separate and real_smt need a placement");
+        if ((s.separate || s.realSmt || s.offlineCpus) && s.placement.empty())
+            fail(path, "separate, real_smt and offline_cpus need a placement");
+        if (s.realSmt && s.offlineCpus)
+            fail(sr.at("offline_cpus"), "real_smt and offline_cpus are two ways of doing one thing: choose one");
         if (s.realSmt && s.placement != "smt-on" && s.placement != "smt-off")
             fail(sr.at("real_smt"), "goes with the placements smt-on and smt-off");
         s.settings = sr.settings("settings");

@@ -22,6 +22,7 @@ struct SeriesSpec {
     std::string placement;                 // "" = no binding; else a placement scenario
     bool separate = false;
     bool realSmt = false;
+    bool offlineCpus = false;  // the PUs outside the placement taken offline for each run
     std::vector<Setting> settings;         // server setting overrides for this series
     std::optional<std::filesystem::path> dataDir, pgBindir;  // another embedded cluster or build
 };

@@ -4,13 +4,49 @@
 #include "server/ConnectionCapacity.h"
 #include "server/EmbeddedServer.h"
 #include "sweep/SweepServers.h"
+#include "topo/CpuHotplug.h"
+#include "topo/Placement.h"
+#include "topo/SmtControl.h"
+#include "topo/Topology.h"
+#include "util/Error.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 namespace scalelab {
 
+namespace {
+
+// A series that changes the machine (real_smt, offline_cpus) must be able to, here and now:
+// refused before the sweep with the reason, not at each of its runs.
+void checkMachineSwitches(const SweepPlan& plan) {
+    for (size_t i = 0; i < plan.series.size(); ++i) {
+        const SeriesSpec& s = plan.series[i];
+        std::string path = "$.series[" + std::to_string(i) + "]";
+        if (s.realSmt) {
+            std::string why = SmtControl().whyNotSwitchable();
+            if (!why.empty()) throw Error(path + ".real_smt: cannot switch SMT for real here: " + why);
+        }
+        if (s.offlineCpus) {
+            TopologyInfo t = Topology::live().info();
+            Placement p = place(t, parsePlacement(s.placement, s.separate));
+            CpuHotplug hotplug;
+            for (int cpu : (t.allPus() - (p.server | p.client)).pus()) {
+                // A CPU without an online file stays online (PlacementScope says so); any other
+                // reason (not root) refuses the series.
+                if (!std::filesystem::exists(hotplug.dir() / ("cpu" + std::to_string(cpu)) / "online")) continue;
+                std::string why = hotplug.whyNotHotpluggable(cpu);
+                if (!why.empty()) throw Error(path + ".offline_cpus: cannot take CPU " + std::to_string(cpu) + " offline: " + why);
+            }
+        }
+    }
+}
+
+} // namespace
+
 void preflightSweep(const SweepPlan& plan) {
+    checkMachineSwitches(plan);
     if (!plan.embedded()) {
         checkConnectionCapacity(plan.conninfo, *std::max_element(plan.clients.begin(), plan.clients.end()));
         checkSettingNames(plan, settingNames(plan.conninfo));

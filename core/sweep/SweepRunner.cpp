@@ -330,7 +330,7 @@ void SweepRunner::run() {
             if (stopped_) break;
 
             pid_t postmaster = plan_.embedded() ? servers.active()->status().pid : 0;
-            PlacementScope placement(series.placement, series.separate, series.realSmt, postmaster,
+            PlacementScope placement(series.placement, series.separate, cpuMethodOf(series.realSmt, series.offlineCpus), postmaster,
                                      [&](const std::string& s) { servers.note(series.label + ": " + s); });
             LoadSpec spec;
             spec.conninfo = conninfo;

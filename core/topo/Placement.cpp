@@ -93,8 +93,18 @@ Placement place(const TopologyInfo& topo, const PlacementSpec& spec) {
     return p;
 }
 
-std::string smtComparisonWarning(const TopologyInfo& topo) {
+std::string smtComparisonWarning(const TopologyInfo& topo, bool realSmt) {
     if (topo.smtAvailable()) return "";
+    if (topo.smtSwitchedOff()) {
+        if (realSmt && topo.smtControl == "off") return "";  // smt-on switches it back on for its runs
+        std::string s = "SMT is switched off in the kernel here (smt/control: " + topo.smtControl +
+                        "): emulated smt-on and smt-off would run on the same PUs and measure the same thing. ";
+        return s + (topo.smtControl == "off"
+                        ? "Switch SMT for real (--real-smt, real_smt in a plan), or switch it on first "
+                          "(echo on > /sys/devices/system/cpu/smt/control)."
+                        : "It is forced off (nosmt=force on the kernel command line): only a boot without it brings "
+                          "SMT back.");
+    }
     int n = static_cast<int>(topo.cores.size());
     std::string half = std::to_string(std::max(1, n / 2));
     return topo.source + " has no SMT (" + std::to_string(n) + " cores, " + std::to_string(topo.puCount()) +

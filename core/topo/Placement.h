@@ -37,7 +37,9 @@ struct Placement {
 // left for a separate load generator), saying what it has.
 Placement place(const TopologyInfo& topo, const PlacementSpec& spec);
 
-// The honest note for SMT comparisons: non-empty when SMT on and off would be the same PUs.
-std::string smtComparisonWarning(const TopologyInfo& topo);
+// The honest note for SMT comparisons: non-empty when SMT on and off would be the same PUs:
+// a machine without SMT, or one whose SMT is switched off in the kernel (unless realSmt: the
+// real switch turns it on for smt-on). Judge the machine before ScaleLab switches anything.
+std::string smtComparisonWarning(const TopologyInfo& topo, bool realSmt = false);
 
 } // namespace scalelab

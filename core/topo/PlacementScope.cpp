@@ -1,6 +1,9 @@
 #include "topo/PlacementScope.h"
 
+#include "topo/CpuHotplug.h"
 #include "util/Error.h"
+
+#include <filesystem>
 
 namespace scalelab {
 namespace {
@@ -10,19 +13,32 @@ PlacementRecord recordFor(const TopologyInfo& t, const std::string& scenario, co
     r.topology = t.summary();
     r.cpuModel = t.cpuModel;
     r.smtAvailable = t.smtAvailable();
-    r.smtControl = SmtControl().state().value_or("absent");
+    r.smtPresent = t.smtPresent();
+    r.smtControl = t.smtControl.empty() ? "absent" : t.smtControl;
     r.scenario = scenario;
     r.method = method;
+    r.onlinePus = CpuHotplug().online().value_or(t.allPus()).toList();
     return r;
+}
+
+bool isSmtScenario(const PlacementSpec& spec) {
+    return spec.kind == PlacementSpec::Kind::SmtOn || spec.kind == PlacementSpec::Kind::SmtOff;
 }
 
 } // namespace
 
-PlacementScope::PlacementScope(const std::string& placement, bool separate, bool realSmt, pid_t postmaster,
+CpuMethod cpuMethodOf(bool realSmt, bool offlineCpus) {
+    if (realSmt && offlineCpus)
+        throw Error("real SMT switching and taking CPUs offline are two ways of doing one thing: choose one");
+    return realSmt ? CpuMethod::RealSmt : offlineCpus ? CpuMethod::Offline : CpuMethod::Bind;
+}
+
+PlacementScope::PlacementScope(const std::string& placement, bool separate, CpuMethod method, pid_t postmaster,
                                const std::function<void(const std::string&)>& note)
     : postmaster_(postmaster) {
     if (placement.empty()) {
-        if (separate || realSmt) throw Error("separate and real SMT switching need a placement");
+        if (separate || method != CpuMethod::Bind)
+            throw Error("separate, real SMT switching and taking CPUs offline need a placement");
         topo_ = std::make_unique<Topology>(Topology::live());
         record_ = recordFor(topo_->info(), "none", "none");
         client_ = topo_->info().allPus();
@@ -31,23 +47,48 @@ PlacementScope::PlacementScope(const std::string& placement, bool separate, bool
         return;
     }
     PlacementSpec spec = parsePlacement(placement, separate);
-    std::string method = "emulated by binding";
-    if (realSmt) {
-        if (spec.kind != PlacementSpec::Kind::SmtOn && spec.kind != PlacementSpec::Kind::SmtOff)
-            throw Error("real SMT switching goes with the placements smt-on and smt-off");
-        smt_ = std::make_unique<SmtSwitch>(smtControl_, spec.kind == PlacementSpec::Kind::SmtOn);
+    // The machine as it is before ScaleLab switches anything: after a real smt-off it would
+    // look like a machine without SMT.
+    TopologyInfo before = Topology::live().info();
+    if (note && isSmtScenario(spec)) {
+        std::string warning = smtComparisonWarning(before, method == CpuMethod::RealSmt);
+        if (!warning.empty()) note("warning: " + warning);
+    }
+    std::string methodText = "emulated by binding";
+    Placement p;
+    if (method == CpuMethod::RealSmt) {
+        if (!isSmtScenario(spec)) throw Error("real SMT switching goes with the placements smt-on and smt-off");
+        lease_ = std::make_unique<MachineLease>(MachineSwitchDirs::standard(), note);
+        lease_->switchSmt(spec.kind == PlacementSpec::Kind::SmtOn);
         spec = parsePlacement("smt-on", separate);  // the kernel now shows only the PUs wanted
         spec.text = placement;
-        method = "real SMT control";
+        methodText = "real SMT control";
+        topo_ = std::make_unique<Topology>(Topology::live());
+        p = place(topo_->info(), spec);
+    } else if (method == CpuMethod::Offline) {
+        p = place(before, spec);
+        CpuSet off = before.allPus() - (p.server | p.client);
+        // CPUs the kernel never takes offline (no cpuN/online: CPU 0 on most x86 kernels) stay
+        // online; the server stays bound to its PUs, so it does not run there either.
+        CpuSet kept;
+        std::filesystem::path cpuDir = sysfsCpuDir();
+        for (int cpu : off.pus())
+            if (!std::filesystem::exists(cpuDir / ("cpu" + std::to_string(cpu)) / "online")) kept.add(cpu);
+        if (!kept.empty() && note)
+            note("note: PU " + kept.toList() + " stays online (the kernel cannot take it offline); the server is "
+                 "bound to PUs " + p.server.toList() + " and does not run there");
+        lease_ = std::make_unique<MachineLease>(MachineSwitchDirs::standard(), note);
+        lease_->takeOffline(off - kept);
+        methodText = "CPUs taken offline";
+        topo_ = std::make_unique<Topology>(Topology::live());
+    } else {
+        topo_ = std::make_unique<Topology>(Topology::live());
+        p = place(topo_->info(), spec);
     }
-    topo_ = std::make_unique<Topology>(Topology::live());
-    Placement p = place(topo_->info(), spec);
-    std::string warning = smtComparisonWarning(topo_->info());
-    if (note && !warning.empty() && (spec.kind == PlacementSpec::Kind::SmtOn || spec.kind == PlacementSpec::Kind::SmtOff))
-        note("warning: " + warning);
     if (postmaster_) server_ = std::make_unique<ServerPlacement>(*topo_, postmaster_, p.server);
-    else method = "load generator only (remote server)";
-    record_ = recordFor(topo_->info(), p.scenario, method);
+    else methodText = method == CpuMethod::Bind ? "load generator only (remote server)" : methodText;
+    record_ = recordFor(before, p.scenario, methodText);
+    record_.onlinePus = CpuHotplug().online().value_or(topo_->info().allPus()).toList();
     if (postmaster_) record_.serverPus = p.server.toList();
     record_.clientPus = p.client.toList();
     client_ = p.client;
@@ -55,8 +96,8 @@ PlacementScope::PlacementScope(const std::string& placement, bool separate, bool
 
 PlacementScope::~PlacementScope() {
     server_.reset();
-    if (smt_) {
-        smt_.reset();  // SMT back as it was; PUs that came back online are in no process's mask yet
+    if (lease_) {
+        lease_.reset();  // the machine back as it was; PUs that came back are in no process's mask yet
         try {
             if (postmaster_) {
                 Topology live = Topology::live();

@@ -1,10 +1,12 @@
 #pragma once
 // A placement applied for the length of one run: the local server bound (and bound back to
-// all PUs afterwards), the load generator's threads bound through the worker hook, SMT
-// switched for real when asked (and switched back), and a record of what was done.
+// all PUs afterwards), the load generator's threads bound through the worker hook, and, when
+// asked, the machine itself changed for the run and put back afterwards (SMT switched in the
+// kernel, or the CPUs outside the placement taken offline, under a MachineLease), and a
+// record of what was done.
+#include "topo/MachineSwitch.h"
 #include "topo/PlacementRecord.h"
 #include "topo/ServerBinding.h"
-#include "topo/SmtControl.h"
 #include "topo/Topology.h"
 
 #include <sys/types.h>
@@ -15,11 +17,21 @@
 
 namespace scalelab {
 
+// How a placement takes effect.
+enum class CpuMethod {
+    Bind,     // the server and the load generator bound to the placement's PUs (emulation)
+    RealSmt,  // smt-on / smt-off: the kernel's SMT control switched for the run
+    Offline,  // every PU outside the placement taken offline for the run (like maxcpus=N)
+};
+// From the two flags of the CLI and plans; throws Error when both are set.
+CpuMethod cpuMethodOf(bool realSmt, bool offlineCpus);
+
 class PlacementScope {
 public:
     // placement "" means none (the record says so). postmaster 0: the server is not local,
-    // only the load generator is placed. note: receives warnings (no SMT to compare).
-    PlacementScope(const std::string& placement, bool separate, bool realSmt, pid_t postmaster,
+    // only the load generator is placed. note: receives warnings (no SMT to compare) and what
+    // was restored from an earlier ScaleLab that ended without undoing its switches.
+    PlacementScope(const std::string& placement, bool separate, CpuMethod method, pid_t postmaster,
                    const std::function<void(const std::string&)>& note = {});
     ~PlacementScope();
     PlacementScope(const PlacementScope&) = delete;
@@ -31,8 +43,7 @@ public:
     int loadGeneratorPus() const { return client_.count(); }
 
 private:
-    SmtControl smtControl_;
-    std::unique_ptr<SmtSwitch> smt_;
+    std::unique_ptr<MachineLease> lease_;
     std::unique_ptr<Topology> topo_;
     std::unique_ptr<ServerPlacement> server_;
     pid_t postmaster_ = 0;

@@ -1,7 +1,8 @@
 #pragma once
-// Real SMT switching through the kernel's /sys/devices/system/cpu/smt/control (root only).
-// A SmtSwitch puts the original state back when it goes out of scope, when an exception
-// unwinds through it, and (after installSmtRestoreOnSignals) on SIGINT, SIGTERM and SIGHUP.
+// The kernel's SMT control, /sys/devices/system/cpu/smt/control: read it, and write it (root).
+// Switching for a run, with the promise that it is undone, is MachineLease's (MachineSwitch.h).
+#include "topo/CpuHotplug.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -10,7 +11,7 @@ namespace scalelab {
 
 class SmtControl {
 public:
-    explicit SmtControl(std::filesystem::path controlFile = "/sys/devices/system/cpu/smt/control");
+    explicit SmtControl(std::filesystem::path controlFile = sysfsCpuDir() / "smt" / "control");
 
     // "on", "off", "forceoff", "notsupported", "notimplemented"; nullopt without the file.
     std::optional<std::string> state() const;
@@ -23,23 +24,5 @@ public:
 private:
     std::filesystem::path path_;
 };
-
-class SmtSwitch {
-public:
-    // Switches SMT to `on` (when it is not already) and remembers the state to restore.
-    SmtSwitch(const SmtControl& control, bool on);
-    ~SmtSwitch();  // restores; never throws
-    SmtSwitch(const SmtSwitch&) = delete;
-    SmtSwitch& operator=(const SmtSwitch&) = delete;
-    const std::string& originalState() const { return original_; }
-
-private:
-    const SmtControl& control_;
-    std::string original_;
-};
-
-// A signal that ends ScaleLab while a SmtSwitch is active first writes the original state
-// back (with async-signal-safe calls only), then lets the signal take its course.
-void installSmtRestoreOnSignals();
 
 } // namespace scalelab

@@ -1,5 +1,7 @@
 #include "topo/Topology.h"
 
+#include "topo/CpuHotplug.h"
+#include "topo/SmtControl.h"
 #include "util/Error.h"
 
 #include <cerrno>
@@ -83,7 +85,11 @@ std::string TopologyInfo::summary() const {
     auto plural = [](int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); };
     std::string s = plural(packages, "package") + ", " + plural(static_cast<int>(cores.size()), "core") + ", " +
                     std::to_string(puCount()) + (puCount() == 1 ? " PU" : " PUs");
-    return s + (smtAvailable() ? " (" + std::to_string(maxSmtWidth()) + "-way SMT)" : " (no SMT)");
+    if (presentPus > puCount()) s += " online of " + std::to_string(presentPus);
+    if (smtAvailable()) return s + " (" + std::to_string(maxSmtWidth()) + "-way SMT)";
+    if (smtControl == "off") return s + " (SMT present, switched off in the kernel)";
+    if (smtControl == "forceoff") return s + " (SMT present, forced off in the kernel)";
+    return s + " (no SMT)";
 }
 
 Topology::Topology(hwloc_topology_t topo, bool live, std::string source)
@@ -103,7 +109,10 @@ Topology Topology::live() {
         hwloc_topology_destroy(t);
         throw Error(std::string("hwloc cannot read this machine's topology: ") + strerror(errno));
     }
-    return Topology(t, true, "this machine");
+    Topology topo(t, true, "this machine");
+    topo.info_.smtControl = SmtControl().state().value_or("absent");
+    if (auto present = CpuHotplug().present()) topo.info_.presentPus = present->count();
+    return topo;
 }
 
 Topology Topology::fromXml(const std::string& path) {
@@ -125,6 +134,11 @@ Topology Topology::synthetic(const std::string& description) {
                     "(write levels and counts, e.g. \"pack:2 core:6 pu:2\")");
     }
     return Topology(t, false, "synthetic: " + description);
+}
+
+void Topology::saveXml(const std::string& path) const {
+    if (hwloc_topology_export_xml(topo_, path.c_str(), 0) != 0)
+        throw Error("cannot write the hwloc XML topology " + path + ": " + strerror(errno));
 }
 
 void Topology::requireLive(const char* what) const {

@@ -32,14 +32,26 @@ struct TopologyInfo {
     int numaNodes = 0;
     std::vector<CoreInfo> cores;  // in logical order: package by package
     std::vector<CacheInfo> caches;
+    // This machine only (empty / 0 for synthetic and XML): the kernel's SMT control ("on",
+    // "off", "forceoff", "notsupported", "notimplemented", "absent") and how many CPUs are
+    // present, online or not. hwloc sees online PUs only: with SMT switched off in the kernel
+    // the cores show one PU each, yet the machine has SMT.
+    std::string smtControl;
+    int presentPus = 0;
 
     int puCount() const;
-    int maxSmtWidth() const;            // PUs per core at most (1: no SMT)
+    int maxSmtWidth() const;            // PUs per core at most among online PUs (1: none visible)
+    // SMT siblings online: the placements smt-off and cores:N+smt differ from smt-on and cores:N.
     bool smtAvailable() const { return maxSmtWidth() > 1; }
+    // The machine has SMT, online or switched off in the kernel (control "off" or "forceoff").
+    bool smtPresent() const { return smtAvailable() || smtControl == "off" || smtControl == "forceoff"; }
+    bool smtSwitchedOff() const { return !smtAvailable() && smtPresent(); }
     CpuSet allPus() const;
     // Every PU of every core that has a PU in `set`: the set plus its SMT siblings.
     CpuSet withSiblings(const CpuSet& set) const;
-    std::string summary() const;        // "2 packages, 8 cores, 16 PUs (2-way SMT)"
+    // "2 packages, 8 cores, 16 PUs (2-way SMT)", "1 package, 2 cores, 2 PUs online of 4 (SMT
+    // present, switched off in the kernel)"
+    std::string summary() const;
 };
 
 class Topology {
@@ -58,6 +70,8 @@ public:
     // Binding acts on real threads and processes: refused for XML and synthetic topologies.
     void bindThisThread(const CpuSet& set) const;
     void bindProcess(pid_t pid, const CpuSet& set) const;  // all threads of the process
+    // Writes the topology as hwloc XML (what `lstopo --of xml` writes). Throws Error.
+    void saveXml(const std::string& path) const;
 
 private:
     Topology(hwloc_topology_t topo, bool live, std::string source);

@@ -97,6 +97,28 @@ private slots:
                  QStringLiteral("excluded"));
     }
 
+    // A PU that goes offline between samples drops out of the Live page's strip (shown as
+    // missing, grey) and comes back when it is online again; never a 0 for it.
+    void thePuStripFollowsPusGoingOfflineAndComingBack() {
+        Timeline t;
+        auto withPus = [](double end, std::vector<int> pus) {
+            LoadSample s = sample(end, 10, 50);
+            for (int pu : pus) s.system->cpu.perPu.push_back({pu, CpuUsage{40, 0, 10, 0, 0, 0, 0, 50}});
+            return s;
+        };
+        auto shown = [&t] {
+            QStringList out;
+            for (const auto& [pu, busy] : t.lastPerPu()) out << QStringLiteral("%1:%2").arg(pu).arg(busy);
+            return out.join(QLatin1Char(' '));
+        };
+        t.add(withPus(1, {0, 1, 2, 3}));
+        QCOMPARE(shown(), QStringLiteral("0:50 1:50 2:50 3:50"));
+        t.add(withPus(2, {0, 1, 2}));
+        QCOMPARE(shown(), QStringLiteral("0:50 1:50 2:50"));
+        t.add(withPus(3, {0, 1, 2, 3}));
+        QCOMPARE(shown(), QStringLiteral("0:50 1:50 2:50 3:50"));
+    }
+
     void editsAreReportedAndShownAtOnce() {
         RunsTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

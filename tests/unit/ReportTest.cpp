@@ -217,6 +217,23 @@ TEST(HtmlReport, IsOneSelfContainedFileWithEveryPartEscaped) {
               std::string::npos);
 }
 
+// A machine whose SMT was switched off in the kernel when the sweep began: present, not online.
+TEST(ExperimentOverview, SaysSmtIsPresentWhenTheKernelHasItSwitchedOff) {
+    TempDir dir("scalelab-overview");
+    auto store = ExperimentStore::create((dir.path() / "e.slab").string());
+    store->addProvenance({{"machine",
+                           {{"topology", "1 package, 2 cores, 2 PUs online of 4 (SMT present, switched off in the kernel)"},
+                            {"smt_present", true},
+                            {"smt_available", false},
+                            {"smt_active", false},
+                            {"smt_control", "off"}}}});
+    std::map<std::pair<std::string, std::string>, std::string> items;
+    for (const auto& i : experimentOverview(*store)) items[{i.section, i.name}] = i.value;
+    EXPECT_EQ((items[{"Machine", "SMT"}]), "present: yes, available: no, active: no, kernel control: off");
+    EXPECT_EQ((items[{"Machine", "Topology"}]),
+              "1 package, 2 cores, 2 PUs online of 4 (SMT present, switched off in the kernel)");
+}
+
 TEST(ExperimentOverview, DescribesTheFileTheMachineTheServerAndOnlySessionsThatDiffer) {
     TempDir dir("scalelab-overview");
     std::string path = (dir.path() / "e.slab").string();

@@ -1,6 +1,7 @@
 // Sweep plans: validation messages with JSON paths, client ranges, and the order of runs.
 #include "sweep/SweepEstimate.h"
 #include "sweep/SweepPlan.h"
+#include "sweep/SweepPreflight.h"
 #include "util/Error.h"
 #include "util/TempDir.h"
 
@@ -298,4 +299,32 @@ TEST(SweepPlan, UnlimitedTriesNeedADurationOrALatencyLimit) {
                           "pgbench's --max-tries 0 needs -T or -L");
     j["workload"]["latency_limit"] = 20;
     EXPECT_EQ(problem(j), "(valid)");
+}
+
+// A series that changes the machine is checked before the sweep: real_smt and offline_cpus
+// together are refused by the plan; one the machine cannot do, by the preflight, against a
+// fake sysfs CPU directory (SMT not supported, CPU 1 not writable).
+TEST(SweepPlan, MachineSwitchesAreCheckedBeforeTheSweep) {
+    json j = base();
+    j["series"][0]["real_smt"] = true;
+    j["series"][0]["offline_cpus"] = true;
+    EXPECT_EQ(problem(j), "$.series[0].offline_cpus: real_smt and offline_cpus are two ways of doing one thing: choose one");
+    j = base();
+    j["series"][1] = {{"label", "x"}, {"offline_cpus", true}};
+    EXPECT_EQ(problem(j), "$.series[1]: separate, real_smt and offline_cpus need a placement");
+
+    TempDir fake("scalelab-sysfs");
+    std::filesystem::create_directories(fake.path() / "smt");
+    std::ofstream(fake.path() / "smt" / "control") << "notsupported\n";
+    setenv("SCALELAB_SYSFS_CPU", fake.path().c_str(), 1);
+    j = base();
+    j["series"][1]["real_smt"] = true;
+    std::string refused;
+    try {
+        preflightSweep(parsePlan(j));
+    } catch (const Error& e) {
+        refused = e.what();
+    }
+    unsetenv("SCALELAB_SYSFS_CPU");
+    EXPECT_EQ(refused, "$.series[1].real_smt: cannot switch SMT for real here: SMT is 'notsupported' here and cannot be switched");
 }
