@@ -54,7 +54,7 @@ put_back
 name=kill9_during_real_smt_run_then_next_command_restores
 scalelab run -c 2 -j 1 -T 60 -n --placement smt-off --real-smt > $OUT/out 2> $OUT/err &
 pid=$!
-wait_for 60 sh -c "[ \"\$(cat $SYS/smt/control)\" = off ] && [ -e $STATE ]" && sleep 3
+wait_for 60 sh -c "[ \"\$(cat $SYS/smt/control)\" = off ]" && sleep 3
 kill -9 $pid; wait $pid 2>/dev/null
 left="smt=$(smt) online=$(online)"
 if [ "$left" = "smt=off online=0,2" ] && scalelab topology > $OUT/out 2> $OUT/err &&
