@@ -74,6 +74,9 @@ public:
 
     const PgBinaries& binaries() const { return binaries_; }
     const std::filesystem::path& dataDir() const { return options_.dataDir; }
+    // The unix socket directory of this data directory's server: /tmp/scalelab-UID-HASH, short
+    // and stable (a predictable name: prepareServerDirectory refuses what someone planted there).
+    std::filesystem::path socketDirFor() const;
     const std::optional<UserIdentity>& serverUser() const { return user_; }
     std::filesystem::path logFile() const { return logFileOf(options_.dataDir); }
     // Where the server of a data directory writes its log (the window tails it during a sweep).
@@ -92,7 +95,6 @@ private:
     void waitUntilAcceptingConnections(const std::string& conninfo);
     void ensureDatabase();
     ProcessResult pgCtl(std::vector<std::string> args, std::chrono::seconds timeout) const;
-    std::filesystem::path socketDirFor() const;
     void say(const std::string& line) const;
 
     ServerOptions options_;

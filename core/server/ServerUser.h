@@ -19,7 +19,9 @@ std::optional<UserIdentity> serverUserForThisProcess();
 std::optional<UserIdentity> lookupUser(const std::string& name);
 
 // Creates `dir` (and parents) if missing, gives it to `owner` when set, and sets `mode`.
-// Then checks, as below, that the owner can use it.
+// Then checks, as below, that the owner can use it. Safe in /tmp: a symbolic link in a
+// directory others can write is refused, as is an existing directory that belongs to neither
+// this user nor `owner`; ownership and mode are set through a descriptor opened O_NOFOLLOW.
 void prepareServerDirectory(const std::filesystem::path& dir, const std::optional<UserIdentity>& owner,
                             std::filesystem::perms mode);
 

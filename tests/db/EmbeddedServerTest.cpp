@@ -12,10 +12,12 @@
 #include <pqxx/pqxx>
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
+#include <functional>
 
 namespace fs = std::filesystem;
 using namespace scalelab;
@@ -182,4 +184,55 @@ TEST_F(EmbeddedServerTest, AsRootNamesTheDirectoryThePostgresAccountCannotEnter)
     std::string msg = errorOf([&] { server.start(); });
     EXPECT_EQ(msg.substr(0, msg.find(" on the way")),
               "PostgreSQL runs as user 'postgres', who cannot enter " + dir_.path().string());
+}
+
+namespace {
+
+// Runs `act` in a child process as the unprivileged user `nobody`: what an attacker on the
+// machine can do. Returns the child's exit status.
+int asNobody(const std::function<int()>& act) {
+    pid_t child = fork();
+    if (child == 0) {
+        if (setgid(65534) != 0 || setuid(65534) != 0) _exit(99);
+        _exit(act());
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+} // namespace
+
+// Issue 31.1: the socket directory's name in /tmp is predictable. A symbolic link planted
+// there by another user must not make root hand the link's target to the postgres account.
+TEST_F(EmbeddedServerTest, AsRootASymlinkPlantedInTmpIsNotFollowed) {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root: the hijack is of root's server start";
+    fs::permissions(dir_.path(), fs::perms::others_exec, fs::perm_options::add);
+    fs::path precious = dir_.path() / "root-only";
+    fs::create_directories(precious);
+    fs::permissions(precious, fs::perms(0755), fs::perm_options::replace);
+    EmbeddedServer server(throwaway(dir_.path() / "data"));
+    fs::path socketDir = server.socketDirFor();
+    ASSERT_EQ(socketDir.parent_path(), "/tmp");
+    ASSERT_EQ(asNobody([&] { return symlink(precious.c_str(), socketDir.c_str()) == 0 ? 0 : 1; }), 0);
+    std::string msg = errorOf([&] { server.start(); });
+    EXPECT_EQ(msg, socketDir.string() + " is a symbolic link in /tmp, where others can write: someone may have planted "
+                   "it to make ScaleLab hand its target to the server. ScaleLab does not follow it; remove it (or give "
+                   "the directory's real path)");
+    struct stat st {};
+    ASSERT_EQ(stat(precious.c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, 0u);
+    EXPECT_EQ(st.st_mode & 07777, 0755u);
+    fs::remove(socketDir);
+
+    // A directory another user made there is not taken over either.
+    ASSERT_EQ(asNobody([&] { return mkdir(socketDir.c_str(), 0777) == 0 ? 0 : 1; }), 0);
+    msg = errorOf([&] { server.start(); });
+    EXPECT_EQ(msg.substr(0, msg.find(", neither")), socketDir.string() + " exists and belongs to uid 65534");
+    ASSERT_EQ(stat(socketDir.c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, 65534u);
+    fs::remove(socketDir);
+
+    server.start();  // with the way clear, it starts
+    EXPECT_EQ(query(server.connectionString(), "SELECT 1"), "1");
 }
