@@ -1,6 +1,5 @@
 #include "sweep/Provenance.h"
 
-#include "topo/SmtControl.h"
 #include "topo/Topology.h"
 #include "util/Error.h"
 #include "util/Versions.h"
@@ -35,7 +34,7 @@ nlohmann::json machineProvenance() {
     j["numa_nodes"] = t.numaNodes;
     j["smt_available"] = t.smtAvailable();  // siblings online
     j["smt_present"] = t.smtPresent();      // online, or switched off in the kernel
-    j["smt_control"] = SmtControl().state().value_or("absent");
+    j["smt_control"] = t.smtControl;  // the live topology read it
     std::string smtActive = firstLineOf("/sys/devices/system/cpu/smt/active");
     j["smt_active"] = smtActive.empty() ? nlohmann::json() : nlohmann::json(smtActive == "1");
     utsname u{};

@@ -5,13 +5,12 @@
 #include "server/EmbeddedServer.h"
 #include "sweep/SweepServers.h"
 #include "topo/CpuHotplug.h"
-#include "topo/Placement.h"
+#include "topo/PlacementScope.h"
 #include "topo/SmtControl.h"
 #include "topo/Topology.h"
 #include "util/Error.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 
 namespace scalelab {
@@ -30,12 +29,9 @@ void checkMachineSwitches(const SweepPlan& plan) {
         }
         if (s.offlineCpus) {
             TopologyInfo t = Topology::live().info();
-            Placement p = place(t, parsePlacement(s.placement, s.separate));
             CpuHotplug hotplug;
-            for (int cpu : (t.allPus() - (p.server | p.client)).pus()) {
-                // A CPU without an online file stays online (PlacementScope says so); any other
-                // reason (not root) refuses the series.
-                if (!std::filesystem::exists(hotplug.dir() / ("cpu" + std::to_string(cpu)) / "online")) continue;
+            // A CPU the kernel keeps online stays (the run says so); any other reason refuses.
+            for (int cpu : offlinePlan(t, place(t, parsePlacement(s.placement, s.separate)), hotplug).offline.pus()) {
                 std::string why = hotplug.whyNotHotpluggable(cpu);
                 if (!why.empty()) throw Error(path + ".offline_cpus: cannot take CPU " + std::to_string(cpu) + " offline: " + why);
             }

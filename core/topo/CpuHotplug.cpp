@@ -38,12 +38,23 @@ std::filesystem::path CpuHotplug::onlineFile(int cpu) const {
     return dir_ / ("cpu" + std::to_string(cpu)) / "online";
 }
 
+bool CpuHotplug::hasOnlineFile(int cpu) const {
+    std::error_code ec;
+    return std::filesystem::exists(onlineFile(cpu), ec);
+}
+
+std::optional<bool> CpuHotplug::isOnline(int cpu) const {
+    std::ifstream in(onlineFile(cpu));
+    int now = -1;
+    if (!(in >> now)) return std::nullopt;
+    return now == 1;
+}
+
 std::string CpuHotplug::whyNotHotpluggable(int cpu) const {
     auto p = present();
     if (p && !p->contains(cpu)) return "CPU " + std::to_string(cpu) + " is not present";
     auto file = onlineFile(cpu);
-    std::error_code ec;
-    if (!std::filesystem::exists(file, ec))
+    if (!hasOnlineFile(cpu))
         return "the kernel cannot take CPU " + std::to_string(cpu) + " offline (" + file.string() + " is missing)";
     if (access(file.c_str(), W_OK) != 0) return "taking CPUs offline needs root (" + file.string() + " is not writable)";
     return "";

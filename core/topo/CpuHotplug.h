@@ -24,10 +24,14 @@ public:
     std::string whyNotHotpluggable(int cpu) const;
     // Writes 1 or 0 to cpuN/online and reads it back. Throws Error saying what the kernel kept.
     void setOnline(int cpu, bool on) const;
+    // cpuN/online: the kernel can take this CPU offline (CPU 0 on most x86 kernels has none).
+    std::filesystem::path onlineFile(int cpu) const;
+    bool hasOnlineFile(int cpu) const;
+    // What cpuN/online reads now; nullopt without the file.
+    std::optional<bool> isOnline(int cpu) const;
     const std::filesystem::path& dir() const { return dir_; }
 
 private:
-    std::filesystem::path onlineFile(int cpu) const;
     std::filesystem::path dir_;
 };
 

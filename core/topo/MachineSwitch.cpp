@@ -70,7 +70,8 @@ void armPlan(const SwitchRecord& r, const MachineSwitchDirs& dirs) {
     if (r.smtWas) add(dirs.cpuDir / "smt" / "control", *r.smtWas);
     std::vector<int> cpus = r.offlined;
     std::sort(cpus.begin(), cpus.end());
-    for (int cpu : cpus) add(dirs.cpuDir / ("cpu" + std::to_string(cpu)) / "online", "1");
+    CpuHotplug hotplug(dirs.cpuDir);
+    for (int cpu : cpus) add(hotplug.onlineFile(cpu), "1");
     std::string stateFile = (dirs.stateDir / kStateFile).string();
     if (r.empty() || plan.size() > sizeof gPlan || stateFile.size() >= sizeof gPlanStateFile) return;
     std::memcpy(gPlan, plan.data(), plan.size());
@@ -237,10 +238,7 @@ void undo(const SwitchRecord& r, const fs::path& cpuDir) {
     std::sort(cpus.begin(), cpus.end());
     CpuHotplug hotplug(cpuDir);
     for (int cpu : cpus) {
-        std::ifstream in(cpuDir / ("cpu" + std::to_string(cpu)) / "online");
-        int now = -1;
-        in >> now;
-        if (now == 1) continue;
+        if (hotplug.isOnline(cpu) == true) continue;
         try {
             hotplug.setOnline(cpu, true);
         } catch (const Error& e) {
@@ -275,25 +273,26 @@ MachineSwitchDirs MachineSwitchDirs::standard() {
     return {state && *state ? fs::path(state) : fs::path("/run/scalelab"), sysfsCpuDir()};
 }
 
+namespace {
+// "CPU 3", "CPUs 1-3"
+std::string cpusText(const std::vector<int>& cpus) {
+    CpuSet set;
+    for (int cpu : cpus) set.add(cpu);
+    return (cpus.size() == 1 ? "CPU " : "CPUs ") + set.toList();
+}
+} // namespace
+
 std::string SwitchRecord::describe() const {
     std::string s;
     if (smtWas) s = "SMT switched " + smtNow.value_or(*smtWas == "on" ? "off" : "on") + " (was " + *smtWas + ")";
-    if (!offlined.empty()) {
-        CpuSet set;
-        for (int cpu : offlined) set.add(cpu);
-        s += (s.empty() ? "" : "; ") + std::string(offlined.size() == 1 ? "CPU " : "CPUs ") + set.toList() + " taken offline";
-    }
+    if (!offlined.empty()) s += (s.empty() ? "" : "; ") + cpusText(offlined) + " taken offline";
     return s.empty() ? "nothing switched" : s;
 }
 
 std::string SwitchRecord::undoText() const {
     std::string s;
     if (smtWas) s = "SMT " + *smtWas + " again";
-    if (!offlined.empty()) {
-        CpuSet set;
-        for (int cpu : offlined) set.add(cpu);
-        s += (s.empty() ? "" : "; ") + std::string(offlined.size() == 1 ? "CPU " : "CPUs ") + set.toList() + " online again";
-    }
+    if (!offlined.empty()) s += (s.empty() ? "" : "; ") + cpusText(offlined) + " online again";
     return s;
 }
 
@@ -356,10 +355,10 @@ MachineLease::MachineLease(MachineSwitchDirs dirs, std::function<void(const std:
     record_.processStart = processStart(record_.pid);
     record_.command = thisCommandLine();
     record_.since = utcNow();
+    // The holder's name in the lock file only names it in a refusal: a failed write is harmless.
     std::string holder = owner(record_) + "\n";
-    if (ftruncate(lockFd_, 0) != 0 || pwrite(lockFd_, holder.data(), holder.size(), 0) < 0) {
-        // The pid in the lock file only names the holder in a refusal; the lock itself holds.
-    }
+    (void)!ftruncate(lockFd_, 0);
+    (void)!pwrite(lockFd_, holder.data(), holder.size(), 0);
     try {
         if (auto stale = readRecord(dirs_)) {
             undo(*stale, dirs_.cpuDir);

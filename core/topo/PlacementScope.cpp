@@ -3,7 +3,6 @@
 #include "topo/CpuHotplug.h"
 #include "util/Error.h"
 
-#include <filesystem>
 
 namespace scalelab {
 namespace {
@@ -26,6 +25,13 @@ bool isSmtScenario(const PlacementSpec& spec) {
 }
 
 } // namespace
+
+OfflinePlan offlinePlan(const TopologyInfo& machine, const Placement& placement, const CpuHotplug& hotplug) {
+    OfflinePlan plan;
+    for (int cpu : (machine.allPus() - (placement.server | placement.client)).pus())
+        (hotplug.hasOnlineFile(cpu) ? plan.offline : plan.kept).add(cpu);
+    return plan;
+}
 
 CpuMethod cpuMethodOf(bool realSmt, bool offlineCpus) {
     if (realSmt && offlineCpus)
@@ -67,18 +73,13 @@ PlacementScope::PlacementScope(const std::string& placement, bool separate, CpuM
         p = place(topo_->info(), spec);
     } else if (method == CpuMethod::Offline) {
         p = place(before, spec);
-        CpuSet off = before.allPus() - (p.server | p.client);
-        // CPUs the kernel never takes offline (no cpuN/online: CPU 0 on most x86 kernels) stay
-        // online; the server stays bound to its PUs, so it does not run there either.
-        CpuSet kept;
-        std::filesystem::path cpuDir = sysfsCpuDir();
-        for (int cpu : off.pus())
-            if (!std::filesystem::exists(cpuDir / ("cpu" + std::to_string(cpu)) / "online")) kept.add(cpu);
-        if (!kept.empty() && note)
-            note("note: PU " + kept.toList() + " stays online (the kernel cannot take it offline); the server is "
+        // The server stays bound to its PUs, so it does not run on a PU the kernel keeps online.
+        OfflinePlan plan = offlinePlan(before, p);
+        if (!plan.kept.empty() && note)
+            note("note: PU " + plan.kept.toList() + " stays online (the kernel cannot take it offline); the server is "
                  "bound to PUs " + p.server.toList() + " and does not run there");
         lease_ = std::make_unique<MachineLease>(MachineSwitchDirs::standard(), note);
-        lease_->takeOffline(off - kept);
+        lease_->takeOffline(plan.offline);
         methodText = "CPUs taken offline";
         topo_ = std::make_unique<Topology>(Topology::live());
     } else {
@@ -87,8 +88,7 @@ PlacementScope::PlacementScope(const std::string& placement, bool separate, CpuM
     }
     if (postmaster_) server_ = std::make_unique<ServerPlacement>(*topo_, postmaster_, p.server);
     else methodText = method == CpuMethod::Bind ? "load generator only (remote server)" : methodText;
-    record_ = recordFor(before, p.scenario, methodText);
-    record_.onlinePus = CpuHotplug().online().value_or(topo_->info().allPus()).toList();
+    record_ = recordFor(before, p.scenario, methodText);  // online PUs read now: after the switch
     if (postmaster_) record_.serverPus = p.server.toList();
     record_.clientPus = p.client.toList();
     client_ = p.client;

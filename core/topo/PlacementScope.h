@@ -4,6 +4,7 @@
 // asked, the machine itself changed for the run and put back afterwards (SMT switched in the
 // kernel, or the CPUs outside the placement taken offline, under a MachineLease), and a
 // record of what was done.
+#include "topo/CpuHotplug.h"
 #include "topo/MachineSwitch.h"
 #include "topo/PlacementRecord.h"
 #include "topo/ServerBinding.h"
@@ -25,6 +26,14 @@ enum class CpuMethod {
 };
 // From the two flags of the CLI and plans; throws Error when both are set.
 CpuMethod cpuMethodOf(bool realSmt, bool offlineCpus);
+
+// For CpuMethod::Offline: the PUs outside the placement, split into those to take offline and
+// those the kernel keeps online (no cpuN/online), which stay online without the server.
+struct OfflinePlan {
+    CpuSet offline, kept;
+};
+OfflinePlan offlinePlan(const TopologyInfo& machine, const Placement& placement,
+                        const CpuHotplug& hotplug = CpuHotplug());
 
 class PlacementScope {
 public:
