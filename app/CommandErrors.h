@@ -3,6 +3,7 @@
 // or 2 for a usage error found after parsing (options that do not go together, nothing asked
 // for). One place, so each command states only what it does.
 #include "util/Error.h"
+#include "util/Redact.h"
 
 #include <cstdio>
 #include <exception>
@@ -25,7 +26,9 @@ int runCommand(Body&& body, const char* lead = "") {
     auto say = [lead](const char* what) {
         std::cout.flush();  // what the command printed comes first, as std::cerr would have it
         std::fflush(stdout);
-        std::fprintf(stderr, "%sscalelab: error: %s\n", lead, what);
+        // An error may quote what the user typed or a file holds: never a password, never a
+        // terminal escape sequence.
+        std::fprintf(stderr, "%sscalelab: error: %s\n", lead, terminalSafe(redactPasswords(what), true).c_str());
     };
     try {
         return body();

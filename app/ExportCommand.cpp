@@ -5,6 +5,7 @@
 
 #include "store/CopyExperiment.h"
 #include "store/Export.h"
+#include "util/AtomicFile.h"
 #include "util/Error.h"
 
 #include <fstream>
@@ -42,9 +43,7 @@ int runExportCommand(const ExportArgs& a) {
         if (!a.csvDir.empty())
             for (const auto& f : exportCsv(*store, a.csvDir)) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());
         if (!a.json.empty()) {
-            std::ofstream out(a.json);
-            out << exportJson(*store).dump(2) << "\n";
-            if (!out) throw Error("cannot write " + a.json);
+            writeFileAtomically(a.json, exportJson(*store).dump(2) + "\n");  // whole or not at all
             std::fprintf(stderr, "scalelab: wrote %s\n", a.json.c_str());
         }
         if (!a.png.empty() || !a.svg.empty() || !a.html.empty()) {

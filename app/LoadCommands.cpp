@@ -198,10 +198,12 @@ int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<v
     options.remoteProgram = a.remoteScalelab;
     LoadCoordinator coordinator(options, spec);
     LoadHostsResult result;
+    int interrupted = 0;
     {
         InterruptToStop interrupts("stopping: every load host finishes its transactions in flight",
                                    [&coordinator] { coordinator.requestStop(); });
         result = coordinator.run(progress);
+        interrupted = interrupts.exitCode();
     }
     for (const auto& h : result.merged.housekeeping)
         note("before the run: " + h.statement + (h.error.empty() ? "" : " (failed, ignored as pgbench does: " + h.error + ")"));
@@ -219,6 +221,7 @@ int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<v
         printReport(spec, result.merged, "none here: the clients ran on " + std::to_string(n) + (n == 1 ? " load host" : " load hosts"));
         printHosts(result);
     }
+    if (interrupted) return interrupted;  // reported and kept, but not a finished run
     if (result.merged.abortedClients > 0) return 2;
     return result.merged.status == RunStatus::Failed ? 1 : 0;
 }
@@ -345,9 +348,11 @@ int runRunCommand(const RunArgs& a) {
         SystemSampler metrics(sources);
         LoadRun run(spec, progress, &metrics);
         LoadResult result;
+        int interrupted = 0;
         {
             InterruptToStop interrupts("stopping: finishing the transactions in flight", [&run] { run.requestStop(true); });
             result = run.run();
+            interrupted = interrupts.exitCode();
         }
         for (const auto& h : result.housekeeping)
             note("before the run: " + h.statement + (h.error.empty() ? "" : " (failed, ignored as pgbench does: " + h.error + ")"));
@@ -358,8 +363,10 @@ int runRunCommand(const RunArgs& a) {
         } else {
             printReport(spec, result, placement.record().describe());
         }
-        // pgbench's exit status: 2 when clients aborted (the results are incomplete), 1 when
-        // the run could not go on at all.
+        // Stopped by SIGINT or SIGTERM: 130 or 143, after the report (pgbench dies of the
+        // signal, which a shell reports the same way). Else pgbench's exit status: 2 when
+        // clients aborted (the results are incomplete), 1 when the run could not go on at all.
+        if (interrupted) return interrupted;
         if (result.abortedClients > 0) return 2;
         return result.status == RunStatus::Failed ? 1 : 0;
     });

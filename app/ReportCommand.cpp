@@ -35,7 +35,7 @@ int runReportCommand(const ReportArgs& a) {
         o.peak = a.peak;
         o.peakBaseline = a.baseline;
         StatsReport report = buildStatsReport(runs.runs, runs.order, o, a.experiment);
-        std::fputs(reportText(report).c_str(), stdout);
+        std::fputs(terminalSafe(reportText(report), true).c_str(), stdout);  // labels are from a file
         if (!a.csvDir.empty()) writeReportCsv(report, a.csvDir);
         return 0;
     });

@@ -17,7 +17,12 @@ void printStatus(const EmbeddedServer& server, const std::string& state) {
     if (!st.running) return;
     std::cout << "pid:      " << st.pid << "\n"
               << "port:     " << st.port << (st.listenAddress.empty() ? " (unix socket only)" : " (also TCP on " + st.listenAddress + ")") << "\n"
-              << "socket:   " << st.socketDir.string() << "\n"
+              << "socket:   " << st.socketDir.string() << "\n";
+    if (!st.listenAddress.empty())
+        std::cout << "tcp:      password authentication (scram-sha-256); the password is in " << server.passwordFile().string()
+                  << " (yours only): PGPASSFILE=" << server.passwordFile().string() << " pgbench -h " << st.listenAddress
+                  << " -p " << st.port << " -U postgres scalelab\n";
+    std::cout
               << "log:      " << server.logFile().string() << "\n";
     for (const auto& s : server.alteredSettings()) std::cout << "setting:  " << s.name << " = " << s.value << "\n";
     std::cout << "conninfo: " << server.connectionString() << "\n";

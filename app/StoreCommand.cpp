@@ -44,25 +44,27 @@ int runExperimentsCommand(const std::string& store, const std::vector<std::strin
             throw UsageError(store + " names one experiment; give the store alone (the text before '#')");
         for (const auto& name : remove) {
             deleteExperiment(storeLocation(store, name));
-            std::fprintf(stderr, "scalelab: deleted %s\n", name.c_str());
+            std::fprintf(stderr, "scalelab: deleted %s\n", terminalSafe(name).c_str());
         }
         if (!remove.empty()) return 0;
         auto list = listExperiments(store);
         if (list.empty()) {
-            std::fprintf(stderr, "scalelab: no experiments in %s\n", store.c_str());
+            std::fprintf(stderr, "scalelab: no experiments in %s\n", terminalSafe(redactPasswords(store)).c_str());
             return 0;
         }
-        std::printf("%-28s %5s  %-20s  %-30s  %s\n", "experiment", "runs", "created", "series", "note");
+        std::printf("%-28s %5s  %-20s  %-12s  %-30s  %s\n", "experiment", "runs", "created", "owner", "series", "note");
         for (const auto& e : list) {
             std::string series;
             for (const auto& s : e.series) series += (series.empty() ? "" : ", ") + s;
             std::string note = e.note.substr(0, e.note.find('\n'));
-            std::printf("%-28s %5lld  %-20s  %-30s  %s%s\n", e.name.c_str(), static_cast<long long>(e.runs), e.createdAt.c_str(),
-                        series.c_str(), e.beingWritten ? "[being written] " : "", note.c_str());
+            // Names, series and notes are anyone's words in a shared store: no escape sequences.
+            std::printf("%-28s %5lld  %-20s  %-12s  %-30s  %s%s\n", terminalSafe(e.name).c_str(), static_cast<long long>(e.runs),
+                        terminalSafe(e.createdAt).c_str(), terminalSafe(e.owner.empty() ? "-" : e.owner).c_str(),
+                        terminalSafe(series).c_str(), e.beingWritten ? "[being written] " : "", terminalSafe(note).c_str());
         }
         // How to name one of them to any other command.
         std::fprintf(stderr, "scalelab: name one with --store and its name, or as %s\n",
-                     storeLocation(store, list.front().name).c_str());
+                     terminalSafe(storeLocation(store, list.front().name)).c_str());
         return 0;
     });
 }

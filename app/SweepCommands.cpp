@@ -56,13 +56,13 @@ public:
     void onRunFinished(const RunRecord& r) override {
         if (quiet_) return;
         if (tty_) std::fputc('\n', stderr);
-        std::fprintf(stderr, "  %s %d clients round %d: %s, %.1f tps, p95 %s ms%s%s\n", r.series.c_str(), r.clients,
+        std::fprintf(stderr, "  %s %d clients round %d: %s, %.1f tps, p95 %s ms%s%s\n", terminalSafe(r.series).c_str(), r.clients,
                      r.repetition, runStatusName(r.status), r.tps, orMissing(r.latency.p95Ms, "%.3f").c_str(),
-                     r.error.empty() ? "" : ": ", r.error.c_str());
+                     r.error.empty() ? "" : ": ", terminalSafe(r.error).c_str());
     }
     void onNote(const std::string& s) override {
         if (tty_) std::fputc('\n', stderr);
-        std::fprintf(stderr, "scalelab: %s\n", s.c_str());
+        std::fprintf(stderr, "scalelab: %s\n", terminalSafe(s, true).c_str());
     }
 
 private:
@@ -70,7 +70,7 @@ private:
         int width = 30, filled = p.total ? width * p.done / p.total : 0;
         std::string bar = std::string(static_cast<size_t>(filled), '#') + std::string(static_cast<size_t>(width - filled), '.');
         std::fprintf(stderr, "%s[%s] run %d/%d %s, %d clients, round %d, elapsed %s, eta %s%s%s", tty_ ? "\r\033[K" : "",
-                     bar.c_str(), p.run, p.total, p.series.c_str(), p.clients, p.repetition, clock(p.elapsedS).c_str(),
+                     bar.c_str(), p.run, p.total, terminalSafe(p.series).c_str(), p.clients, p.repetition, clock(p.elapsedS).c_str(),
                      clock(p.etaS).c_str(), p.state == SweepState::Running ? "" : (std::string(" [") + sweepStateName(p.state) + "]").c_str(), extra.c_str());
         std::fflush(stderr);
     }
@@ -88,14 +88,42 @@ int runSweepCommand(const SweepArgs& a) {
         std::unique_ptr<ExperimentStore> store =
             a.resume ? ExperimentStore::open(a.output) : ExperimentStore::create(a.output);
         ConsoleObserver console(a.quiet);
-        SweepRunner runner(plan, *store, &console, a.resume);
-        runner.preflightDone();
-
-        // Ctrl-C or SIGTERM: finish the run in progress cleanly (kept, marked stopped), then stop.
-        InterruptToStop interrupts("stopping after the run in progress (kept, marked stopped)", [&runner] { runner.stop(); });
-        runner.run();
+        // A sweep that fails before its first run is stored (a setting the server refuses, a
+        // server that cannot start) takes back the experiment it created: it holds nothing,
+        // and a rerun must not be told that it exists (issue 31.14). A resumed one is kept.
+        auto takeBackIfEmpty = [&] {
+            if (a.resume || !store) return;
+            bool empty = false;
+            try {
+                empty = store->runs().empty();
+            } catch (const std::exception&) {
+            }
+            if (!empty) return;
+            store.reset();  // closed (and unlocked) before it is removed
+            try {
+                ExperimentStore::remove(a.output);
+            } catch (const std::exception&) {
+            }
+        };
+        int rc = 0;
+        try {
+            SweepRunner runner(plan, *store, &console, a.resume);
+            runner.preflightDone();
+            // Ctrl-C or SIGTERM: finish the run in progress cleanly (kept, marked stopped), then stop.
+            InterruptToStop interrupts("stopping after the run in progress (kept, marked stopped)", [&runner] { runner.stop(); });
+            runner.run();
+            rc = interrupts.exitCode();  // 130 or 143 when stopped: the sweep is not finished
+        } catch (...) {
+            takeBackIfEmpty();
+            throw;
+        }
+        if (rc) takeBackIfEmpty();
+        if (!store) {
+            std::fprintf(stderr, "scalelab: stopped before any run was stored; %s was not kept\n", a.output.c_str());
+            return rc;
+        }
         std::fprintf(stderr, "scalelab: experiment written to %s\n", a.output.c_str());
-        return 0;
+        return rc;
     }, "\n");
 }
 
@@ -118,14 +146,14 @@ int runRunsCommand(const std::string& experiment, const std::vector<long long>& 
                     "tps", "p95 ms", "failures", "flags");
         for (const auto& r : store->runs())
             std::printf("%5lld %5s  %-20s %7d %5d  %-9s %11.1f %9s %9llu  %s%s%s\n", static_cast<long long>(r.id),
-                        r.runIndex ? std::to_string(*r.runIndex + 1).c_str() : "-", r.series.c_str(), r.clients,
+                        r.runIndex ? std::to_string(*r.runIndex + 1).c_str() : "-", terminalSafe(r.series).c_str(), r.clients,
                         r.repetition, runStatusName(r.status), r.tps, orMissing(r.latency.p95Ms, "%.3f").c_str(),
                         static_cast<unsigned long long>(r.failures),
                         r.flags.joined().c_str(),
-                        r.excluded ? " excluded" : "", r.error.empty() ? "" : ("  " + r.error).c_str());
+                        r.excluded ? " excluded" : "", r.error.empty() ? "" : ("  " + terminalSafe(r.error)).c_str());
         // Notes are the user's own words: listed in full after the table.
         for (const auto& r : store->runs())
-            if (!r.note.empty()) std::printf("note on run %lld: %s\n", static_cast<long long>(r.id), r.note.c_str());
+            if (!r.note.empty()) std::printf("note on run %lld: %s\n", static_cast<long long>(r.id), terminalSafe(r.note, true).c_str());
         return 0;
     });
 }
@@ -141,13 +169,13 @@ int runNoteCommand(const std::string& experiment, std::optional<long long> run, 
         bool any = false;
         if (!run) {
             std::string note = store->note();
-            if (!note.empty()) std::printf("%s\n", note.c_str()), any = true;
+            if (!note.empty()) std::printf("%s\n", terminalSafe(note, true).c_str()), any = true;
         }
         bool found = !run;
         for (const auto& r : store->runs()) {
             if (run && r.id != *run) continue;
             found = true;
-            if (!r.note.empty()) std::printf("run %lld: %s\n", static_cast<long long>(r.id), r.note.c_str()), any = true;
+            if (!r.note.empty()) std::printf("run %lld: %s\n", static_cast<long long>(r.id), terminalSafe(r.note, true).c_str()), any = true;
         }
         if (!found) throw Error(experiment + " has no run " + std::to_string(*run));
         if (!any) std::fprintf(stderr, "scalelab: no notes in %s\n", experiment.c_str());

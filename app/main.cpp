@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <sstream>
 
 namespace {
 
@@ -75,7 +76,7 @@ int main(int argc, char** argv) {
     auto* start = serverCmd->add_subcommand("start", "Create the cluster if needed and start it (or reuse it if running)");
     addServerOptions(start, server);
     start->add_option("--port", server.port, "Port (default: a free one)")->check(CLI::Range(1, 65535));
-    start->add_flag("--tcp", server.tcp, "Also listen on 127.0.0.1 (trust authentication: any local user can connect)");
+    start->add_flag("--tcp", server.tcp, "Also listen on 127.0.0.1, with the superuser's password (kept in DATA/scalelab.pgpass, 0600)");
     start->add_option("--set", server.settings, "Server setting name=value (repeatable), applied with ALTER SYSTEM");
     auto* stop = serverCmd->add_subcommand("stop", "Stop the server (fast shutdown, then immediate)");
     addServerOptions(stop, server);
@@ -281,7 +282,11 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        int rc = app.exit(e);
+        // CLI11 quotes the arguments it did not expect: never a password from among them.
+        std::ostringstream out, err;
+        int rc = app.exit(e, out, err);
+        std::cout << out.str();
+        std::cerr << scalelab::terminalSafe(scalelab::redactPasswords(err.str()), true);
         return rc == 0 ? 0 : kUsageError;
     }
     if (!store.empty()) {
@@ -290,7 +295,7 @@ int main(int argc, char** argv) {
                                       &report.experiment, &gui.open, &gui.sweepOutput})
                 if (!name->empty()) *name = scalelab::storeLocation(store, *name);
         } catch (const std::exception& e) {
-            std::cerr << "scalelab: error: " << e.what() << "\n";
+            std::cerr << "scalelab: error: " << scalelab::terminalSafe(scalelab::redactPasswords(e.what()), true) << "\n";
             return kUsageError;
         }
     }

@@ -1,4 +1,6 @@
 #include "SafeApplication.h"
+#include "pages/PlainText.h"
+#include "bridge/ErrorText.h"
 
 #include <QMessageBox>
 #include <QWidget>
@@ -11,11 +13,11 @@ bool SafeApplication::notify(QObject* receiver, QEvent* event) {
     try {
         return QApplication::notify(receiver, event);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "scalelab: error: %s\n", e.what());
-        QMessageBox::warning(activeWindow(), QStringLiteral("ScaleLab"), QString::fromUtf8(e.what()));
+        std::fprintf(stderr, "scalelab: error: %s\n", redactPasswords(e.what()).c_str());
+        warnPlain(activeWindow(), QStringLiteral("ScaleLab"), errorText(e));
     } catch (...) {
         std::fprintf(stderr, "scalelab: error: an unexpected failure\n");
-        QMessageBox::warning(activeWindow(), QStringLiteral("ScaleLab"), QStringLiteral("An unexpected failure."));
+        warnPlain(activeWindow(), QStringLiteral("ScaleLab"), QStringLiteral("An unexpected failure."));
     }
     return false;
 }

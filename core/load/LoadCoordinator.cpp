@@ -36,6 +36,9 @@ struct LoadCoordinator::Host {
 };
 
 namespace {
+// How long a host command may take to exit once its output ended or its result came.
+constexpr std::chrono::seconds kExitLimit{10};
+
 double processCpuSeconds() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
@@ -192,7 +195,7 @@ LoadHostsResult LoadCoordinator::run(std::function<void(const LoadSample&)> obse
     auto message = [&](const Event& e) -> nlohmann::json {
         Host& h = *hosts_[e.host];
         if (e.end) {
-            int status = h.process->wait();
+            int status = h.process->wait(kExitLimit);
             std::string tail = h.tail();
             hostFailed(e.host, "disconnected (exit status " + std::to_string(status) + ")" + (tail.empty() ? "" : ": " + tail));
         }
@@ -284,6 +287,9 @@ LoadHostsResult LoadCoordinator::run(std::function<void(const LoadSample&)> obse
                 }
                 h.done = true;
                 ++done;
+                // Its input ends: a host command that reads it to its end (an ssh wrapper) exits.
+                std::lock_guard<std::mutex> lock(sendMutex_);
+                h.process->closeInput();
             } else {
                 hostFailed(e.host, "sent an unexpected message during the run: " + e.line.substr(0, 200));
             }
@@ -297,7 +303,9 @@ LoadHostsResult LoadCoordinator::run(std::function<void(const LoadSample&)> obse
     std::vector<LoadResult> parts;
     out.coordinatorCpuS = processCpuSeconds() - cpuAtStart;
     for (auto& h : hosts_) {
-        h->process->wait();
+        // The result is in; a host command that does not end within the limit is ended (its
+        // process group), and the result stands.
+        h->process->wait(kExitLimit);
         parts.push_back(h->outcome.result);
         out.hosts.push_back(h->outcome);
     }

@@ -70,6 +70,11 @@ struct LoadSpec {
 // checked here (a command line validates its options before it knows the target).
 void validate(const LoadSpec& spec);
 
+// pgbench's limits of -T and -t (ints): a longer run is a mistake, and 2^31 s in nanoseconds
+// still fits the clock's int64.
+constexpr double kMaxDurationS = 2147483647.0;
+constexpr int64_t kMaxTransactionsPerClient = 2147483647;
+
 // -r: one command of one script, over the counted window.
 struct CommandReport {
     int script = 0, command = 0;

@@ -3,6 +3,7 @@
 #include "load/WorkerClient.h"
 
 #include "load/LoadRun.h"
+#include "util/ShellCommand.h"
 
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -159,30 +160,33 @@ bool Worker::runShell(Client& c, const Command& cmd) {
         abortInCommand(c, name, std::string("execution of meta-command failed: ") + program + ": shell command is too long");
         return false;
     }
-    fflush(nullptr);
+    // Our own output first, then the command's (pgbench flushes before it forks). Not
+    // fflush(NULL): that takes the lock of every stream, stdin's too, and a load-host agent's
+    // stop watcher holds stdin's lock while it waits for a line: the run hung (issue 31.7).
+    std::fflush(stdout);
+    std::fflush(stderr);
     if (cmd.kind == Command::Kind::Shell) {
-        if (std::system(command.c_str()) != 0) {
+        ShellRun run = runShellCommand(command);  // system(), with default signals in the child
+        if (!run.started || run.status != 0) {
             abortInCommand(c, name, std::string("execution of meta-command failed: ") + program + ": could not launch shell command");
             return false;
         }
         return true;
     }
-    FILE* fp = popen(command.c_str(), "r");
-    if (!fp) {
+    ShellRun run = runShellCommandForLine(command, 64);  // popen(), one fgets() of 64 bytes, pclose()
+    if (!run.started) {
         abortInCommand(c, name, std::string("execution of meta-command failed: ") + program + ": could not launch shell command");
         return false;
     }
-    char res[64];
-    bool read = std::fgets(res, sizeof res, fp) != nullptr;
-    int closed = pclose(fp);
-    if (!read) {
+    if (!run.gotLine) {
         abortInCommand(c, name, std::string("execution of meta-command failed: ") + program + ": could not read result of shell command");
         return false;
     }
-    if (closed < 0) {
+    if (run.status < 0) {
         abortInCommand(c, name, std::string("execution of meta-command failed: ") + program + ": could not run shell command");
         return false;
     }
+    const char* res = run.line.c_str();
     char* end = nullptr;
     long v = std::strtol(res, &end, 10);
     while (*end && std::isspace(static_cast<unsigned char>(*end))) ++end;

@@ -23,7 +23,9 @@ const char* queryModeName(QueryMode mode) {
 
 void Workload::define(const std::string& nameEqualsValue) {
     size_t eq = nameEqualsValue.find('=');
-    if (eq == std::string::npos) throw Error("invalid variable definition: \"" + nameEqualsValue + "\"");
+    // pgbench's rule: a name and a value, neither empty ("-D v=" and "-D =5" are refused).
+    if (eq == std::string::npos || eq == 0 || eq + 1 == nameEqualsValue.size())
+        throw Error("invalid variable definition: \"" + nameEqualsValue + "\"");
     std::string name = nameEqualsValue.substr(0, eq);
     if (!isValidVariableName(name)) throw Error("option -D: invalid variable name: \"" + name + "\"");
     int slot = vars.slot(name);

@@ -4,6 +4,7 @@
 #include "server/AlterSystem.h"
 #include "server/DataDirectory.h"
 #include "server/ServerUser.h"
+#include "server/TcpAuth.h"
 #include "util/Error.h"
 
 #include <arpa/inet.h>
@@ -171,6 +172,14 @@ EmbeddedServer::StartOutcome EmbeddedServer::start() {
 void EmbeddedServer::startPostmaster() {
     fs::path socketDir = socketDirFor();
     prepareServerDirectory(socketDir, user_, fs::perms::owner_all);
+    // TCP needs a password (server/TcpAuth.h), in clusters an older ScaleLab made too. Written
+    // as the server's account: root never writes through a link that account could plant.
+    fs::path hba = options_.dataDir / "pg_hba.conf";
+    std::string secured = hbaRequiringPasswordsOverTcp(readFileNoFollow(hba));
+    if (!secured.empty()) {
+        rewriteFileAs(user_, hba.string(), secured);
+        say("pg_hba.conf: connections over TCP now need the superuser's password (scram-sha-256)");
+    }
     clearStaleLocks(options_.dataDir, socketDir, options_.startTimeout);
     int port = options_.port > 0 ? options_.port : freeTcpPort();
     auto deadline = std::chrono::steady_clock::now() + options_.startTimeout;
@@ -203,7 +212,15 @@ void EmbeddedServer::startPostmaster() {
                     "):\n" + result.output + "server log " + logFile().string() + ", last lines:\n" + log);
     }
     waitUntilAcceptingConnections(connectionString("postgres"));
+    // The superuser's password for TCP: kept (or made) in the owner's 0600 password file, set
+    // through the socket as a SCRAM verifier, the file naming this start's port.
+    fs::path passwordFile = passwordFileOf(options_.dataDir);
+    std::string password = keptOrNewPassword(passwordFile);
+    writePasswordFile(passwordFile, port, options_.superuser, password);
+    setRolePassword(connectionString("postgres"), options_.superuser, password);
 }
+
+fs::path EmbeddedServer::passwordFile() const { return passwordFileOf(options_.dataDir); }
 
 void EmbeddedServer::waitUntilAcceptingConnections(const std::string& conninfo) {
     auto deadline = std::chrono::steady_clock::now() + options_.startTimeout;

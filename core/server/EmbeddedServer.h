@@ -21,7 +21,7 @@ namespace scalelab {
 struct ServerOptions {
     std::filesystem::path dataDir;
     int port = 0;                        // 0: a free one, chosen at start
-    bool listenTcp = false;              // also listen on 127.0.0.1 (trust auth: any local user gets in)
+    bool listenTcp = false;              // also listen on 127.0.0.1 (the superuser's password: passwordFile())
     std::optional<std::filesystem::path> pgBindir;
     std::string superuser = "postgres";
     std::string database = "scalelab";   // created at first start; the default target
@@ -79,6 +79,9 @@ public:
     std::filesystem::path socketDirFor() const;
     const std::optional<UserIdentity>& serverUser() const { return user_; }
     std::filesystem::path logFile() const { return logFileOf(options_.dataDir); }
+    // The libpq password file (0600) with the superuser's password for TCP connections:
+    // PGPASSFILE=this for pgbench -h 127.0.0.1 (server/TcpAuth.h).
+    std::filesystem::path passwordFile() const;
     // Where the server of a data directory writes its log (the window tails it during a sweep).
     static std::filesystem::path logFileOf(const std::filesystem::path& dataDir) { return dataDir / "scalelab-server.log"; }
     // The log's size now, and its last lines written since it had `offset` bytes: what the

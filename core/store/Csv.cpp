@@ -6,22 +6,60 @@
 
 #include <charconv>
 #include <cmath>
+#include <cctype>
+#include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 
 namespace scalelab {
 
-CsvWriter::CsvWriter(const std::string& path) : f_(std::fopen(path.c_str(), "w")), path_(path) {
+CsvWriter::CsvWriter(const std::string& path)
+    : f_(nullptr), path_(path), temp_(path + ".partial-" + std::to_string(getpid())) {
+    f_ = std::fopen(temp_.c_str(), "w");
     if (!f_) throw Error("cannot write " + path + ": " + std::strerror(errno));
 }
 
 CsvWriter::~CsvWriter() {
-    if (f_) std::fclose(f_);
+    if (!f_) return;
+    std::fclose(f_);
+    std::remove(temp_.c_str());
+}
+
+namespace {
+// OWASP's advice on CSV injection: a spreadsheet takes a cell that begins with = + - @, a tab or
+// a carriage return as a formula (=HYPERLINK(...), =cmd|...), so such a text cell is written
+// with a leading single quote, which a spreadsheet shows as text. A number (-5, +1e3) is data
+// and stays as it is. A text that already begins with a quote and one of those characters (or
+// another quote) gets one more, so that readCsv gives back exactly what was written.
+bool formulaStart(char c) { return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r'; }
+
+bool isNumber(const std::string& v) {
+    size_t first = v.find_first_not_of("+-");
+    if (first != 1 && first != 0) return false;  // one sign at most
+    if (first >= v.size() || !(std::isdigit(static_cast<unsigned char>(v[first])) || v[first] == '.')) return false;  // not inf, nan
+    char* end = nullptr;
+    std::strtod(v.c_str(), &end);
+    return end == v.c_str() + v.size() && v.find_first_of(" \t\r\n") == std::string::npos;
+}
+
+bool needsQuoteMark(const std::string& v) {
+    if (v.empty() || isNumber(v)) return false;
+    if (formulaStart(v[0])) return true;
+    return v[0] == '\'' && v.size() > 1 && (formulaStart(v[1]) || v[1] == '\'');
+}
+} // namespace
+
+std::string csvNeutralized(const std::string& text) { return needsQuoteMark(text) ? "'" + text : text; }
+
+std::string csvRestored(const std::string& field) {
+    bool marked = field.size() > 1 && field[0] == '\'' && (formulaStart(field[1]) || field[1] == '\'');
+    return marked ? field.substr(1) : field;
 }
 
 void CsvWriter::row(const std::vector<std::string>& fields) {
     for (size_t i = 0; i < fields.size(); ++i) {
         if (i) std::fputc(',', f_);
-        const std::string& v = fields[i];
+        const std::string v = csvNeutralized(fields[i]);
         if (v.find_first_of(",\"\r\n") == std::string::npos && (v.empty() || (v.front() != ' ' && v.back() != ' ')))
             std::fwrite(v.data(), 1, v.size(), f_);
         else
@@ -33,8 +71,13 @@ void CsvWriter::row(const std::vector<std::string>& fields) {
 void CsvWriter::close() {
     bool failed = std::ferror(f_) != 0;
     failed = std::fclose(f_) != 0 || failed;
+    int err = errno;
     f_ = nullptr;
-    if (failed) throw Error("writing " + path_ + " failed: " + std::strerror(errno));
+    if (!failed && std::rename(temp_.c_str(), path_.c_str()) != 0) failed = true, err = errno;
+    if (failed) {
+        std::remove(temp_.c_str());
+        throw Error("writing " + path_ + " failed: " + std::strerror(err));
+    }
 }
 
 std::string csvNumber(double v) {
@@ -62,7 +105,7 @@ void readCsv(const std::string& text, const std::string& file,
     ReadState st;
     auto onField = [](void* data, size_t len, void* ctx) {
         auto* s = static_cast<ReadState*>(ctx);
-        s->fields.emplace_back(static_cast<const char*>(data), len);
+        s->fields.push_back(csvRestored(std::string(static_cast<const char*>(data), len)));
     };
     auto onEnd = [](int, void* ctx) {
         auto* s = static_cast<ReadState*>(ctx);

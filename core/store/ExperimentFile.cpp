@@ -16,7 +16,9 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <algorithm>
 #include <filesystem>
+#include <set>
 
 namespace scalelab {
 namespace {
@@ -70,6 +72,35 @@ int schemaVersionOf(sqlite::Database& db) {
     auto st = db.prepare("PRAGMA user_version");
     st.step();
     return static_cast<int>(st.integer(0));
+}
+
+// What is wrong with a file of schema `version`, or "" (issue 31.13): SQLite's own check of its
+// pages and indexes, then every table and column that version's schema has (a table dropped
+// by hand, a column lost). Run once on open, so that a damaged file is said to be damaged, by
+// name, before anything is read from it or written to it.
+std::string damageOf(sqlite::Database& db, int version) {
+    try {
+        auto check = db.prepare("PRAGMA quick_check(1)");
+        if (check.step() && check.text(0) != "ok") return "SQLite's check says: " + check.text(0);
+        sqlite::Database expected(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+        for (int v = 0; v < std::min(version, kMigrationCount); ++v) expected.exec(kMigrations[v]);
+        auto tables = expected.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+        while (tables.step()) {
+            std::string table = tables.text(0);
+            std::set<std::string> has;
+            auto have = db.prepare("SELECT name FROM pragma_table_info(?)");
+            have.bind(1, table);
+            while (have.step()) has.insert(have.text(0));
+            if (has.empty()) return "its table '" + table + "' is missing";
+            auto want = expected.prepare("SELECT name FROM pragma_table_info(?)");
+            want.bind(1, table);
+            while (want.step())
+                if (!has.count(want.text(0))) return "its table '" + table + "' has no column '" + want.text(0) + "'";
+        }
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
 }
 
 void migrate(sqlite::Database& db, int from) {
@@ -179,9 +210,15 @@ std::unique_ptr<ExperimentStore> ExperimentFile::open(const std::string& path, b
         if (std::string why = whyNotWritable(path); !why.empty())
             throw Error("cannot write " + path + ": " + why +
                         "; it can still be read (`scalelab runs`, `report`, `export`, the window)");
-    // On a read-only file system nobody writes the file, and SQLite cannot create the -shm
-    // file a WAL reader needs: read it as immutable.
-    bool immutable = readOnly && onReadOnlyFileSystem(path);
+    // SQLite's WAL reader wants to create and write the -shm file next to the database. Where
+    // this process cannot (a read-only file system, another user's file or directory, one's own
+    // file in a 0555 directory), a file that no writer holds and whose -wal is empty cannot
+    // change under the reader: it is read as immutable, which needs no -shm (issue 31.12).
+    std::error_code walError;
+    auto walSize = std::filesystem::file_size(path + "-wal", walError);
+    bool walEmpty = walError || walSize == 0;
+    bool cannotWrite = readOnly && (onReadOnlyFileSystem(path) || !whyNotWritable(path).empty());
+    bool immutable = readOnly && (onReadOnlyFileSystem(path) || (cannotWrite && walEmpty && !beingWritten(path)));
     int version = 0;
     {
         // Look before touching: a read-only connection cannot change the file.
@@ -195,11 +232,18 @@ std::unique_ptr<ExperimentStore> ExperimentFile::open(const std::string& path, b
         } catch (const Error& e) {
             std::string what = e.what();
             if (what.find("not a ScaleLab") != std::string::npos) throw;
-            std::error_code ec;
-            if (immutable && std::filesystem::file_size(path + "-wal", ec) > 0 && !ec)
+            if (immutable && !walEmpty)
                 throw Error("cannot read " + path + " on a read-only file system: its last changes are still in " + path +
                             "-wal (its writer did not finish cleanly); copy both files to a writable directory and "
                             "open the copy");
+            if (cannotWrite && (what.find("readonly database") != std::string::npos || what.find("unable to open") != std::string::npos))
+                throw Error("cannot read " + path + " now: " + whyNotWritable(path) +
+                            (walEmpty ? ", and a sweep is writing it" : ", and its last changes are still in " + path + "-wal") +
+                            "; SQLite must then write a " + path + "-shm file next to it. Wait until the writer has "
+                            "finished, or copy " + path + " and " + path + "-wal to a directory of yours and open the copy");
+            if (what.find("the disk is full") != std::string::npos)
+                throw Error("cannot open " + path + ": the disk is full (SQLite needs room for a " + path +
+                            "-shm file next to it); free some space and try again");
             if (what.find("unable to open") != std::string::npos)
                 throw Error("cannot read " + path + ": SQLite cannot open it (" + what + "); reading needs a " + path +
                             "-shm file next to it, so the directory " + directoryOf(path) +
@@ -209,6 +253,9 @@ std::unique_ptr<ExperimentStore> ExperimentFile::open(const std::string& path, b
         if (version > kSchemaVersion)
             throw Error(path + " was written by a newer ScaleLab (file schema " + std::to_string(version) +
                         ", this ScaleLab reads up to " + std::to_string(kSchemaVersion) + "); update ScaleLab to open it");
+        if (std::string damage = damageOf(probe, version); !damage.empty())
+            throw Error(path + " is damaged: " + damage + ". Nothing was read from it or written to it; open a copy "
+                        "made before the damage, or `sqlite3 " + path + " .recover` to save what is left");
     }
     int lock = readOnly ? -1 : lockForWriting(path);
     std::unique_ptr<sqlite::Database> db;

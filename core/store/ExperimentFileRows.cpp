@@ -17,7 +17,7 @@ void ExperimentFile::savePlan(const nlohmann::json& plan, uint64_t seed) {
 std::optional<std::pair<nlohmann::json, uint64_t>> ExperimentFile::plan() {
     auto st = db_->prepare("SELECT json, seed FROM plan WHERE id = 1");
     if (!st.step()) return std::nullopt;
-    return std::make_pair(nlohmann::json::parse(st.text(0)), static_cast<uint64_t>(st.integer(1)));
+    return std::make_pair(columns::storedJson(st.text(0), path(), "the plan"), static_cast<uint64_t>(st.integer(1)));
 }
 
 void ExperimentFile::addProvenanceRecord(const ProvenanceRecord& record) {
@@ -27,7 +27,7 @@ void ExperimentFile::addProvenanceRecord(const ProvenanceRecord& record) {
 std::vector<ProvenanceRecord> ExperimentFile::provenanceRecords() {
     std::vector<ProvenanceRecord> out;
     auto st = db_->prepare("SELECT taken_at, json FROM provenance ORDER BY id");
-    while (st.step()) out.push_back({st.text(0), nlohmann::json::parse(st.text(1))});
+    while (st.step()) out.push_back({st.text(0), columns::storedJson(st.text(1), path(), "a provenance record")});
     return out;
 }
 
@@ -62,7 +62,8 @@ std::vector<StoredSeries> ExperimentFile::series() {
     std::vector<StoredSeries> out;
     auto st = db_->prepare("SELECT id, position, label, config FROM series ORDER BY position");
     while (st.step())
-        out.push_back({st.integer(0), static_cast<int>(st.integer(1)), st.text(2), nlohmann::json::parse(st.text(3))});
+        out.push_back({st.integer(0), static_cast<int>(st.integer(1)), st.text(2),
+                       columns::storedJson(st.text(3), path(), "the configuration of series " + st.text(2))});
     return out;
 }
 
@@ -119,7 +120,7 @@ std::vector<StoredSample> ExperimentFile::samples(int64_t runId) {
     std::vector<StoredSample> out;
     auto st = db_->prepare(std::string("SELECT ") + columns::kSampleSelect + " FROM samples WHERE run_id = ? ORDER BY seq");
     st.bind(1, runId);
-    while (st.step()) out.push_back(columns::readSample(st));
+    while (st.step()) out.push_back(columns::readSample(st, path()));
     return out;
 }
 

@@ -14,13 +14,33 @@ std::string opt(const std::optional<double>& v) { return v ? csvNumber(*v) : "";
 
 } // namespace
 
+namespace {
+std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string& dir, double confidence,
+                                       std::vector<std::string>& written);
+}
+
+// All three files or none: each is written under a temporary name and renamed (CsvWriter), and
+// a failure takes back the files already renamed and the directory when this made it.
 std::vector<std::string> exportCsv(ExperimentStore& store, const std::string& dir, double confidence) {
     std::error_code ec;
+    bool made = !std::filesystem::exists(dir, ec);
     std::filesystem::create_directories(dir, ec);
     if (ec) throw Error("cannot create " + dir + ": " + ec.message());
+    std::vector<std::string> written;
+    try {
+        return writeCsvFiles(store, dir, confidence, written);
+    } catch (...) {
+        for (const auto& f : written) std::filesystem::remove(f, ec);
+        if (made) std::filesystem::remove(dir, ec);  // only when empty
+        throw;
+    }
+}
+
+namespace {
+std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string& dir, double confidence,
+                                       std::vector<std::string>& written) {
     auto runs = store.runs();
     auto order = store.seriesLabels();
-    std::vector<std::string> written;
 
     std::string runsPath = dir + "/runs.csv";
     CsvWriter w(runsPath);
@@ -81,6 +101,7 @@ std::vector<std::string> exportCsv(ExperimentStore& store, const std::string& di
     written.push_back(samplesPath);
     return written;
 }
+} // namespace
 
 nlohmann::json exportJson(ExperimentStore& store, bool withSamples) {
     nlohmann::json j;

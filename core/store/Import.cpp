@@ -2,6 +2,7 @@
 
 #include "store/Csv.h"
 #include "util/Error.h"
+#include "util/Scan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +13,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <regex>
 #include <sstream>
 
 namespace scalelab {
@@ -82,6 +82,92 @@ int fixProgressIntervals(std::vector<StoredSample>& samples) {
     return gaps;
 }
 
+// The line parsers below are plain loops, never std::regex: a log is untrusted input, and
+// libstdc++'s regex matcher recurses per character (a 50,000-character line crashed it).
+
+// "key: value" or "key = value", the key lower-case words ("number of clients"), the value
+// trimmed. False for any other line.
+bool fieldLine(std::string_view line, std::string& key, std::string& value) {
+    size_t sep = line.find_first_of(":=");
+    if (sep == std::string_view::npos) return false;
+    Scan k(line.substr(0, sep));
+    while (!k.rest.empty() && std::isspace(static_cast<unsigned char>(k.rest.back()))) k.rest.remove_suffix(1);
+    auto letter = [](char c) { return c >= 'a' && c <= 'z'; };
+    if (k.rest.size() < 2 || !letter(k.rest.front()) || !letter(k.rest.back())) return false;
+    for (char c : k.rest)
+        if (!letter(c) && c != ' ') return false;
+    Scan v(line.substr(sep + 1));
+    v.spaces();
+    while (!v.rest.empty() && std::isspace(static_cast<unsigned char>(v.rest.back()))) v.rest.remove_suffix(1);
+    key.assign(k.rest);
+    value.assign(v.rest);
+    return true;
+}
+
+// "tps = 123.4 (excluding connections establishing)" and the other spellings of pgbench's
+// versions; pgbench 14+ with -C prints one tps, "including reconnection times": every
+// transaction connects, so that one is the run's rate.
+bool tpsLine(std::string_view line, std::string& number, std::string& phrase) {
+    static const char* const phrases[] = {"including connections establishing", "excluding connections establishing",
+                                          "without initial connection time", "including reconnection times"};
+    Scan s(line);
+    if (!s.literal("tps = ")) return false;
+    std::string_view n = s.span([](unsigned char c) { return std::isdigit(c) || std::string_view(".eE+-").find(static_cast<char>(c)) != std::string_view::npos; });
+    if (n.empty() || !s.literal(" (")) return false;
+    for (const char* p : phrases) {
+        Scan after = s;
+        if (after.literal(p) && after.literal(")") && after.atEndButSpaces()) {
+            number.assign(n);
+            phrase = p;
+            return true;
+        }
+    }
+    return false;
+}
+
+// A progress figure: digits and points, or glibc's "nan"/"-nan" (also "NaN").
+std::string_view progressFigure(Scan& s) {
+    std::string_view n = s.span([](unsigned char c) { return std::isdigit(c) || c == '.'; });
+    if (!n.empty()) return n;
+    Scan t = s;
+    bool minus = t.literal("-");
+    if (!t.literal("nan") && !t.literal("NaN")) return {};
+    n = s.rest.substr(0, minus ? 4 : 3);
+    s = t;
+    return n;
+}
+
+// "progress: 5.0 s, 1234.5 tps, lat 0.810 ms stddev 0.120[, ...]"
+bool progressLine(std::string_view line, std::string figures[4]) {
+    Scan s(line);
+    if (!s.literal("progress: ")) return false;
+    std::string_view time = s.span([](unsigned char c) { return std::isdigit(c) || c == '.'; });
+    if (time.empty() || !s.literal(" s, ")) return false;
+    std::string_view tps = progressFigure(s);
+    if (tps.empty() || !s.literal(" tps, lat ")) return false;
+    std::string_view lat = progressFigure(s);
+    if (lat.empty() || !s.literal(" ms stddev ")) return false;
+    std::string_view stddev = progressFigure(s);
+    if (stddev.empty()) return false;
+    figures[0].assign(time);
+    figures[1].assign(tps);
+    figures[2].assign(lat);
+    figures[3].assign(stddev);
+    return true;
+}
+
+// pgbench's words for an aborted client anywhere in the line, with or without the
+// "pgbench: error: " prefix: "client 3 aborted", "client 3 script 0 aborted".
+bool mentionsAbortedClient(std::string_view line) {
+    for (size_t at = line.find("client "); at != std::string_view::npos; at = line.find("client ", at + 1)) {
+        Scan s(line.substr(at + 7));
+        if (s.digits().empty() || !s.literal(" ")) continue;
+        if (s.literal("aborted")) return true;
+        if (s.literal("script ") && !s.digits().empty() && s.literal(" ") && s.literal("aborted")) return true;
+    }
+    return false;
+}
+
 std::string readFile(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw Error("cannot read " + path);
@@ -93,15 +179,6 @@ std::string readFile(const std::string& path) {
 } // namespace
 
 std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::string& file, const std::string& series) {
-    static const std::regex field(R"(^([a-z][a-z ]*[a-z])\s*[:=]\s*(.*?)\s*$)");
-    // pgbench 14+ with -C prints one tps, "including reconnection times": every transaction
-    // connects, so that one is the run's rate.
-    static const std::regex tpsLine(
-        R"(^tps = ([0-9.eE+-]+) \((including connections establishing|excluding connections establishing|without initial connection time|including reconnection times)\)\s*$)");
-    static const std::regex progress(
-        R"(^progress: ([0-9.]+) s, ([0-9.]+|-?nan|-?NaN) tps, lat ([0-9.]+|-?nan|-?NaN) ms stddev ([0-9.]+|-?nan|-?NaN)(.*)$)");
-    // pgbench's words for an aborted client, with or without the "pgbench: error: " prefix.
-    static const std::regex clientAborted(R"(client [0-9]+ (script [0-9]+ )?aborted)");
     static const std::string runAborted = "Run was aborted; the above results are incomplete.";
     std::vector<ImportedRun> runs;
     std::vector<StoredSample> pendingProgress;
@@ -146,19 +223,19 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
     while (std::getline(in, line)) {
         ++lineNo;
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        std::smatch m;
-        if (std::regex_match(line, m, progress)) {
+        std::string figures[4];
+        if (progressLine(line, figures)) {
             StoredSample s;
-            s.endS = number(m[1], file, lineNo, "progress time");
-            s.tps = numberOrMissing(m[2], file, lineNo, "progress tps");
-            s.latMeanMs = numberOrMissing(m[3], file, lineNo, "progress latency");
+            s.endS = number(figures[0], file, lineNo, "progress time");
+            s.tps = numberOrMissing(figures[1], file, lineNo, "progress tps");
+            s.latMeanMs = numberOrMissing(figures[2], file, lineNo, "progress latency");
             // An interval without a transaction has no latency (some versions print 0.000).
             if (s.tps == 0) s.latMeanMs = kMissing;
             s.latP50Ms = s.latP95Ms = s.latP99Ms = kMissing;  // progress lines have no percentiles
             pendingProgress.push_back(s);
             continue;
         }
-        if (std::regex_search(line, clientAborted)) {
+        if (mentionsAbortedClient(line)) {
             pendingAborts.push_back(line);
             continue;
         }
@@ -198,21 +275,23 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
             continue;
         }
         if (!cur) continue;  // text before the first report (pgbench's "starting vacuum...")
-        if (std::regex_match(line, m, tpsLine)) {
-            bool preferred = m[2] != "including connections establishing";
+        std::string tpsText, phrase;
+        if (tpsLine(line, tpsText, phrase)) {
+            bool preferred = phrase != "including connections establishing";
+            if (number(tpsText, file, lineNo, "tps") < 0) fail(file, lineNo, "tps is negative: '" + tpsText + "'");
             if (!haveTps || preferred) {
-                cur->run.tps = number(m[1], file, lineNo, "tps");
+                cur->run.tps = number(tpsText, file, lineNo, "tps");
                 preferredTps = preferred;
             }
             haveTps = true;
-            const char* key = m[2] == "including reconnection times"          ? "tps_including_reconnections"
-                              : m[2] == "including connections establishing" ? "tps_including_connections"
-                                                                              : "tps_without_connections";
-            detail[key] = number(m[1], file, lineNo, "tps");
+            const char* key = phrase == "including reconnection times"          ? "tps_including_reconnections"
+                              : phrase == "including connections establishing" ? "tps_including_connections"
+                                                                                : "tps_without_connections";
+            detail[key] = number(tpsText, file, lineNo, "tps");
             continue;
         }
-        if (!std::regex_match(line, m, field)) continue;  // lines this importer does not need
-        std::string key = m[1], value = m[2];
+        std::string key, value;
+        if (!fieldLine(line, key, value)) continue;  // lines this importer does not need
         auto integer = [&](const std::string& v, double max = kCountMax) {
             return wholeNumber(v, file, lineNo, "'" + key + "'", max);
         };
@@ -229,6 +308,7 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
         } else if (key == "duration") {
             std::string secs = value.substr(0, value.find(' '));
             cur->run.measuredSeconds = number(secs, file, lineNo, "duration");
+            if (!(cur->run.measuredSeconds > 0)) fail(file, lineNo, "the duration must be more than 0 s: '" + value + "'");
             detail["duration_s"] = cur->run.measuredSeconds;
         } else if (key == "number of transactions per client") {
             detail["transactions_per_client"] = integer(value);
@@ -243,6 +323,7 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
             detail["skipped"] = skipped;
         } else if (key == "latency average") {
             double mean = number(value.substr(0, value.find(' ')), file, lineNo, "latency average");
+            if (mean < 0) fail(file, lineNo, "the latency average is negative: '" + value + "'");
             // pgbench 9.4-9.6 print 1000 * duration * clients / transactions without -P/-R/-L,
             // and under -t the duration is 0: "0.000 ms" is no measurement. No transaction of a
             // database ends in under half a microsecond, so a 0 is missing, never a latency.
@@ -250,6 +331,7 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
             cur->run.latency.meanMs = mean == 0 ? kMissing : mean;
         } else if (key == "latency stddev") {
             cur->run.latency.stddevMs = number(value.substr(0, value.find(' ')), file, lineNo, "latency stddev");
+            if (cur->run.latency.stddevMs < 0) fail(file, lineNo, "the latency stddev is negative: '" + value + "'");
         }
     }
     finish(lineNo);
@@ -288,6 +370,7 @@ std::vector<ImportedRun> parseRunsCsv(const std::string& text, const std::string
         r.run.clients = static_cast<int>(count("clients", kIntMax));
         r.run.repetition = static_cast<int>(count("repetition", kIntMax));
         r.run.tps = num("tps");
+        if (r.run.tps < 0) fail(file, line, "tps is negative: '" + get("tps") + "'");
         if (r.run.clients < 1) fail(file, line, "clients must be at least 1");
         r.run.threads = col.count("threads") ? static_cast<int>(count("threads", kIntMax)) : 1;
         if (col.count("status")) {
@@ -308,6 +391,8 @@ std::vector<ImportedRun> parseRunsCsv(const std::string& text, const std::string
         l.p999Ms = optional("latency_p999_ms");
         l.maxMs = optional("latency_max_ms");
         l.minMs = kMissing;
+        for (double v : {l.meanMs, l.stddevMs, l.p50Ms, l.p90Ms, l.p95Ms, l.p99Ms, l.p999Ms, l.maxMs})
+            if (v < 0) fail(file, line, "a latency is negative");
         r.run.source = "import: " + file;
         runs.push_back(std::move(r));
     });

@@ -73,7 +73,16 @@ std::unique_ptr<ExperimentStore> PgExperiment::open(const std::string& location,
     int64_t id = findExperiment(*c, where.experiment);
     if (id == 0)
         throw Error("no experiment " + location + " (`scalelab experiments " + where.conninfo + "` lists the store's experiments)");
-    if (!readOnly && !tryWriterLock(*c, id)) throw beingWrittenError(location);
+    if (!readOnly) {
+        // Said once here, in words, rather than as a row-level security refusal (or an UPDATE
+        // that changes nothing) at the first write.
+        auto may = c->prepare("SELECT scalelab.may_write(id), owner, current_user FROM scalelab.experiments WHERE id = ?");
+        may.bind(1, id);
+        if (may.step() && may.text(0) != "t")
+            throw Error(location + " belongs to role " + may.text(1) + "; you (" + may.text(2) +
+                        ") may read it but not change it: its owner can add you to its writers (docs/results-store.md)");
+        if (!tryWriterLock(*c, id)) throw beingWrittenError(location);
+    }
     return std::unique_ptr<ExperimentStore>(new PgExperiment(std::move(c), location, where.conninfo, id, !readOnly));
 }
 
@@ -128,7 +137,15 @@ void PgExperiment::reconnect() {
     session_ = PQbackendPID(c_->handle());
 }
 
+// The role that wrote last, and when (store schema 2), in the transaction of the change.
+void PgExperiment::touch() {
+    c_->prepare("UPDATE scalelab.experiments SET last_written_by = current_user, last_written_at = now() WHERE id = ?")
+        .bind(1, id_)
+        .run();
+}
+
 void PgExperiment::savePlan(const nlohmann::json& plan, uint64_t seed) {
+    touch();
     c_->prepare("INSERT INTO scalelab.plan (experiment_id, json, seed) VALUES (?, ?, ?) "
                 "ON CONFLICT (experiment_id) DO UPDATE SET json = excluded.json, seed = excluded.seed")
         .bind(1, id_)
@@ -153,6 +170,7 @@ int64_t PgExperiment::nextId(const char* table) {
 }
 
 void PgExperiment::addProvenanceRecord(const ProvenanceRecord& record) {
+    touch();
     c_->prepare("INSERT INTO scalelab.provenance (experiment_id, id, taken_at, json) VALUES (?, ?, ?, ?)")
         .bind(1, id_)
         .bind(2, nextId("provenance"))
@@ -176,6 +194,7 @@ std::string PgExperiment::meta(const std::string& key) {
 }
 
 void PgExperiment::setMeta(const std::string& key, const std::string& value) {
+    touch();
     c_->prepare("INSERT INTO scalelab.meta (experiment_id, key, value) VALUES (?, ?, ?) "
                 "ON CONFLICT (experiment_id, key) DO UPDATE SET value = excluded.value")
         .bind(1, id_)
@@ -240,6 +259,7 @@ int64_t PgExperiment::insertRun(const RunRecord& r, const std::vector<StoredSamp
 int64_t PgExperiment::saveRun(const RunRecord& run, const std::vector<StoredSample>& samples) {
     auto attempt = [&] {
         pgsql::Transaction tx(*c_);
+        touch();
         int64_t id = insertRun(run, samples, false);
         tx.commit();
         return id;
@@ -286,6 +306,7 @@ std::optional<int64_t> PgExperiment::storedAttempt(const RunRecord& r) {
 
 void PgExperiment::saveRuns(const std::vector<std::pair<RunRecord, std::vector<StoredSample>>>& runs, bool keepIds) {
     pgsql::Transaction tx(*c_);
+    touch();
     for (const auto& [run, samples] : runs) insertRun(run, samples, keepIds);
     tx.commit();
 }
@@ -305,7 +326,7 @@ std::vector<StoredSample> PgExperiment::samples(int64_t runId) {
     auto st = c_->prepare(std::string("SELECT ") + columns::kSampleSelect +
                           " FROM scalelab.samples WHERE experiment_id = ? AND run_id = ? ORDER BY seq");
     st.bind(1, id_).bind(2, runId);
-    while (st.step()) out.push_back(columns::readSample(st));
+    while (st.step()) out.push_back(columns::readSample(st, path()));
     return out;
 }
 
@@ -318,6 +339,7 @@ std::set<int64_t> PgExperiment::finishedRunIndexes() {
 }
 
 void PgExperiment::setRunNote(int64_t runId, const std::string& note) {
+    touch();
     auto st = c_->prepare("UPDATE scalelab.runs SET note = ? WHERE experiment_id = ? AND id = ?");
     st.bind(1, note).bind(2, id_).bind(3, runId).run();
     if (st.changes() == 0) throw Error(path() + " has no run " + std::to_string(runId));
@@ -331,6 +353,7 @@ void PgExperiment::setExcluded(int64_t runId, bool excluded) {
     r.status = columns::statusOf(st.text(0), runId, path());
     r.flags = RunFlags::parse(st.text(1));
     applyExclusion(r, excluded);
+    touch();
     c_->prepare("UPDATE scalelab.runs SET excluded = ?, flags = ? WHERE experiment_id = ? AND id = ?")
         .bind(1, r.excluded ? 1 : 0)
         .bind(2, r.flags.joined())

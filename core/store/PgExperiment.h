@@ -42,6 +42,7 @@ private:
     int64_t nextId(const char* table);
     int64_t insertRun(const RunRecord& run, const std::vector<StoredSample>& samples, bool keepId);
     void reconnect();
+    void touch();  // records the role writing now as the last writer
     std::optional<int64_t> storedAttempt(const RunRecord& run);
     std::unique_ptr<pgsql::Connection> c_;
     std::string location_, conninfo_;

@@ -147,6 +147,61 @@ const char* const kMigrations[] = {
         PRIMARY KEY (experiment_id, run_id, seq),
         FOREIGN KEY (experiment_id, run_id) REFERENCES scalelab.runs ON DELETE CASCADE);
     )sql",
+    // 2: owners (issue 31.6). Each experiment belongs to the role that created it; every role
+    // with the documented grants reads every experiment, and changes one only as its owner (or
+    // a member of the owner's role) or as a role the owner lists in `writers`. Row-level
+    // security enforces it for any client, psql included, FORCEd so that the tables' owner is
+    // no exception (superusers still are: they bypass row security). The role that last wrote
+    // is recorded. Experiments older than this get the migrating role as their owner.
+    R"sql(
+    ALTER TABLE scalelab.experiments
+        ADD COLUMN owner name NOT NULL DEFAULT current_user,
+        ADD COLUMN writers name[] NOT NULL DEFAULT '{}',
+        ADD COLUMN last_written_by name NOT NULL DEFAULT current_user,
+        ADD COLUMN last_written_at timestamptz NOT NULL DEFAULT now();
+
+    -- A role that no longer exists owns nothing anyone can act as (pg_has_role would fail on it).
+    CREATE FUNCTION scalelab.acts_as(owner name) RETURNS boolean LANGUAGE sql STABLE AS $$
+        SELECT EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = owner AND pg_has_role(current_user, r.oid, 'MEMBER'))
+    $$;
+    CREATE FUNCTION scalelab.may_write(experiment bigint) RETURNS boolean LANGUAGE sql STABLE AS $$
+        SELECT EXISTS (SELECT 1 FROM scalelab.experiments e WHERE e.id = experiment
+                       AND (scalelab.acts_as(e.owner) OR current_user = ANY (e.writers)))
+    $$;
+    -- Writers may record themselves as the last writer; only the owner names owner and writers.
+    CREATE FUNCTION scalelab.guard_experiment() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF (NEW.id, NEW.name, NEW.owner, NEW.writers) IS DISTINCT FROM (OLD.id, OLD.name, OLD.owner, OLD.writers)
+           AND NOT scalelab.acts_as(OLD.owner) THEN
+            RAISE EXCEPTION 'only the owner of experiment "%" (role %) may rename it or change who may write it',
+                OLD.name, OLD.owner;
+        END IF;
+        IF NEW.last_written_by IS DISTINCT FROM OLD.last_written_by AND NEW.last_written_by <> current_user THEN
+            RAISE EXCEPTION 'the last writer of experiment "%" can only be recorded as yourself (%)', OLD.name, current_user;
+        END IF;
+        RETURN NEW;
+    END $$;
+    CREATE TRIGGER guard_experiment BEFORE UPDATE ON scalelab.experiments
+        FOR EACH ROW EXECUTE PROCEDURE scalelab.guard_experiment();  -- PROCEDURE: PostgreSQL 10 too
+
+    ALTER TABLE scalelab.experiments ENABLE ROW LEVEL SECURITY;
+    ALTER TABLE scalelab.experiments FORCE ROW LEVEL SECURITY;
+    CREATE POLICY read ON scalelab.experiments FOR SELECT USING (true);
+    CREATE POLICY create_own ON scalelab.experiments FOR INSERT WITH CHECK (owner = current_user AND last_written_by = current_user);
+    CREATE POLICY write ON scalelab.experiments FOR UPDATE USING (scalelab.may_write(id));
+    CREATE POLICY delete_own ON scalelab.experiments FOR DELETE USING (scalelab.acts_as(owner));
+    DO $$
+    DECLARE t text;
+    BEGIN
+        FOREACH t IN ARRAY ARRAY['meta', 'plan', 'provenance', 'series', 'runs', 'samples'] LOOP
+            EXECUTE format('ALTER TABLE scalelab.%I ENABLE ROW LEVEL SECURITY', t);
+            EXECUTE format('ALTER TABLE scalelab.%I FORCE ROW LEVEL SECURITY', t);
+            EXECUTE format('CREATE POLICY read ON scalelab.%I FOR SELECT USING (true)', t);
+            EXECUTE format('CREATE POLICY write ON scalelab.%I FOR ALL USING (scalelab.may_write(experiment_id)) '
+                           'WITH CHECK (scalelab.may_write(experiment_id))', t);
+        END LOOP;
+    END $$;
+    )sql",
 };
 constexpr int kMigrationCount = sizeof kMigrations / sizeof kMigrations[0];
 static_assert(kMigrationCount == kSchemaVersion, "one migration per store schema version");
@@ -181,7 +236,17 @@ void ensureSchema(pgsql::Connection& c, const std::string& where) {
     // Two ScaleLabs setting up one store: the second waits here, then finds it done.
     c.exec("SELECT pg_advisory_xact_lock(" + std::to_string(kLockSpace) + ", 0)");
     int from = schemaVersion(c, where);
-    for (int v = from; v < kSchemaVersion; ++v) c.exec(kMigrations[v]);
+    for (int v = from; v < kSchemaVersion; ++v) {
+        try {
+            c.exec(kMigrations[v]);
+        } catch (const Error& e) {
+            if (from == 0) throw;
+            throw Error(where + " is at store schema " + std::to_string(from) + " and this ScaleLab writes schema " +
+                        std::to_string(kSchemaVersion) + "; the upgrade failed (" + e.what() +
+                        "). The owner of the scalelab schema's tables (its creator) or a superuser must run one writing "
+                        "ScaleLab command once to upgrade it; reading works meanwhile");
+        }
+    }
     c.exec("UPDATE scalelab.store_version SET version = " + std::to_string(kSchemaVersion));
     tx.commit();
 }
@@ -202,6 +267,8 @@ std::vector<StoredExperiment> listExperiments(const std::string& conninfo) {
         "(SELECT count(*) FROM scalelab.runs r WHERE r.experiment_id = e.id), "
         "coalesce((SELECT json_agg(label ORDER BY position)::text FROM scalelab.series s WHERE s.experiment_id = e.id), '[]'), " +
         pgstore::writerLockHeld("e.id") +
+        // Schema 2's roles; a schema-1 store (read by a newer ScaleLab) has none.
+        ", coalesce(to_jsonb(e) ->> 'owner', ''), coalesce(to_jsonb(e) ->> 'last_written_by', '')"
         " FROM scalelab.experiments e ORDER BY e.name");
     st.bind(1, static_cast<int64_t>(pgstore::kLockSpace));
     while (st.step()) {
@@ -214,6 +281,8 @@ std::vector<StoredExperiment> listExperiments(const std::string& conninfo) {
         e.runs = st.integer(4);
         for (const auto& label : nlohmann::json::parse(st.text(5))) e.series.push_back(label.get<std::string>());
         e.beingWritten = st.text(6) == "t";
+        e.owner = st.text(7);
+        e.lastWrittenBy = st.text(8);
         out.push_back(std::move(e));
     }
     return out;
@@ -225,8 +294,15 @@ void deleteExperiment(const std::string& location) {
     if (pgstore::schemaVersion(c, "the results store " + where.conninfo) == 0)
         throw Error("no experiment " + where.experiment + " in " + where.conninfo + " (it holds no ScaleLab results)");
     pgsql::Transaction tx(c);
-    auto find = c.prepare("SELECT id FROM scalelab.experiments WHERE name = ? FOR UPDATE");
-    find.bind(1, where.experiment);
+    // Row-level security would make the DELETE of another's experiment delete nothing, silently
+    // (and hide it from FOR UPDATE): whose it is, is asked first.
+    auto owner = c.prepare("SELECT id, owner, scalelab.acts_as(owner), current_user FROM scalelab.experiments WHERE name = ?");
+    owner.bind(1, where.experiment);
+    if (!owner.step()) throw Error("no experiment " + where.experiment + " in " + where.conninfo);
+    if (owner.text(2) != "t")
+        throw Error(location + " belongs to role " + owner.text(1) + ": only its owner may delete it (you are " + owner.text(3) + ")");
+    auto find = c.prepare("SELECT id FROM scalelab.experiments WHERE id = ? FOR UPDATE");
+    find.bind(1, owner.integer(0));
     if (!find.step()) throw Error("no experiment " + where.experiment + " in " + where.conninfo);
     int64_t id = find.integer(0);
     // The writer's lock, taken for this transaction only: refused while a sweep writes it.

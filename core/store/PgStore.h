@@ -28,6 +28,7 @@ std::string storeOf(const std::string& location);
 
 struct StoredExperiment {
     std::string name, location, createdAt, createdBy, note;
+    std::string owner, lastWrittenBy;  // roles (store schema 2: row-level security)
     int64_t runs = 0;
     std::vector<std::string> series;  // in the experiment's order
     bool beingWritten = false;        // a sweep (or an import) is writing it now
@@ -49,7 +50,7 @@ struct ExperimentChange {
 ExperimentChange experimentChange(const std::string& location);
 
 namespace pgstore {
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 // The advisory lock space of experiment writers: pg_try_advisory_lock(kLockSpace, id).
 constexpr int kLockSpace = 0x5CA1AB;
 // The store's schema version; 0 when the database has none. Throws Error for a newer one.

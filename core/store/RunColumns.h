@@ -56,6 +56,14 @@ inline RunStatus statusOf(const std::string& text, int64_t runId, const std::str
                 "', which this ScaleLab does not know (completed, failed, stopped)");
 }
 
+// A JSON column as stored: text that does not parse is damage, said with the file and the row
+// (a raw parser message names neither).
+inline nlohmann::json storedJson(const std::string& text, const std::string& where, const std::string& what) {
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded()) throw Error(where + " is damaged: " + what + " is not JSON");
+    return j;
+}
+
 // Binds kRunInsert's 31 values from parameter `first` on.
 template <class St>
 void bindRun(St& st, int first, const RunRecord& r, int64_t seriesId) {
@@ -113,7 +121,7 @@ RunRecord readRun(const St& st, const std::string& where) {
     r.serverCpuPct = optionalReal(st, 27);
     r.logicalReadsPerSec = optionalReal(st, 28);
     r.commitsPerSec = optionalReal(st, 29);
-    r.detail = nlohmann::json::parse(st.text(30));
+    r.detail = storedJson(st.text(30), where, "the detail of run " + std::to_string(r.id));
     r.note = st.text(31);
     return r;
 }
@@ -143,7 +151,7 @@ void bindSample(St& st, int first, int64_t seq, const StoredSample& s) {
 
 // A row of kSampleSelect.
 template <class St>
-StoredSample readSample(const St& st) {
+StoredSample readSample(const St& st, const std::string& where) {
     StoredSample s;
     s.startS = st.real(0);
     s.endS = st.real(1);
@@ -155,7 +163,7 @@ StoredSample readSample(const St& st) {
     s.latP50Ms = realOrMissing(st, 7);
     s.latP95Ms = realOrMissing(st, 8);
     s.latP99Ms = realOrMissing(st, 9);
-    if (!st.isNull(10)) s.system = nlohmann::json::parse(st.text(10));
+    if (!st.isNull(10)) s.system = storedJson(st.text(10), where, "a sample's system figures");
     return s;
 }
 

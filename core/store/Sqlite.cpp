@@ -1,5 +1,6 @@
 #include "store/Sqlite.h"
 
+#include <cerrno>
 #include <cstdio>
 
 #include "util/Error.h"
@@ -54,15 +55,26 @@ void Database::exec(const std::string& sql) {
     if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
         std::string msg = err ? err : sqlite3_errmsg(db_);
         sqlite3_free(err);
+        if (sqlite3_system_errno(db_) == ENOSPC) msg += " (the disk is full: no space left on device)";
         throw Error(path_ + ": " + msg);
     }
 }
 
 Statement Database::prepare(const std::string& sql) { return Statement(db_, sql); }
 
+namespace {
+// "FILE: SQLite: message": every error names the experiment file it is about.
+std::string failure(sqlite3* db) {
+    const char* file = sqlite3_db_filename(db, "main");
+    std::string out = std::string(file && *file ? file : "(memory)") + ": SQLite: " + sqlite3_errmsg(db);
+    // SQLite says "disk I/O error" when a write finds the disk full (ENOSPC): say which.
+    if (sqlite3_system_errno(db) == ENOSPC) out += " (the disk is full: no space left on device)";
+    return out;
+}
+} // namespace
+
 Statement::Statement(sqlite3* db, const std::string& sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
-        throw Error(std::string("SQLite: ") + sqlite3_errmsg(db) + " in: " + sql);
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) throw Error(failure(db) + " in: " + sql);
 }
 
 Statement::~Statement() { sqlite3_finalize(stmt_); }
@@ -90,7 +102,7 @@ bool Statement::step() {
     int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    throw Error(std::string("SQLite: ") + sqlite3_errmsg(db_));
+    throw Error(failure(db_));
 }
 
 void Statement::run() {

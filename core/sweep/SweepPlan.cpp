@@ -1,13 +1,14 @@
 #include "sweep/SweepPlan.h"
 
+#include "load/LoadSpec.h"
 #include "server/Conninfo.h"
 #include "topo/Placement.h"
 #include "util/Error.h"
 #include "util/Format.h"
+#include "util/Scan.h"
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
 #include <sstream>
 
 namespace scalelab {
@@ -117,6 +118,24 @@ int positive(const std::string& text, const std::string& whole, const std::strin
     return std::stoi(t);
 }
 
+// "1-64 x2" or "4-32 +4", spaces allowed around each part. A loop, not std::regex: a plan
+// is untrusted input, and libstdc++'s matcher overflowed its stack on 40,000 spaces.
+bool rangeText(const std::string& text, std::string& from, std::string& to, char& kind, std::string& by) {
+    Scan s(text);
+    s.spaces();
+    from = std::string(s.digits());
+    s.spaces();
+    if (from.empty() || !s.literal("-")) return false;
+    s.spaces();
+    to = std::string(s.digits());
+    s.spaces();
+    kind = s.oneOf("x+");
+    if (to.empty() || !kind) return false;
+    s.spaces();
+    by = std::string(s.digits());
+    return !by.empty() && s.atEndButSpaces();
+}
+
 } // namespace
 
 int ThreadsRule::threadsFor(int clients, int loadGeneratorPus) const {
@@ -141,13 +160,13 @@ std::vector<int> parseClientCounts(const json& v, const std::string& path) {
         }
     } else if (v.is_string()) {
         std::string s = v.get<std::string>();
-        static const std::regex range(R"(^\s*(\d+)\s*-\s*(\d+)\s*([x+])\s*(\d+)\s*$)");
-        std::smatch m;
-        if (std::regex_match(s, m, range)) {
-            int lo = positive(m[1], s, path), hi = positive(m[2], s, path), step = positive(m[4], s, path);
+        std::string from, to, by;
+        char kind = 0;
+        if (rangeText(s, from, to, kind, by)) {
+            int lo = positive(from, s, path), hi = positive(to, s, path), step = positive(by, s, path);
             if (hi < lo) fail(path, "'" + s + "': the range runs backwards");
-            if (m[3] == "x" && step < 2) fail(path, "'" + s + "': a doubling range needs a factor of at least 2");
-            for (int64_t c = lo; c <= hi; c = m[3] == "x" ? c * step : c + step) out.push_back(static_cast<int>(c));
+            if (kind == 'x' && step < 2) fail(path, "'" + s + "': a doubling range needs a factor of at least 2");
+            for (int64_t c = lo; c <= hi; c = kind == 'x' ? c * step : c + step) out.push_back(static_cast<int>(c));
         } else if (s.find_first_not_of("0123456789, \t") == std::string::npos) {
             std::stringstream in(s);
             std::string item;
@@ -315,7 +334,9 @@ SweepPlan parsePlan(const json& j) {
                                       " load hosts: each needs at least one");
 
     if (const json* th = root.get("threads")) {
-        if (th->is_number_integer() && th->get<int64_t>() >= 1) {
+        if (th->is_number_integer() && th->get<int64_t>() > 100000) {  // as clients: more threads than that is a typo
+            fail("$.threads", "at most 100000 threads, found " + th->dump());
+        } else if (th->is_number_integer() && th->get<int64_t>() >= 1) {
             p.threads.kind = ThreadsRule::Kind::Fixed;
             p.threads.count = th->get<int>();
         } else if (*th == "clients") {
@@ -333,7 +354,13 @@ SweepPlan parsePlan(const json& j) {
     p.durationS = root.number("duration", 0, 0, "a positive number of seconds");
     if (root.has("duration") && p.durationS <= 0)
         fail("$.duration", "must be a positive number of seconds (got " + formatNumber("%g", p.durationS) + ")");
+    if (p.durationS > kMaxDurationS)  // 1e10 s ran as a "completed" run of 0 transactions
+        fail("$.duration", "must be at most " + formatNumber("%.0f", kMaxDurationS) + " s, pgbench's -T limit (got " +
+                               formatNumber("%g", p.durationS) + ")");
     p.transactionsPerClient = root.integer("transactions", 0, 1);
+    if (p.transactionsPerClient > kMaxTransactionsPerClient)
+        fail("$.transactions", "must be at most " + std::to_string(kMaxTransactionsPerClient) + " per client, pgbench's -t limit (got " +
+                                   std::to_string(p.transactionsPerClient) + ")");
     if ((p.durationS > 0) == (p.transactionsPerClient > 0))
         fail("$", "give either duration (seconds) or transactions (per client), not both or neither");
     p.warmupS = root.number("warmup", 0, 0, "0 or more seconds");

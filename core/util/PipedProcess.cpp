@@ -1,5 +1,6 @@
 #include "util/PipedProcess.h"
 
+#include "util/ChildSignals.h"
 #include "util/Error.h"
 
 #include <fcntl.h>
@@ -57,6 +58,7 @@ PipedProcess::PipedProcess(const std::vector<std::string>& argv, LineHandler onL
     posix_spawnattr_init(&attr);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attr, 0);
+    spawnWithDefaultSignals(attr);  // not the blocked SIGINT/SIGTERM of the thread starting it
     int rc = posix_spawnp(&pid_, args[0], &actions, &attr, args.data(), environ);
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);
@@ -83,25 +85,35 @@ PipedProcess::PipedProcess(const std::vector<std::string>& argv, LineHandler onL
 
 PipedProcess::~PipedProcess() {
     closeInput();
-    if (!reaped_ && pid_ > 0) {
-        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-        while (!reaped_) {
-            pid_t r = waitpid(pid_, &status_, WNOHANG);
-            if (r == pid_ || (r < 0 && errno != EINTR)) {
-                reaped_ = true;
-                break;
-            }
-            if (std::chrono::steady_clock::now() > deadline) {
-                kill(pid_, SIGKILL);
-                waitpid(pid_, &status_, 0);
-                reaped_ = true;
-                break;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-    }
+    reap(std::chrono::seconds(5));
     if (out_.joinable()) out_.join();
     if (err_.joinable()) err_.join();
+}
+
+bool PipedProcess::reapWithin(std::chrono::milliseconds limit) {
+    auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!reaped_ && pid_ > 0) {
+        pid_t r = waitpid(pid_, &status_, WNOHANG);
+        if (r == pid_ || (r < 0 && errno != EINTR)) {
+            reaped_ = true;
+            break;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return true;
+}
+
+bool PipedProcess::reap(std::chrono::milliseconds limit) {
+    if (reapWithin(limit)) return true;
+    // Its whole process group (an ssh wrapper's children too): asked, then made, to end.
+    kill(-pid_, SIGTERM);
+    if (reapWithin(std::chrono::seconds(2))) return false;
+    kill(-pid_, SIGKILL);
+    while (!reaped_) {
+        if (waitpid(pid_, &status_, 0) == pid_ || errno != EINTR) reaped_ = true;
+    }
+    return false;
 }
 
 bool PipedProcess::writeLine(const std::string& line) {
@@ -133,11 +145,8 @@ void PipedProcess::closeInput() {
     in_ = -1;
 }
 
-int PipedProcess::wait() {
-    if (!reaped_) {
-        while (waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {}
-        reaped_ = true;
-    }
+int PipedProcess::wait(std::chrono::milliseconds limit) {
+    killed_ = !reap(limit);
     // A process that exited has closed its stderr, unless a child of its own keeps it open.
     for (int i = 0; i < 100 && !errDone_.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (WIFEXITED(status_)) return WEXITSTATUS(status_);

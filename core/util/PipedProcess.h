@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <string>
 #include <thread>
@@ -23,26 +24,32 @@ public:
     // (without its newline), `onEnd` once stdout is closed (the process ended or closed it);
     // `onErrorLine` each stderr line.
     PipedProcess(const std::vector<std::string>& argv, LineHandler onLine, EndHandler onEnd, LineHandler onErrorLine);
-    // Closes stdin, waits up to 5 s for the process to end, then kills it.
+    // Closes stdin, waits up to 5 s for the process to end, then ends its process group.
     ~PipedProcess();
     PipedProcess(const PipedProcess&) = delete;
     PipedProcess& operator=(const PipedProcess&) = delete;
 
     bool writeLine(const std::string& line);  // false when the process no longer reads
     void closeInput();
-    // Waits for the process (after its stdout ended), and up to a second for its last stderr
+    // Waits up to `limit` for the process (after its stdout ended), then ends its process group
+    // (SIGTERM, SIGKILL 2 s later: killed() says so); and up to a second for its last stderr
     // lines to be handed on (they come on another pipe, read by another thread). Exit code, or
-    // 128 + signal.
-    int wait();
+    // 128 + signal. Every wait has a limit: a command that never exits cannot hang the caller.
+    int wait(std::chrono::milliseconds limit);
+    bool killed() const { return killed_; }
     pid_t pid() const { return pid_; }
 
 private:
     pid_t pid_ = -1;
     int in_ = -1;
     bool reaped_ = false;
+    bool killed_ = false;
     int status_ = 0;
     std::thread out_, err_;
     std::atomic<bool> errDone_{false};  // stderr read to its end
+
+    bool reapWithin(std::chrono::milliseconds limit);  // false: still running at the limit
+    bool reap(std::chrono::milliseconds limit);        // false: it had to be killed
 };
 
 } // namespace scalelab

@@ -1,5 +1,6 @@
 #include "util/Subprocess.h"
 
+#include "util/ChildSignals.h"
 #include "util/Error.h"
 
 #include <fcntl.h>
@@ -80,6 +81,7 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOpti
         dup2(out[1], STDERR_FILENO);
         // Nothing else of ours (sockets, database files) may leak into the server.
         close_range(3, ~0U, 0);
+        resetSignalsInChild();
         if (options.runAs) switchUser(*options.runAs);
         if (chdir(options.workDir.c_str()) != 0) childFail("chdir");
         execve(argp[0], argp.data(), envp.data());
@@ -114,6 +116,41 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOpti
     if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
     return result;
+}
+
+void rewriteFileAs(const std::optional<UserIdentity>& user, const std::string& path, const std::string& text) {
+    auto write = [&]() -> int {  // 0, or an errno
+        int fd = open(path.c_str(), O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) return errno;
+        size_t done = 0;
+        while (done < text.size()) {
+            ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                int err = n < 0 ? errno : EIO;
+                close(fd);
+                return err;
+            }
+            done += static_cast<size_t>(n);
+        }
+        return close(fd) == 0 ? 0 : errno;
+    };
+    if (!user) {
+        if (int err = write()) throw Error("cannot write " + path + ": " + strerror(err));
+        return;
+    }
+    pid_t pid = fork();
+    if (pid < 0) throw Error(std::string("fork failed: ") + strerror(errno));
+    if (pid == 0) {
+        if (setgroups(user->groups.size(), user->groups.data()) != 0 || setgid(user->gid) != 0 || setuid(user->uid) != 0)
+            _exit(255);
+        _exit(write() & 0xff);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+    if (code == 255) throw Error("cannot switch to user '" + user->name + "' to write " + path);
+    if (code != 0) throw Error("cannot write " + path + " as " + user->name + ": " + strerror(code));
 }
 
 bool accessibleAs(const UserIdentity& user, const std::string& path, int mode) {

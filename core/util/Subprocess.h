@@ -41,6 +41,11 @@ struct ProcessResult {
 // started at all; a program that fails is reported through the result.
 ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
+// Replaces the content of an existing file, as `user` when given (a forked child that switched
+// to it) and never through a symlink: how root rewrites a file in a directory the postgres
+// account owns, which that account could have replaced with a link to /etc/shadow.
+void rewriteFileAs(const std::optional<UserIdentity>& user, const std::string& path, const std::string& text);
+
 // Renders argv as a shell would need it typed, for messages.
 std::string shellQuote(const std::vector<std::string>& argv);
 std::string shellQuote(const std::string& word);

@@ -9,14 +9,17 @@
 #include "util/TempDir.h"
 
 #include <gtest/gtest.h>
+#include <libpq-fe.h>
 #include <pqxx/pqxx>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 #include <functional>
 
 namespace fs = std::filesystem;
@@ -26,6 +29,13 @@ using test::errorOf;
 namespace {
 
 ServerOptions throwaway(const fs::path& dir) { return test::throwawayOptions(dir); }
+
+std::string readFile(const fs::path& file) {
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 std::string query(const std::string& conninfo, const std::string& sql) {
     pqxx::connection c(conninfo);
@@ -83,7 +93,8 @@ TEST_F(EmbeddedServerTest, ListensOnLoopbackTcpOnlyWhenAsked) {
     EmbeddedServer server(o);
     server.start();
     EXPECT_EQ(server.status().listenAddress, "127.0.0.1");
-    std::string tcp = "host=127.0.0.1 port=" + std::to_string(server.status().port) + " user=postgres dbname=scalelab";
+    std::string tcp = "host=127.0.0.1 port=" + std::to_string(server.status().port) + " user=postgres dbname=scalelab" +
+                      " passfile=" + server.passwordFile().string();
     EXPECT_EQ(query(tcp, "SELECT inet_server_addr()::text"), "127.0.0.1/32");
 }
 
@@ -235,4 +246,49 @@ TEST_F(EmbeddedServerTest, AsRootASymlinkPlantedInTmpIsNotFollowed) {
 
     server.start();  // with the way clear, it starts
     EXPECT_EQ(query(server.connectionString(), "SELECT 1"), "1");
+}
+
+// Issue 31.2: pg_hba.conf trusted 127.0.0.1, so any local user connected as the superuser (and
+// could run COPY ... TO PROGRAM as the postgres account). TCP now needs the superuser's password,
+// which only the owner can read; the unix socket (in a 0700 directory) stays as it was.
+TEST_F(EmbeddedServerTest, TcpNeedsThePasswordOnlyTheOwnerCanRead) {
+    fs::permissions(dir_.path(), fs::perms::others_exec, fs::perm_options::add);
+    ServerOptions o = throwaway(dir_.path() / "data");
+    o.listenTcp = true;
+    EmbeddedServer server(o);
+    server.start();
+    std::string tcp = "host=127.0.0.1 port=" + std::to_string(server.status().port) + " user=postgres dbname=scalelab connect_timeout=10";
+    std::string refused = errorOf([&] { query(tcp + " passfile=/nonexistent", "SELECT 1"); });
+    EXPECT_NE(refused.find("password"), std::string::npos) << refused;
+    EXPECT_EQ(query(tcp + " passfile=" + server.passwordFile().string(), "SELECT current_user"), "postgres");
+    EXPECT_EQ(query(server.connectionString(), "SELECT 1"), "1");  // the socket, as before
+    struct stat st {};
+    ASSERT_EQ(lstat(server.passwordFile().c_str(), &st), 0);
+    EXPECT_TRUE(S_ISREG(st.st_mode));
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+    EXPECT_EQ(st.st_uid, geteuid());
+    std::string hba = readFile(server.dataDir() / "pg_hba.conf");
+    EXPECT_EQ(hba.find("127.0.0.1/32            trust"), std::string::npos) << hba;
+    EXPECT_NE(hba.find("scram-sha-256"), std::string::npos) << hba;
+    // The password survives a restart (kept in the file), and the log never holds it.
+    std::string password = readFile(server.passwordFile());
+    password = password.substr(password.rfind(':', password.find('\n')) + 1, 32);
+    ASSERT_EQ(password.size(), 32u);
+    server.stop();
+    server.start();
+    tcp = "host=127.0.0.1 port=" + std::to_string(server.status().port) + " user=postgres dbname=scalelab connect_timeout=10";
+    EXPECT_EQ(query(tcp + " password=" + password, "SELECT 1"), "1");
+    EXPECT_EQ(readFile(server.logFile()).find(password), std::string::npos);
+
+    if (geteuid() != 0) return;  // the second user: as root, `nobody`
+    int asOther = asNobody([&] {
+        int fd = ::open(server.passwordFile().c_str(), O_RDONLY);
+        if (fd >= 0) return 3;  // it could read the password
+        PGconn* c = PQconnectdb((tcp + " passfile=/nonexistent").c_str());
+        bool in = PQstatus(c) == CONNECTION_OK;
+        bool askedForPassword = std::string(PQerrorMessage(c)).find("password") != std::string::npos;
+        PQfinish(c);
+        return in ? 1 : askedForPassword ? 0 : 2;
+    });
+    EXPECT_EQ(asOther, 0) << "1: nobody connected over TCP; 2: refused for another reason; 3: it read the password file";
 }

@@ -3,6 +3,7 @@
 // hosts give the totals one process gives, each client keeps its number, and a host that
 // cannot start, goes away or runs another version fails the run with the host named.
 #include "SharedServer.h"
+#include "SignalLines.h"
 
 #include "load/LoadCoordinator.h"
 #include "load/LoadRun.h"
@@ -18,6 +19,9 @@
 #include <pqxx/pqxx>
 
 #include <fstream>
+#include <signal.h>
+#include <sstream>
+#include <unistd.h>
 #include <thread>
 
 using namespace scalelab;
@@ -140,6 +144,45 @@ TEST_F(LoadHostsTest, AStopReachesEveryHostAndKeepsWhatWasMeasured) {
     EXPECT_GT(r.merged.transactions, 0u);
     EXPECT_LT(r.merged.measuredSeconds, 30);
     EXPECT_EQ(r.hosts.size(), 2u);
+}
+
+// Issue 31.7: \shell and \setshell flushed every stdio stream, stdin's included, whose lock
+// the agent's stop watcher holds while it waits for a line: the run hung until the 60 s limit.
+TEST_F(LoadHostsTest, ShellCommandsRunOnALoadHost) {
+    LoadSpec s = inserting(2, 1, 3);
+    s.workload = Workload();
+    s.workload.addScriptText("\\setshell v echo 5\n\\shell true\nINSERT INTO hits VALUES (:v);\n", "shell.sql");
+    LoadHostsOptions o = local({"local"});
+    o.answerTimeoutS = 20;
+    LoadHostsResult r = LoadCoordinator(o, s).run();
+    ASSERT_EQ(r.merged.status, RunStatus::Completed) << r.merged.error;
+    EXPECT_EQ(scalar("SELECT count(*) FROM hits WHERE client = 5"), 6);
+}
+
+// Issue 31.8: a host command that reads its input to the end after the agent exited (an ssh
+// wrapper) hung the run for ever: the coordinator never closed its input and waited without a
+// limit, and the wrapper inherited SIGINT and SIGTERM blocked. The alarm fails a hang.
+TEST_F(LoadHostsTest, AWrapperThatReadsItsInputToTheEndEndsWithTheRunAndStartsWithDefaultSignals) {
+    TempDir dir("scalelab-wrapper-");
+    std::string status = (dir.path() / "status").string();
+    LoadHostsOptions o = local({"wrapped"});
+    o.ssh = {"sh", "-c", "grep -E '^Sig(Blk|Ign)' /proc/self/status > " + status + "; shift; \"$@\"; cat > /dev/null", "sh"};
+    o.remoteProgram = SCALELAB_BINARY;
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &block, &old);  // as app/Interrupts.h does during a run
+    alarm(90);
+    LoadHostsResult r = LoadCoordinator(o, inserting(2, 1, 3)).run();
+    alarm(0);
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    ASSERT_EQ(r.merged.status, RunStatus::Completed) << r.merged.error;
+    EXPECT_EQ(scalar("SELECT count(*) FROM hits"), 6);
+    test::SignalLines child = test::readSignalLines(status);
+    EXPECT_EQ(child.blocked, 0u) << std::hex << child.blocked;  // not SIGINT, SIGTERM, SIGUSR1
+    EXPECT_EQ(child.ignored & ~test::kGlibcInternalSignals, 0u) << std::hex << child.ignored;
 }
 
 TEST_F(LoadHostsTest, AHostWhoseClientsCannotConnectIsNamedWithTheServersWords) {

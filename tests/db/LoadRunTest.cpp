@@ -1,11 +1,13 @@
 // The load generator against a real PostgreSQL: effects of each workload on the data,
 // errors, retries, lost connections, stop requests, and 1,000 clients on 2 threads.
 #include "SharedServer.h"
+#include "SignalLines.h"
 #include "ThrowawayServer.h"
 
 #include "load/LoadRun.h"
 #include "load/PgbenchData.h"
 #include "metrics/SystemSampler.h"
+#include "util/TempDir.h"
 
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
@@ -13,8 +15,10 @@
 #include <atomic>
 #include <fstream>
 #include <future>
+#include <sstream>
 #include <thread>
 
+#include <signal.h>
 #include <unistd.h>
 
 using namespace scalelab;
@@ -161,6 +165,30 @@ TEST_F(LoadRunTest, ACustomScriptSetsVariablesSleepsAndSubstitutes) {
     EXPECT_EQ(scalar("SELECT count(*) FROM custom_log WHERE v NOT BETWEEN 1 AND 100 OR w NOT BETWEEN 1 AND 10"), 0);
     EXPECT_EQ(scalar("SELECT count(DISTINCT client) FROM custom_log WHERE client BETWEEN 0 AND 2"), 3);
     EXPECT_GE(r.latency.minMs, 1.0);  // the \sleep is part of the transaction
+}
+
+// Issue 31.8: a run blocks SIGINT and SIGTERM in every thread (one thread waits for them), and
+// system()/popen() handed that mask on: a \shell command could not be interrupted.
+TEST_F(LoadRunTest, ShellCommandsStartWithNoSignalBlockedOrIgnored) {
+    TempDir dir("scalelab-shell-");
+    std::string status = (dir.path() / "status").string();
+    LoadSpec s = spec("", 1, 1, 1);
+    s.workload.addScriptText("\\shell grep -E '^Sig(Blk|Ign)' /proc/self/status > " + status + "\n"
+                             "\\setshell v sh -c 'grep -c ^SigBlk:.0000000000000000 /proc/self/status'\n"
+                             "SELECT :v;\n",
+                             "signals.sql");
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &block, &old);  // as app/Interrupts.h does; the workers inherit it
+    LoadResult r = LoadRun(s).run();
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    test::SignalLines child = test::readSignalLines(status);
+    EXPECT_EQ(child.blocked, 0u) << std::hex << child.blocked;  // not SIGINT, SIGTERM, SIGUSR1
+    EXPECT_EQ(child.ignored & ~test::kGlibcInternalSignals, 0u) << std::hex << child.ignored;
 }
 
 TEST_F(LoadRunTest, AReplayFileRunsEveryStatementOncePerRoundInOrderOrShuffled) {

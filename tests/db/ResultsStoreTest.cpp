@@ -352,6 +352,81 @@ TEST(ResultsStore, ExperimentsLiveSideBySideAndAreListedAndDeleted) {
               "no experiment " + b + " (`scalelab experiments " + storeOf(b) + "` lists the store's experiments)");
 }
 
+// Issue 31.6: after the documented grants, a second role changed another's note, excluded its
+// runs, multiplied its tps by 10 and deleted it. Two real roles now: each experiment is its
+// creator's; others read it, and write it only where its owner listed them; row-level security
+// holds for plain SQL as for ScaleLab, and the last writer is recorded.
+TEST(ResultsStore, EachExperimentIsItsCreatorsOthersReadItAndWriteOnlyWhereTheOwnerLetThem) {
+    SCALELAB_REQUIRE_SERVER();
+    test::TestDatabase db(test::SharedServer::get(), "template0");
+    std::string admin = db.conninfo();
+    auto sql = [](const std::string& conninfo, const std::string& statement) {
+        pqxx::connection c(conninfo);
+        pqxx::nontransaction tx(c);
+        return tx.exec(statement).affected_rows();
+    };
+    for (const char* role : {"scalelab_alice", "scalelab_bob"})
+        sql(admin, std::string("DO $$ BEGIN CREATE ROLE ") + role + " LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$");
+    // The administrator sets the store up (one ScaleLab command), then the documented grants.
+    ExperimentStore::create(storeLocation(admin, "admin's"));
+    sql(admin, "GRANT USAGE ON SCHEMA scalelab TO scalelab_alice, scalelab_bob; "
+               "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA scalelab TO scalelab_alice, scalelab_bob; "
+               "GRANT USAGE ON ALL SEQUENCES IN SCHEMA scalelab TO scalelab_alice, scalelab_bob");
+    std::string alice = admin + " user=scalelab_alice", bob = admin + " user=scalelab_bob";
+    std::string hers = storeLocation(alice, "alice's"), asBob = storeLocation(bob, "alice's");
+    {
+        auto e = ExperimentStore::create(hers);
+        e->saveRun(run("A", 1, 1, 100), {});
+        e->setNote("alice's words");
+    }
+    // Bob reads it, and cannot change it: not through ScaleLab, not with plain SQL.
+    EXPECT_EQ(ExperimentStore::open(asBob, true)->runs().size(), 1u);
+    EXPECT_EQ(errorOf([&] { ExperimentStore::open(asBob)->setNote("bob's words"); }),
+              asBob + " belongs to role scalelab_alice; you (scalelab_bob) may read it but not change it: its owner can add "
+                      "you to its writers (docs/results-store.md)");
+    EXPECT_EQ(sql(bob, "UPDATE scalelab.runs SET tps = tps * 10"), 0u);
+    EXPECT_EQ(sql(bob, "UPDATE scalelab.runs SET excluded = 1"), 0u);
+    EXPECT_EQ(sql(bob, "UPDATE scalelab.meta SET value = 'bob''s words' WHERE key = 'note'"), 0u);
+    EXPECT_EQ(sql(bob, "UPDATE scalelab.experiments SET writers = '{scalelab_bob}'"), 0u);
+    EXPECT_EQ(sql(bob, "DELETE FROM scalelab.samples"), 0u);
+    EXPECT_EQ(sql(bob, "DELETE FROM scalelab.experiments"), 0u);
+    EXPECT_NE(errorOf([&] { sql(bob, "INSERT INTO scalelab.meta (experiment_id, key, value) "
+                                     "SELECT id, 'x', 'y' FROM scalelab.experiments WHERE name = 'alice''s'"); })
+                  .find("row-level security"),
+              std::string::npos);
+    EXPECT_EQ(errorOf([&] { deleteExperiment(asBob); }),
+              asBob + " belongs to role scalelab_alice: only its owner may delete it (you are scalelab_bob)");
+    auto seen = ExperimentStore::open(hers, true);
+    EXPECT_EQ(seen->runs().at(0).tps, 100);
+    EXPECT_FALSE(seen->runs().at(0).excluded);
+    EXPECT_EQ(seen->note(), "alice's words");
+    seen.reset();
+
+    // Alice lets Bob write: he adds a note and is recorded as the last writer; the experiment
+    // stays hers, and neither its writers nor its owner are his to change.
+    EXPECT_EQ(sql(alice, "UPDATE scalelab.experiments SET writers = array_append(writers, 'scalelab_bob') "
+                         "WHERE name = 'alice''s'"),
+              1u);
+    ExperimentStore::open(asBob)->setNote("bob's words, allowed");
+    EXPECT_EQ(ExperimentStore::open(hers, true)->note(), "bob's words, allowed");
+    EXPECT_NE(errorOf([&] { sql(bob, "UPDATE scalelab.experiments SET writers = '{}' WHERE name = 'alice''s'"); })
+                  .find("only the owner of experiment \"alice's\" (role scalelab_alice) may rename it or change who may write it"),
+              std::string::npos);
+    EXPECT_NE(errorOf([&] { sql(bob, "UPDATE scalelab.experiments SET owner = 'scalelab_bob' WHERE name = 'alice''s'"); })
+                  .find("only the owner"),
+              std::string::npos);
+    EXPECT_NE(errorOf([&] { deleteExperiment(asBob); }).find("only its owner may delete it"), std::string::npos);
+    for (const auto& e : listExperiments(admin))
+        if (e.name == "alice's") {
+            EXPECT_EQ(e.owner, "scalelab_alice");
+            EXPECT_EQ(e.lastWrittenBy, "scalelab_bob");
+        }
+    // The admin's own experiment is not Alice's either; she deletes hers.
+    EXPECT_EQ(sql(alice, "DELETE FROM scalelab.experiments WHERE name = 'admin''s'"), 0u);
+    deleteExperiment(hers);
+    EXPECT_FALSE(ExperimentStore::exists(hers));
+}
+
 TEST(ResultsStore, LocationsSayWhatIsWrong) {
     EXPECT_EQ(errorOf([] { ExperimentStore::open("postgresql://db1/results", true); }),
               "postgresql://db1/results names a results store but no experiment in it: add #NAME "
@@ -379,7 +454,7 @@ TEST(ResultsStore, ANewerStoreIsRefusedUntouched) {
     }
     EXPECT_EQ(errorOf([&] { ExperimentStore::open(at, true); }),
               "the results store " + storeOf(at) +
-                  " was set up by a newer ScaleLab (store schema 99, this ScaleLab reads up to 1); update ScaleLab to use it");
+                  " was set up by a newer ScaleLab (store schema 99, this ScaleLab reads up to " + std::to_string(pgstore::kSchemaVersion) + "); update ScaleLab to use it");
 }
 
 // The store's server restarted, or a network blip: a sweep's next run is stored on a new

@@ -57,6 +57,12 @@ expect_rc 1 "create on a full disk" "$scalelab" sweep "$work/plan.json" -o "$sma
 grep -q "cannot create $small/new.slab: .*full" "$work/out" || fail "create on a full disk: $(cat "$work/out")"
 ls "$small"/new.slab* >/dev/null 2>&1 && fail "a failed create left $(ls "$small"/new.slab*)"
 rm -f "$small/fill"
+# Issue 31.15: with 16 KB left, a write says the disk is full, never just "disk I/O error".
+avail=$(df --output=avail -B1 "$small" | tail -1)
+fallocate -l $((avail - 16384)) "$small/fill" || fail "cannot leave 16 KB free"
+expect_rc 1 "a long note with 16 KB free" "$scalelab" note "$small/full.slab" "$(head -c 100000 /dev/zero | tr '\0' x)"
+{ grep -q 'full' "$work/out" && ! grep -q 'I/O error' "$work/out"; } || fail "16 KB free: $(cat "$work/out")"
+rm -f "$small/fill"
 expect_rc 0 "resume after disk full" "$scalelab" sweep "$work/plan.json" -o "$small/full.slab" --resume
 [[ $(count_runs "$small/full.slab") == 4 ]] || fail "after resume: $(count_runs "$small/full.slab") completed runs, expected 4"
 
@@ -83,5 +89,25 @@ expect_rc 0 "runs on a read-only file system" "$scalelab" runs "$small/full.slab
 [[ $(awk 'NR > 1 && $6 == "completed"' "$work/out" | wc -l) == 4 ]] || fail "read-only runs: $(cat "$work/out")"
 expect_rc 0 "report on a read-only file system" "$scalelab" report "$small/full.slab"
 mount -o remount,rw "$small"
+
+# 4. Issue 31.12: a file the reader cannot write (another user's 0644 file in a directory of its
+# owner, or one's own file in a 0555 directory) is read, never called damaged. As the
+# unprivileged `nobody` (root writes anything).
+shared=$work/shared; mine=$work/mine
+mkdir -p "$shared" "$mine"
+cp "$small/full.slab" "$shared/theirs.slab"; chmod 644 "$shared/theirs.slab"; chmod 755 "$shared"
+cp "$small/full.slab" "$mine/own.slab"; chown -R nobody "$mine"; chmod 555 "$mine"
+for f in "$shared/theirs.slab" "$mine/own.slab"; do
+  for cmd in runs report; do
+    expect_rc 0 "$cmd of $f as nobody" runuser -u nobody -- "$scalelab" $cmd "$f"
+    grep -q "damaged" "$work/out" && fail "$f called damaged: $(cat "$work/out")"
+  done
+  [[ $(runuser -u nobody -- "$scalelab" runs "$f" 2>/dev/null | awk 'NR > 1 && $6 == "completed"' | wc -l) == 4 ]] ||
+    fail "$f: not every run read as nobody"
+  expect_rc 1 "a note on $f as nobody" runuser -u nobody -- "$scalelab" note "$f" "mine now"
+  grep -q "cannot write $f: " "$work/out" || fail "note on $f: $(cat "$work/out")"
+  [[ ! -e $f-shm && ! -e $f-wal ]] || fail "reading $f left -shm or -wal files"
+done
+chmod 755 "$mine"
 
 finish file_faults

@@ -117,4 +117,16 @@ expect_rc 1 "password in a conninfo URI" "$scalelab" run --conninfo "postgresql:
 grep -q 'never stores or logs passwords' "$work/out" || fail "URI password message: $(cat "$work/out")"
 grep -q 'secret' "$work/out" && fail "the refusal repeated the password: $(cat "$work/out")"
 
+# Ctrl-C or SIGTERM: the report of what was measured, then exit 130 or 143 as a shell reports a
+# process that a signal ended, so that a script can tell a stopped run from a finished one.
+for sig in INT TERM; do
+  "$scalelab" run --data "$data" -S -c 1 -T 120 -P 1 >"$work/stop.out" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 300); do grep -q '^progress: ' "$work/stop.out" && break; sleep 0.1; done
+  kill -s "$sig" "$pid"; wait "$pid"; rc=$?
+  want=143; [[ $sig == INT ]] && want=130
+  [[ $rc == "$want" ]] || fail "run stopped by SIG$sig: exit $rc, expected $want: $(cat "$work/stop.out")"
+  grep -qF 'status: stopped' "$work/stop.out" || fail "SIG$sig: no report of what was measured: $(cat "$work/stop.out")"
+done
+
 finish "load CLI"

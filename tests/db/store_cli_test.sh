@@ -69,6 +69,22 @@ grep -q "no experiment postgresql://.*#copy%20back" "$work/out" || fail "deleted
 # Mistakes say what and where.
 expect_rc 1 "a password in the store" "$scalelab" runs "postgresql://bench:secret@localhost/results#x"
 grep -q "holds a password; ScaleLab never stores or logs passwords" "$work/out" || fail "password: $(cat "$work/out")"
+# Issue 31.4: every command that takes a location says the password is there without saying it.
+secret='Pw-9f3Kx'
+no_password_echo() { # command words...
+  "$scalelab" "$@" >"$work/out" 2>&1 && fail "accepted: scalelab ${*//$secret/PW}"
+  grep -q -- "$secret" "$work/out" && fail "the password was printed: scalelab ${*//$secret/PW}: $(sed "s/$secret/PW/g" "$work/out")"
+  grep -q 'bench:\*\*\*@\|password=\*\*\*\|holds a password' "$work/out" || fail "no word of the password: $(cat "$work/out")"
+}
+no_password_echo runs "postgresql://bench:$secret@localhost/results#x"
+no_password_echo experiments "postgresql://bench:$secret@localhost/results"
+no_password_echo experiments "host=localhost password=$secret"
+no_password_echo experiments "host=localhost" "password=$secret"  # CLI11's own error quotes it
+no_password_echo export --store "$store" "head 2026-12" --to "postgresql://bench:$secret@localhost/results#y"
+no_password_echo import "$(dirname "$0")/../data/pgbench/pgbench-16.txt" --series A -o "postgresql://bench:$secret@localhost/results#z"
+no_password_echo runs "postgresql://bench:$secret@localhost/results?sslmode=bogus#x"
+no_password_echo runs "postgresql://bench:$secret@localhost/results#%zz"
+
 expect_rc 1 "a location without a name" "$scalelab" runs "postgresql://localhost/results"
 grep -q "names a results store but no experiment in it: add #NAME" "$work/out" || fail "no name: $(cat "$work/out")"
 

@@ -27,14 +27,27 @@ sed 's/"clients": \[1, 2\]/"clients": "1,,x"/' "$work/plan.json" >"$work/bad-cli
 expect_rc 1 "bad client list" "$scalelab" sweep "$work/bad-clients.json" -o "$work/bad.slab"
 grep -q '\$.clients: .1,,x.: expected a list' "$work/out" || fail "clients path: $(cat "$work/out")"
 [[ ! -e $work/bad.slab ]] || fail "a bad plan must not create the experiment file"
+# Issue 31.14: a plan the server refuses at run time leaves no empty file behind, and the rerun
+# says the same thing again rather than "already exists".
+sed 's/"work_mem": "2MB"/"work_mem": "banana"/' "$work/plan.json" >"$work/bad-value.json"
+for attempt in 1 2; do
+  expect_rc 1 "a setting the server refuses ($attempt)" "$scalelab" sweep "$work/bad-value.json" -o "$work/bad.slab"
+  grep -q 'server setting work_mem=banana rejected' "$work/out" || fail "setting value ($attempt): $(cat "$work/out")"
+  [[ ! -e $work/bad.slab ]] || fail "a sweep that stored no run left $work/bad.slab"
+done
+
+# Starts the plan's sweep into $1 in the background (sweep_pid) and returns once $2 runs are in.
+sweep_until_runs() {
+  "$scalelab" sweep "$work/plan.json" -o "$1" >"$work/sweep.log" 2>&1 &
+  sweep_pid=$!
+  for _ in $(seq 1 600); do
+    [[ -s $1 && $(count_runs "$1") -ge $2 ]] && return
+    sleep 0.1
+  done
+}
 
 # Crash safety: SIGKILL the sweep once two runs are in, then resume.
-"$scalelab" sweep "$work/plan.json" -o "$work/e.slab" >"$work/sweep.log" 2>&1 &
-sweep_pid=$!
-for _ in $(seq 1 600); do
-  [[ -s $work/e.slab && $(count_runs "$work/e.slab") -ge 2 ]] && break
-  sleep 0.1
-done
+sweep_until_runs "$work/e.slab" 2
 kill -9 "$sweep_pid"; wait "$sweep_pid" 2>/dev/null; sweep_pid=
 before=$(count_runs "$work/e.slab")
 [[ $before -ge 2 && $before -lt 8 ]] || fail "expected a part of the sweep before the kill, found $before runs"
@@ -44,6 +57,27 @@ expect_rc 0 "resume" "$scalelab" sweep "$work/plan.json" -o "$work/e.slab" --res
 [[ $(count_runs "$work/e.slab") == 8 ]] || fail "after resume: $(count_runs "$work/e.slab") completed runs, expected 8"
 dups=$("$scalelab" runs "$work/e.slab" | awk 'NR > 1 && $6 == "completed" {print $2}' | sort | uniq -d)
 [[ -z $dups ]] || fail "run indexes written twice: $dups"
+
+# SIGTERM (as Ctrl-C): the run in progress is kept, marked stopped, and the sweep exits 143, not 0.
+sweep_until_runs "$work/stopped.slab" 1
+kill -TERM "$sweep_pid"; wait "$sweep_pid"; rc=$?; sweep_pid=
+[[ $rc == 143 ]] || fail "a sweep stopped by SIGTERM exited $rc, expected 143: $(cat "$work/sweep.log")"
+grep -q 'experiment written to' "$work/sweep.log" || fail "stopped sweep: $(cat "$work/sweep.log")"
+[[ $(count_runs "$work/stopped.slab") -ge 1 ]] || fail "the stopped sweep lost its runs"
+
+# Issue 31.5: a label from a file reaches the terminal without its escape sequences (a title
+# change, a screen clear), and a CSV cell that a spreadsheet would run is written as text.
+esc=$'\e]0;pwned\a\e[2J'
+"$scalelab" import "$(dirname "$0")/../data/pgbench/pgbench-16.txt" --series "=A${esc}B" -o "$work/esc.slab" >/dev/null 2>&1 ||
+  fail "import with an escape in the label"
+"$scalelab" note "$work/esc.slab" "note${esc}end" >/dev/null 2>&1 || fail "note with an escape"
+for cmd in runs report note; do
+  "$scalelab" $cmd "$work/esc.slab" >"$work/out" 2>&1
+  grep -q $'\e' "$work/out" && fail "$cmd printed an escape sequence: $(cat -v "$work/out")"
+  grep -q '=A?\]0;pwned??\[2JB\|note?\]0;pwned??\[2Jend' "$work/out" || fail "$cmd: the label is not shown: $(cat -v "$work/out")"
+done
+"$scalelab" export "$work/esc.slab" --csv "$work/esc-csv" >/dev/null 2>&1 || fail "export csv"
+grep -q "^1,.*,'=A" "$work/esc-csv/runs.csv" || fail "runs.csv: the label is not neutralised: $(cat -v "$work/esc-csv/runs.csv")"
 
 # Excluding a run takes it out of the points and keeps it in the file.
 first=$("$scalelab" runs "$work/e.slab" | awk 'NR == 2 {print $1}')

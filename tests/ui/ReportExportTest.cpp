@@ -1,6 +1,7 @@
 // The window on a laptop screen, and sharing what it shows: every page fits 1024x700 (pages
 // scroll, nothing is cut off sideways); the Series menu, the HTML report and the CSV export
 // keep the view on screen; notes on runs and on the experiment are written into the file.
+#include "charts/ReportExport.h"
 #include "charts/ScalingChart.h"
 #include "pages/MainWindow.h"
 #include "pages/OverviewPage.h"
@@ -17,6 +18,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QFile>
+#include <QImage>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -127,6 +129,38 @@ private slots:
         QVERIFY(compare.contains(QStringLiteral("\r\n1,A,B,")));
         QVERIFY(compare.contains(QStringLiteral("distinguishable")));
         QVERIFY(!QFile::exists(csvDir + QStringLiteral("/usl.csv")));  // the USL box is not ticked
+    }
+
+    // Issue 31.3: Qt Charts draws legend names as rich text, and a label <img src="FILE"> put a
+    // local image into the exported PNG (and, through the chart, into the HTML report).
+    void aLabelThatLooksLikeHtmlIsDrawnAsTyped() {
+        TempDir dir("scalelab-label-html");
+        QString secret = QString::fromStdString((dir.path() / "secret.png").string());
+        QImage image(200, 200, QImage::Format_RGB32);
+        image.fill(QColor(1, 254, 3));  // a colour no chart uses
+        QVERIFY(image.save(secret));
+        std::string label = "<img src=\"" + secret.toStdString() + "\" width=\"200\" height=\"200\">";
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            int64_t index = 0;
+            for (int rep = 1; rep <= 3; ++rep)
+                for (int clients : {1, 2})
+                    for (const std::string& series : {label, std::string("<script>x</script>")})
+                        store->saveRun(test::completedRun(series, clients, rep, 1000.0 * clients + rep, index++), {});
+        }
+        std::string png = (dir.path() / "chart.png").string(), svg = (dir.path() / "chart.svg").string();
+        writeChartFiles(path, ScalingView{}, png, svg, QSize(800, 500), 1);
+        QImage out(QString::fromStdString(png));
+        QVERIFY(!out.isNull());
+        int secretPixels = 0;
+        for (int y = 0; y < out.height(); ++y)
+            for (int x = 0; x < out.width(); ++x) secretPixels += out.pixelColor(x, y) == QColor(1, 254, 3);
+        QCOMPARE(secretPixels, 0);
+        QString text = slurp(QString::fromStdString(svg));
+        QVERIFY2(!text.contains(QStringLiteral("<image")), "the SVG embeds an image");
+        QVERIFY2(text.contains(QStringLiteral("&lt;script&gt;x&lt;/script&gt;")), "the legend lost the <script> label");
+        QVERIFY2(text.contains(QStringLiteral("&lt;img src=")), "the legend lost the <img> label");
     }
 
     void seriesOfAnotherExperimentJoinTheChartTablesAndReport() {

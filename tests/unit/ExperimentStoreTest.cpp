@@ -214,6 +214,44 @@ TEST_F(StoreTest, RefusesANewerFileAndLeavesItUntouched) {
     EXPECT_EQ(slurp(path), before);
 }
 
+// Issue 31.13: a file with a table dropped was written to (a note, exit 0) and read with raw
+// SQLite words; now one check on open names the file and the damage, and nothing is written.
+TEST_F(StoreTest, ADamagedFileIsSaidToBeDamagedOnOpenAndNeverWritten) {
+    {
+        auto store = ExperimentStore::create(path);
+        StoredSample s;
+        s.endS = 1;
+        store->saveRun(run("A", 1, 1, 100), {s});
+    }
+    auto exec = [&](const char* sql) {
+        sqlite3* db;
+        sqlite3_open(path.c_str(), &db);
+        EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+        sqlite3_close(db);
+    };
+    exec("DROP TABLE provenance");
+    std::string before = slurp(path);
+    for (bool readOnly : {false, true}) {
+        std::string msg = errorOf([&] { ExperimentStore::open(path, readOnly)->setNote("written anyway"); });
+        EXPECT_EQ(msg.rfind(path + " is damaged: its table 'provenance' is missing. Nothing was read from it or written to it", 0), 0u)
+            << msg;
+    }
+    EXPECT_EQ(slurp(path), before);
+
+    // A value whose bytes changed: the file is named with what could not be read, and a CSV
+    // export that fails half-way leaves nothing (runs.csv was written before samples.csv).
+    exec("CREATE TABLE provenance (id INTEGER PRIMARY KEY, taken_at TEXT NOT NULL, json TEXT NOT NULL)");
+    exec("UPDATE samples SET system = '{\"cpu\": [tru'");
+    auto store = ExperimentStore::open(path, true);
+    EXPECT_EQ(errorOf([&] { store->samples(store->runs()[0].id); }), path + " is damaged: a sample's system figures is not JSON");
+    std::string csv = (dir.path() / "csv").string();
+    EXPECT_EQ(errorOf([&] { exportCsv(*store, csv); }), path + " is damaged: a sample's system figures is not JSON");
+    EXPECT_FALSE(std::filesystem::exists(csv));
+    std::filesystem::create_directory(csv);
+    EXPECT_THROW(exportCsv(*store, csv), Error);
+    EXPECT_TRUE(std::filesystem::is_empty(csv));  // no runs.csv, no partial file
+}
+
 TEST_F(StoreTest, RefusesCorruptAndForeignFiles) {
     std::ofstream(path) << "this is not a database, it is a text file that happens to be long enough............";
     std::string before = slurp(path);
@@ -264,6 +302,64 @@ TEST(PgbenchImport, ReadsThe16Report) {
     EXPECT_EQ(runs[0].run.failures, 0u);
     EXPECT_EQ(runs[0].run.detail["query_mode"], "simple");
     EXPECT_EQ(runs[0].samples.size(), 1u);
+}
+
+// Issue 31.9: std::regex recursed once per character and crashed (exit 139) on these lines.
+TEST(PgbenchImport, VeryLongLinesAreReadWithoutCrashing) {
+    std::string report = slurp(data("pgbench-16.txt"));
+    auto withLine = [&](const std::string& after, const std::string& line) {
+        std::string text = report;
+        size_t at = text.find(after);
+        size_t end = text.find('\n', at);
+        return text.replace(at, end - at, line);
+    };
+    // A field with an 80,000-character value is read as that value.
+    auto longMode = parsePgbenchOutput(withLine("query mode:", "query mode: simple" + std::string(80000, 'x')), "l.txt", "A");
+    EXPECT_EQ(longMode[0].run.detail["query_mode"].get<std::string>().size(), 6u + 80000u);
+    // A tps line followed by 50,000 zeros is not pgbench's tps line: the report has none.
+    std::string zeros = "tps = 6225.674690" + std::string(50000, '0');
+    std::string noTps = withLine("tps = ", zeros);
+    EXPECT_NE(errorOf([&] { parsePgbenchOutput(noTps, "z.txt", "A"); }).find("has no 'tps = ' line"), std::string::npos);
+    // A long number still inside pgbench's shape is read as a number.
+    auto longNumber = parsePgbenchOutput(withLine("tps = ", "tps = 6225.674690" + std::string(50000, '0') +
+                                                                " (without initial connection time)"),
+                                         "n.txt", "A");
+    EXPECT_EQ(longNumber[0].run.tps, 6225.67469);
+    // Long progress and abort lines.
+    std::string progress = "progress: 1.0 s, 100.0 tps, lat 1.000 ms stddev 0.100" + std::string(60000, ' ') + "\n";
+    EXPECT_EQ(parsePgbenchOutput(progress + report, "p.txt", "A")[0].samples.size(), 2u);
+    std::string abort = "pgbench: error: client " + std::string(60000, '7') + " script 0 aborted in command 0\n";
+    EXPECT_EQ(parsePgbenchOutput(abort + report, "a.txt", "A")[0].run.status, RunStatus::Failed);
+    std::string notAbort = "client " + std::string(60000, '7') + " script  aborted\n";
+    EXPECT_EQ(parsePgbenchOutput(notAbort + report, "a.txt", "A")[0].run.status, RunStatus::Completed);
+}
+
+// Issue 31.10: numbers no pgbench prints are refused, with the file and line.
+TEST(PgbenchImport, ImpossibleValuesAreRefused) {
+    std::string report = slurp(data("pgbench-16.txt"));
+    auto replaced = [&](const std::string& from, const std::string& to) {
+        std::string t = report;
+        return t.replace(t.find(from), from.size(), to);
+    };
+    EXPECT_EQ(errorOf([&] { parsePgbenchOutput(replaced("tps = 2004.567890", "tps = -5"), "n.txt", "A"); }),
+              "n.txt:16: tps is negative: '-5'");
+    EXPECT_EQ(errorOf([&] { parsePgbenchOutput(replaced("duration: 1 s", "duration: -1 s"), "d.txt", "A"); }),
+              "d.txt:10: the duration must be more than 0 s: '-1 s'");
+    EXPECT_EQ(errorOf([&] { parsePgbenchOutput(replaced("latency average = 3.990", "latency average = -3"), "l.txt", "A"); }),
+              "l.txt:13: the latency average is negative: '-3 ms'");
+    EXPECT_EQ(errorOf([&] { parseRunsCsv("series,clients,repetition,tps\nA,1,1,-5\n", "r.csv"); }), "r.csv:2: tps is negative: '-5'");
+}
+
+TEST(PgbenchImport, LineShapesAreReadExactlyAsBefore) {
+    std::string report = slurp(data("pgbench-16.txt"));
+    // A key must be lower-case words; anything else is a line the importer does not need.
+    std::string text = "Query Mode: prepared\n" + report;
+    EXPECT_EQ(parsePgbenchOutput(text, "k.txt", "A")[0].run.detail["query_mode"], "simple");
+    // "-nan" in a progress line is a missing value, and a line not in the shape is no sample.
+    std::string nan = "progress: 2.0 s, -nan tps, lat -nan ms stddev -nan\nprogress: 3.0 s, 5 tps, lat 1 ms\n";
+    auto runs = parsePgbenchOutput(nan + report, "n.txt", "A");
+    ASSERT_EQ(runs[0].samples.size(), 2u);
+    EXPECT_TRUE(std::isnan(runs[0].samples[0].tps));
 }
 
 TEST_F(StoreTest, RunsThatDidNotCompleteAreLeftOutUnlessIncludedOnPurpose) {

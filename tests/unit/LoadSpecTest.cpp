@@ -49,6 +49,29 @@ TEST(LoadSpec, SaysWhatIsWrong) {
     s = valid();
     s.workload = Workload();
     EXPECT_EQ(problem(s), "no workload: choose a built-in script (-b), a script file (-f) or a replay file");
+    // Issue 31.10: -T 1e12 overflowed the nanosecond deadline and "completed" with 0 tps.
+    s = valid();
+    s.durationS = 1e12;
+    EXPECT_EQ(problem(s), "duration must be at most 2147483647 s (pgbench's -T limit), got 1e+12 s");
+    s = valid();
+    s.durationS = 0;
+    s.transactionsPerClient = int64_t(1) << 40;
+    EXPECT_EQ(problem(s), "transactions per client must be at most 2147483647 (pgbench's -t limit), got 1099511627776");
+}
+
+// pgbench: "-D NAME=VALUE", neither empty (issue 31.15).
+TEST(LoadSpec, AVariableDefinitionNeedsANameAndAValue) {
+    Workload w;
+    for (const char* bad : {"v=", "=5", "v"}) {
+        try {
+            w.define(bad);
+            ADD_FAILURE() << bad;
+        } catch (const Error& e) {
+            EXPECT_EQ(e.what(), "invalid variable definition: \"" + std::string(bad) + "\"");
+        }
+    }
+    w.define("v=0");
+    EXPECT_EQ(w.defines().size(), 1u);
 }
 
 TEST(LoadSpec, UnlimitedTriesNeedADurationOrALatencyLimitAsInPgbench) {

@@ -54,6 +54,16 @@ TEST(SweepPlan, NamesTheJsonPathOfEachProblem) {
     j = base();
     j["duration"] = -5;
     EXPECT_EQ(problem(j), "$.duration: must be a positive number of seconds (got -5)");
+    // Issue 31.10 and 31.14: values that passed and then ran as 0 transactions or failed.
+    j["duration"] = 1e10;
+    EXPECT_EQ(problem(j), "$.duration: must be at most 2147483647 s, pgbench's -T limit (got 1e+10)");
+    j = base();
+    j["threads"] = int64_t(1) << 40;
+    EXPECT_EQ(problem(j), "$.threads: at most 100000 threads, found 1099511627776");
+    j = base();
+    j.erase("duration");
+    j["transactions"] = int64_t(1) << 40;
+    EXPECT_EQ(problem(j), "$.transactions: must be at most 2147483647 per client, pgbench's -t limit (got 1099511627776)");
     j = base();
     j["series"][1]["placement"] = "smt-halfway";
     EXPECT_EQ(problem(j), "$.series[1].placement: unknown placement 'smt-halfway': expected smt-on, smt-off, cores:N, "
@@ -144,6 +154,12 @@ TEST(SweepPlan, ClientCountsFromListsAndRanges) {
     EXPECT_EQ(parseClientCounts(json(" 8, 2,4 "), "$.c"), (std::vector<int>{8, 2, 4}));
     EXPECT_EQ(parseClientCounts(json::parse("[1, 2]"), "$.c"), (std::vector<int>{1, 2}));
     EXPECT_THROW(parseClientCounts(json("64-1 x2"), "$.c"), Error);
+    // Issue 31.9: std::regex crashed on 40,000 spaces; now a loop reads any length.
+    EXPECT_EQ(parseClientCounts(json("1-2 x2" + std::string(40000, ' ')), "$.c"), (std::vector<int>{1, 2}));
+    EXPECT_EQ(parseClientCounts(json(std::string(40000, ' ') + "1 - 4 +1 "), "$.c"), (std::vector<int>{1, 2, 3, 4}));
+    EXPECT_THROW(parseClientCounts(json("1-2 x2" + std::string(40000, 'y')), "$.c"), Error);
+    EXPECT_THROW(parseClientCounts(json("1-2 x"), "$.c"), Error);
+    EXPECT_THROW(parseClientCounts(json("1-2 2"), "$.c"), Error);
     EXPECT_THROW(parseClientCounts(json::parse("[1, 0]"), "$.c"), Error);
     EXPECT_THROW(parseClientCounts(json::parse("[2, 2]"), "$.c"), Error);
 }

@@ -4,6 +4,7 @@
 // handed to the thread that owns the bridge (queued). Opening a file of tens of thousands of
 // runs, following a file a sweep is writing, a run's samples, an exclusion: none stalls the
 // window. Each task opens the file itself (SQLite connections are not shared across threads).
+#include "bridge/ErrorText.h"
 #include "store/ExperimentStore.h"
 
 #include <QObject>
@@ -78,7 +79,7 @@ private:
                 auto result = std::make_shared<T>(read());
                 return [done, result] { done(std::move(*result)); };
             } catch (const std::exception& e) {
-                QString error = QString::fromStdString(e.what());
+                QString error = errorText(e);
                 return [failed, error] { failed(error); };
             }
         });

@@ -1,4 +1,5 @@
 #include "bridge/SweepController.h"
+#include "bridge/ErrorText.h"
 
 #include <QMetaObject>
 
@@ -58,7 +59,7 @@ void SweepController::start(const SweepPlan& plan, const QString& path, bool res
             }
             runner->run();
         } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
+            error = errorText(e);
         }
         {
             std::lock_guard<std::mutex> lock(mutex_);

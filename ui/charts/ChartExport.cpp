@@ -7,6 +7,7 @@
 #include <QGraphicsScene>
 #include <QImage>
 #include <QPainter>
+#include <QSaveFile>
 #include <QSvgGenerator>
 
 namespace scalelab::ui {
@@ -38,7 +39,10 @@ void exportChartPng(QChart* chart, const QString& path, QSize size, qreal scale)
         painter.setRenderHint(QPainter::Antialiasing);
         render(chart, painter, size);
     }
-    if (!image.save(path, "PNG")) throw Error("cannot write the chart to " + path.toStdString());
+    // QSaveFile: written under a temporary name and renamed, so a failure leaves no partial file.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit())
+        throw Error("cannot write the chart to " + path.toStdString() + ": " + file.errorString().toStdString());
 }
 
 namespace {
@@ -57,9 +61,12 @@ bool paintSvg(QSvgGenerator& svg, QChart* chart, QSize size, const QString& titl
 } // namespace
 
 void exportChartSvg(QChart* chart, const QString& path, QSize size, const QString& title) {
+    QSaveFile file(path);  // whole or not at all, as the PNG
     QSvgGenerator svg;
-    svg.setFileName(path);
-    if (!paintSvg(svg, chart, size, title)) throw Error("cannot write the chart to " + path.toStdString());
+    if (!file.open(QIODevice::WriteOnly)) throw Error("cannot write the chart to " + path.toStdString() + ": " + file.errorString().toStdString());
+    svg.setOutputDevice(&file);
+    if (!paintSvg(svg, chart, size, title) || !file.commit())
+        throw Error("cannot write the chart to " + path.toStdString() + ": " + file.errorString().toStdString());
 }
 
 QByteArray chartSvg(QChart* chart, QSize size, const QString& title) {

@@ -5,6 +5,7 @@
 #include "stats/MachineMarkers.h"
 #include "stats/SeriesNames.h"
 #include "store/HtmlReport.h"
+#include "util/AtomicFile.h"
 #include "util/Error.h"
 
 #include <QDateTime>
@@ -131,10 +132,7 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
         } catch (const Error&) {
         }
     }
-    std::ofstream out(output, std::ios::binary);
-    out << htmlReport(in);
-    out.close();
-    if (!out) throw Error("cannot write " + output);
+    writeFileAtomically(output, htmlReport(in));  // whole or not at all
 }
 
 void writeHtmlReport(const std::string& experiment, const ScalingView& view, const ReportChoice& choice,

@@ -44,7 +44,7 @@ int ScalingChart::errorBarCount() const {
 
 void ScalingChart::setData(const ScalingData& data, bool logX) {
     clearAll();
-    setTitle(QStringLiteral("%1 by clients \u2014 error bars: %2").arg(data.metric, data.errorBars));
+    setTitle(QStringLiteral("%1 by clients \u2014 error bars: %2").arg(data.metric.toHtmlEscaped(), data.errorBars.toHtmlEscaped()));
     QAbstractAxis* x;
     if (logX) {
         auto* ax = new QLogValueAxis;
@@ -70,7 +70,9 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
     for (const auto& s : data.series) {
         auto* line = new QLineSeries;
         auto* dots = new QScatterSeries;
-        line->setName(s.label);
+        // Qt Charts draws legend names as rich text: a label is the user's text, escaped, so
+        // that `<img src=...>` shows as typed and never pulls a local file in (issue 31.3).
+        line->setName(s.label.toHtmlEscaped());
         // Set, not taken from the theme: the theme hands out colours in the order series are
         // added, so a fit curve or a missing series would shift every colour after it.
         line->setColor(seriesColor(s.colorIndex));
@@ -101,7 +103,7 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
         bars_.append(new ErrorBarItem(this, dots, bars, color));
         if (!s.fit.isEmpty()) {
             auto* fit = new QLineSeries;
-            fit->setName(s.label + QStringLiteral(" USL fit"));
+            fit->setName(s.label.toHtmlEscaped() + QStringLiteral(" USL fit"));
             QPen pen(color, 1.2, Qt::DashLine);
             fit->setPen(pen);
             fit->replace(s.fit);
@@ -111,7 +113,7 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
             for (const auto& p : s.fit) maxY = std::max(maxY, p.y());
             if (s.peakClients && *s.peakClients <= maxX) {
                 auto* peak = new QScatterSeries;
-                peak->setName(s.label + QStringLiteral(" N*"));
+                peak->setName(s.label.toHtmlEscaped() + QStringLiteral(" N*"));
                 peak->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
                 peak->setColor(color);
                 double n = *s.peakClients;

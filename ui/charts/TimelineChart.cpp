@@ -38,13 +38,13 @@ TimelineChart::TimelineChart(const QString& title, const QString& yTitle, QStrin
         if (stacked_) {
             auto* area = new QAreaSeries(line, below);
             line->setParent(area);  // an area series does not own its boundary lines
-            area->setName(labels.value(i));
+            area->setName(labels.value(i).toHtmlEscaped());  // legend names are rich text: escaped
             addSeries(area);
             area->attachAxis(x_);
             area->attachAxis(y_);
             below = line;
         } else {
-            line->setName(labels.value(i));
+            line->setName(labels.value(i).toHtmlEscaped());
             addSeries(line);
             line->attachAxis(x_);
             line->attachAxis(y_);
@@ -56,7 +56,7 @@ TimelineChart::TimelineChart(const QString& title, const QString& yTitle, QStrin
 
 void TimelineChart::showBoundaries(const QString& label) {
     boundaries_ = new QLineSeries;
-    boundaries_->setName(label);
+    boundaries_->setName(label.toHtmlEscaped());
     boundaries_->setColor(QColor(150, 150, 150));
     addSeries(boundaries_);
     boundaries_->attachAxis(x_);

@@ -1,4 +1,5 @@
 #include "models/ScalingData.h"
+#include "bridge/ErrorText.h"
 
 #include "stats/Usl.h"
 #include "util/Error.h"
@@ -127,7 +128,7 @@ ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vect
                                                    : QString())
                                 .arg(f.converged ? QString() : QStringLiteral(" (did not converge)"));
             } catch (const std::exception& e) {
-                s.fitText = QStringLiteral("no fit: %1").arg(QString::fromStdString(e.what()));
+                s.fitText = QStringLiteral("no fit: %1").arg(errorText(e));
             }
         }
         d.series.append(s);

@@ -1,4 +1,6 @@
 #include "pages/ComparisonPanel.h"
+#include "pages/PlainText.h"
+#include "bridge/ErrorText.h"
 
 #include "charts/ScalingChartView.h"
 #include "models/RatioData.h"
@@ -70,6 +72,7 @@ ComparisonPanel::ComparisonPanel(QWidget* parent) : QWidget(parent) {
     ratioView_ = new QWidget(this);
     ratioChart_ = new ScalingChartView(QSize(0, 200));
     ratioNote_ = new QLabel;
+    ratioNote_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     ratioNote_->setWordWrap(true);
     auto* ratioLayout = new QVBoxLayout(ratioView_);
     ratioLayout->addWidget(ratioChart_, 1);
@@ -140,8 +143,8 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
                        candidate_->currentText().toStdString(), metric, o);
     } catch (const std::exception& e) {
         // A comparison that cannot be made (a round twice on a side, paired) says why in the table.
-        message(QString::fromStdString(e.what()));
-        return showRatio(QString::fromStdString(e.what()));
+        message(errorText(e));
+        return showRatio(errorText(e));
     }
     QStringList sentences;
     for (const auto& s : v.summary) sentences << QStringLiteral("\u2022 ") + QString::fromStdString(s) + QLatin1Char('.');
@@ -158,7 +161,7 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
                                                      : QStringLiteral("-")));
         table_->setItem(r, 5, cell(numberOrMissing(p.pAdjusted, 4)));
         auto* verdict = cell(QString::fromLatin1(pointCallName(p.call)));
-        if (!p.why.empty()) verdict->setToolTip(QString::fromStdString(p.why));
+        if (!p.why.empty()) verdict->setToolTip(plainToolTip(QString::fromStdString(p.why)));
         table_->setItem(r, 6, verdict);
         QString runsText = p.advice.runsForCurve ? QString::number(*p.advice.runsForCurve)
                        : p.advice.powerNow  ? QStringLiteral("> %1").arg(kMaxAdvisedRuns)
@@ -184,7 +187,7 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
     try {
         ratio_ = buildRatioData(runs, order, metric, VerdictOptions().confidence, rc);
     } catch (const std::exception& e) {
-        return showRatio(QString::fromStdString(e.what()));
+        return showRatio(errorText(e));
     }
     ratioChart_->setData(ratio_, logX);
     showRatio({});

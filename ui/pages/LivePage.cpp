@@ -30,6 +30,7 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     auto* top = new QHBoxLayout;
     bar_ = new QProgressBar;
     status_ = new QLabel(tr("No sweep running"));
+    status_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     pause_ = new QPushButton(tr("Pause"));
     stop_ = new QPushButton(tr("Stop"));
     top->addWidget(bar_, 1);

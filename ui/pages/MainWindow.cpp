@@ -1,4 +1,6 @@
 #include "pages/MainWindow.h"
+#include "pages/PlainText.h"
+#include "bridge/ErrorText.h"
 
 #include "bridge/ExperimentBridge.h"
 #include "bridge/SweepController.h"
@@ -65,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     addPage(overview_, tr("Overview"));
     setCentralWidget(tabs_);
     statusLabel_ = new QLabel;
+    statusLabel_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     statusBar()->addWidget(statusLabel_, 1);
     controller_ = new SweepController(this);
     files_ = new ExperimentBridge(this);
@@ -170,7 +173,7 @@ void MainWindow::connectOpening() {
         if (path != opening_) return;
         opening_.clear();
         emit experimentOpenFailed(path, error);
-        QMessageBox::warning(this, tr("Open experiment"), error);
+        warnPlain(this, tr("Open experiment"), error);
     });
     // Shown (or the Overview page says why it cannot show it): the experiment is open.
     auto opened = [this](const QString& path) {
@@ -210,7 +213,7 @@ void MainWindow::resumeExperiment(const QString& path, Answer then) {
                 startSweep(plan, path);
                 answer(then, {});
             } catch (const std::exception& e) {
-                answer(then, QString::fromStdString(e.what()));
+                answer(then, errorText(e));
             }
         },
         [this, then](const QString& error) { answer(then, error); });
@@ -232,12 +235,12 @@ QString MainWindow::loadPlanFrom(const QString& path) {
     try {
         j = nlohmann::json::parse(f.readAll().toStdString());
     } catch (const nlohmann::json::parse_error& e) {
-        return tr("%1 is not JSON: %2").arg(path, QString::fromStdString(e.what()));
+        return tr("%1 is not JSON: %2").arg(path, errorText(e));
     }
     try {
         parsePlan(j);  // the same words as `scalelab sweep` for a plan it refuses
     } catch (const std::exception& e) {
-        return tr("%1: %2").arg(path, QString::fromStdString(e.what()));
+        return tr("%1: %2").arg(path, errorText(e));
     }
     setup_->setPlanJson(j);
     showPage(setup_);
@@ -275,7 +278,7 @@ void MainWindow::exportChart(const QString& path, int scale) {
         else exportChartPng(results_->chart()->chart(), path, size, scale);
         statusLabel_->setText(tr("Wrote %1").arg(path));
     } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Export chart"), QString::fromStdString(e.what()));
+        warnPlain(this, tr("Export chart"), errorText(e));
     }
 }
 
@@ -288,7 +291,7 @@ void MainWindow::exportCsvTo(const QString& dir, Answer then) {
     try {
         report = reportFor(results_->allRuns(), results_->seriesOrder(), results_->view(), results_->choice(), path_.toStdString());
     } catch (const std::exception& e) {
-        return answer(then, QString::fromStdString(e.what()));
+        return answer(then, errorText(e));
     }
     std::function<std::vector<std::string>()> work = [file = path_.toStdString(), out = dir.toStdString(), report] {
         auto written = exportCsv(*ExperimentStore::open(file, true), out);
@@ -316,7 +319,7 @@ void MainWindow::exportHtmlTo(const QString& path, Answer then) {
             try {
                 writeHtmlReport(files, view, choice, path.toStdString());
             } catch (const std::exception& e) {
-                return answer(then, QString::fromStdString(e.what()));
+                return answer(then, errorText(e));
             }
             statusLabel_->setText(tr("Wrote %1").arg(path));
             answer(then, {});
@@ -357,7 +360,7 @@ void MainWindow::importFiles(const QStringList& files) {
         if (target.isEmpty()) return;
     }
     importInto(files, target, append, [this](const QString& error) {
-        if (!error.isEmpty()) QMessageBox::warning(this, tr("Import"), error);
+        if (!error.isEmpty()) warnPlain(this, tr("Import"), error);
     });
 }
 

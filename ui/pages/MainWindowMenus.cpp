@@ -1,5 +1,7 @@
 // The main window's menus: File (experiments, plans, series of other files, import, exports) and
+#include "pages/PlainText.h"
 // Help. Each action calls one MainWindow function that tests can call without a dialog.
+#include "bridge/ErrorText.h"
 #include "pages/MainWindow.h"
 
 #include "AboutInfo.h"
@@ -44,20 +46,20 @@ void MainWindow::buildMenus() {
                                                  tr("ScaleLab experiments (*.slab)"));
         if (p.isEmpty()) return;
         resumeExperiment(p, [this](const QString& error) {
-            if (!error.isEmpty()) QMessageBox::warning(this, tr("Resume"), error);
+            if (!error.isEmpty()) warnPlain(this, tr("Resume"), error);
         });
     });
     file->addSeparator();
     file->addAction(tr("Open &plan..."), this, [this] {
         QString p = QFileDialog::getOpenFileName(this, tr("Open a sweep plan"), {}, tr("Sweep plans (*.json)"));
         if (p.isEmpty()) return;
-        if (QString error = loadPlanFrom(p); !error.isEmpty()) QMessageBox::warning(this, tr("Open plan"), error);
+        if (QString error = loadPlanFrom(p); !error.isEmpty()) warnPlain(this, tr("Open plan"), error);
     });
     file->addAction(tr("Save p&lan as..."), this, [this] {
         QString p = QFileDialog::getSaveFileName(this, tr("Save the sweep plan"), QStringLiteral("plan.json"),
                                                  tr("Sweep plans (*.json)"));
         if (p.isEmpty()) return;
-        if (QString error = savePlanTo(p); !error.isEmpty()) QMessageBox::warning(this, tr("Save plan"), error);
+        if (QString error = savePlanTo(p); !error.isEmpty()) warnPlain(this, tr("Save plan"), error);
         else statusLabel_->setText(tr("Wrote %1; `scalelab sweep %1 -o EXP.slab` runs it without the window").arg(p));
     });
     file->addSeparator();
@@ -66,7 +68,7 @@ void MainWindow::buildMenus() {
         QString p = QFileDialog::getSaveFileName(this, tr("Save experiment as"), {}, tr("ScaleLab experiments (*.slab)"));
         if (p.isEmpty()) return;
         saveExperimentAs(p, [this, p](const QString& error) {
-            if (!error.isEmpty()) QMessageBox::warning(this, tr("Save as"), error);
+            if (!error.isEmpty()) warnPlain(this, tr("Save as"), error);
         });
     });
     file->addSeparator();
@@ -81,7 +83,7 @@ void MainWindow::buildMenus() {
         if (p != addingFromMenu_) return;  // asked for by a test or a script: it has the answer
         addingFromMenu_.clear();
         if (!error.isEmpty())
-            QMessageBox::warning(this, tr("Add series"), error);
+            warnPlain(this, tr("Add series"), error);
         else {
             statusLabel_->setText(tr("Series of %1 added (named \"LABEL [%2]\"); nothing is written to either file")
                                       .arg(p, QString::fromStdString(experimentName(p.toStdString()))));
@@ -115,7 +117,7 @@ void MainWindow::buildMenus() {
         QString dir = QFileDialog::getExistingDirectory(this, tr("Directory for the CSV files"));
         if (dir.isEmpty()) return;
         exportCsvTo(dir, [this](const QString& error) {
-            if (!error.isEmpty()) QMessageBox::warning(this, tr("Export"), error);
+            if (!error.isEmpty()) warnPlain(this, tr("Export"), error);
         });
     });
     exportActions_ << file->addAction(tr("Export &HTML report..."), this, [this] {
@@ -124,7 +126,7 @@ void MainWindow::buildMenus() {
                                                  QStringLiteral("HTML (*.html)"));
         if (p.isEmpty()) return;
         exportHtmlTo(p, [this](const QString& error) {
-            if (!error.isEmpty()) QMessageBox::warning(this, tr("Export HTML report"), error);
+            if (!error.isEmpty()) warnPlain(this, tr("Export HTML report"), error);
         });
     });
     file->addSeparator();
@@ -136,7 +138,7 @@ void MainWindow::buildMenus() {
         try {
             server = QString::fromStdString(findPgBinaries().describe());
         } catch (const std::exception& e) {
-            server = QString::fromStdString(e.what()).section(QLatin1Char('\n'), 0, 0);
+            server = errorText(e).section(QLatin1Char('\n'), 0, 0);
         }
         QMessageBox::about(this, tr("About ScaleLab"),
                            tr("<h3>ScaleLab</h3><p>Database scaling experiments: load, sweeps, CPU placement, error bars.</p>"

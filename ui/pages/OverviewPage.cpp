@@ -26,6 +26,7 @@ OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent) {
     auto* row = new QHBoxLayout;
     save_ = new QPushButton(tr("Save note"));
     noteState_ = new QLabel;
+    noteState_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     noteState_->setWordWrap(true);
     row->addWidget(save_);
     row->addWidget(noteState_, 1);

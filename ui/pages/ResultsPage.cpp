@@ -53,6 +53,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     controls->addStretch();
     layout->addLayout(controls);
     followNote_ = new QLabel;
+    followNote_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     followNote_->setWordWrap(true);
     followNote_->hide();
     layout->addWidget(followNote_);
@@ -66,7 +67,9 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     auto* topLayout = new QVBoxLayout(top);
     chart_ = new ScalingChartView(QSize(0, 320));
     tooltip_ = new QLabel;
+    tooltip_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     fitText_ = new QLabel;
+    fitText_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     fitText_->setWordWrap(true);
     topLayout->addWidget(chart_, 1);
     topLayout->addWidget(tooltip_);
@@ -113,6 +116,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(detail_, 1);
     runHosts_ = new QLabel;
+    runHosts_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     runHosts_->setWordWrap(true);
     runHosts_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     runHosts_->hide();

@@ -1,4 +1,5 @@
 // The Results page and its file: loading, following, adding another experiment's series, a
+#include "pages/PlainText.h"
 // run's samples and the writes of exclusions and notes. Every read and write goes through the
 // page's ExperimentBridge, off the GUI thread; a result that arrives after the page was loaded
 // with another file or cleared (the generation moved on) is dropped.
@@ -261,7 +262,7 @@ void ResultsPage::showRunDetail(int row) {
 // A write failed (the file went away, or a sweep of another ScaleLab holds it): say so, and
 // show what the file holds.
 void ResultsPage::writeFailed(const QString& what, const QString& error) {
-    QMessageBox::warning(this, what, error);
+    warnPlain(this, what, error);
     store_->readExperiment(
         path_, [this, generation = generation_](ExperimentSnapshot snapshot) {
             if (generation == generation_) showRuns(std::move(snapshot.runs));

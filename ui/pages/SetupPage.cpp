@@ -1,4 +1,6 @@
 #include "pages/SetupPage.h"
+#include "pages/PlainText.h"
+#include "bridge/ErrorText.h"
 #include "pages/SetupPageForm.h"
 
 #include "server/Conninfo.h"
@@ -61,6 +63,7 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     conninfo_->setPlaceholderText(QStringLiteral("host=db1 port=5432 dbname=bench user=bench"));
     testConnection_ = new QPushButton(tr("Test connection"));
     connectionResult_ = new QLabel;
+    connectionResult_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     auto* connRow = new QHBoxLayout;
     connRow->addWidget(conninfo_);
     connRow->addWidget(testConnection_);
@@ -159,6 +162,7 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     buttons->addWidget(removeRow);
     buttons->addStretch();
     seriesNote_ = new QLabel;
+    seriesNote_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     seriesNote_->setWordWrap(true);
     sl->addWidget(series_);
     sl->addLayout(buttons);
@@ -166,11 +170,14 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     layout->addWidget(seriesBox);
 
     kept_ = new QLabel;
+    kept_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     kept_->setWordWrap(true);
     kept_->hide();
     layout->addWidget(kept_);
     estimate_ = new QLabel;
+    estimate_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     problemsLabel_ = new QLabel;
+    problemsLabel_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     problemsLabel_->setWordWrap(true);
     problemsLabel_->setStyleSheet(QStringLiteral("color: #c0392b;"));
     start_ = new QPushButton(tr("Start sweep"));
@@ -284,14 +291,14 @@ void SetupPage::revalidate() {
     try {
         plan_ = parsePlan(j);
     } catch (const std::exception& e) {
-        problems_ << QString::fromStdString(e.what());
+        problems_ << errorText(e);
     }
     if (plan_ && builtin_->currentIndex() >= 3) {
         try {
             plan_->workload();  // reads and checks the script or replay file
         } catch (const std::exception& e) {
             problems_ << (builtin_->currentIndex() == 3 ? QStringLiteral("$.workload.files: ") : QStringLiteral("$.workload.replay: ")) +
-                             QString::fromStdString(e.what());
+                             errorText(e);
             plan_.reset();
         }
     }
@@ -306,7 +313,7 @@ void SetupPage::revalidate() {
     for (QString& p : problems_) {
         if (QWidget* w = fieldFor(p.section(QLatin1Char(':'), 0, 0))) {
             w->setStyleSheet(QString::fromLatin1(kInvalidStyle));
-            w->setToolTip(forTheForm(p));
+            w->setToolTip(plainToolTip(forTheForm(p)));
             marked_.append(w);
         }
         p = forTheForm(p);
@@ -352,7 +359,7 @@ QStringList SetupPage::updatePuColumn() {
                 text = QString::fromStdString(pl.server.toList() + " / " + pl.client.toList());
             }
         } catch (const std::exception& e) {
-            text = QString::fromStdString(e.what());
+            text = errorText(e);
             problems << QStringLiteral("$.series[%1].placement: %2").arg(r).arg(text);
         }
         if (series_->item(r, Pus)) series_->item(r, Pus)->setText(text);

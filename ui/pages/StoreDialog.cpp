@@ -42,6 +42,7 @@ StoreDialog::StoreDialog(QWidget* parent) : QDialog(parent), bridge_(new Experim
     table_->verticalHeader()->hide();
     layout->addWidget(table_, 1);
     status_ = new QLabel;
+    status_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     status_->setWordWrap(true);
     layout->addWidget(status_);
 

@@ -1,0 +1,28 @@
+#include "util/AtomicFile.h"
+
+#include "util/Error.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace scalelab {
+
+void writeFileAtomically(const std::string& path, const std::string& text) {
+    std::string temp = path + ".partial-" + std::to_string(getpid());
+    FILE* f = std::fopen(temp.c_str(), "w");
+    if (!f) throw Error("cannot write " + path + ": " + std::strerror(errno));
+    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    ok = std::fflush(f) == 0 && ok;
+    int err = errno;
+    ok = std::fclose(f) == 0 && ok;
+    if (ok && std::rename(temp.c_str(), path.c_str()) != 0) ok = false, err = errno;
+    if (!ok) {
+        std::remove(temp.c_str());
+        throw Error("cannot write " + path + ": " + std::strerror(err ? err : EIO));
+    }
+}
+
+} // namespace scalelab
