@@ -56,8 +56,8 @@ public:
     void onRunFinished(const RunRecord& r) override {
         if (quiet_) return;
         if (tty_) std::fputc('\n', stderr);
-        std::fprintf(stderr, "  %s %d clients round %d: %s, %.1f tps, p95 %s ms%s%s\n", terminalSafe(r.series).c_str(), r.clients,
-                     r.repetition, runStatusName(r.status), r.tps, orMissing(r.latency.p95Ms, "%.3f").c_str(),
+        std::fprintf(stderr, "  %s %d clients round %d: %s, %s tps, p95 %s ms%s%s\n", terminalSafe(r.series).c_str(), r.clients,
+                     r.repetition, runStatusName(r.status), orMissing(r.tps, "%.1f").c_str(), orMissing(r.latency.p95Ms, "%.3f").c_str(),
                      r.error.empty() ? "" : ": ", terminalSafe(r.error).c_str());
     }
     void onNote(const std::string& s) override {
@@ -145,9 +145,9 @@ int runRunsCommand(const std::string& experiment, const std::vector<long long>& 
         std::printf("%5s %5s  %-20s %7s %5s  %-9s %11s %9s %9s  %s\n", "id", "index", "series", "clients", "round", "status",
                     "tps", "p95 ms", "failures", "flags");
         for (const auto& r : store->runs())
-            std::printf("%5lld %5s  %-20s %7d %5d  %-9s %11.1f %9s %9llu  %s%s%s\n", static_cast<long long>(r.id),
+            std::printf("%5lld %5s  %-20s %7d %5d  %-9s %11s %9s %9llu  %s%s%s\n", static_cast<long long>(r.id),
                         r.runIndex ? std::to_string(*r.runIndex + 1).c_str() : "-", terminalSafe(r.series).c_str(), r.clients,
-                        r.repetition, runStatusName(r.status), r.tps, orMissing(r.latency.p95Ms, "%.3f").c_str(),
+                        r.repetition, runStatusName(r.status), orMissing(r.tps, "%.1f").c_str(), orMissing(r.latency.p95Ms, "%.3f").c_str(),
                         static_cast<unsigned long long>(r.failures),
                         r.flags.joined().c_str(),
                         r.excluded ? " excluded" : "", r.error.empty() ? "" : ("  " + terminalSafe(r.error)).c_str());

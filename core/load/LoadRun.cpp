@@ -353,10 +353,11 @@ LoadResult LoadRun::run() {
 
     // Totals of the counted window, exact now that the workers are gone.
     Totals measured;
-    int64_t lastFinish = 0;
+    int64_t lastFinish = 0, lastEndAfterDeadline = 0;
     for (const auto& w : workers) {
         measured.add(w->measured());
         lastFinish = std::max(lastFinish, w->finishedNs());
+        lastEndAfterDeadline = std::max(lastEndAfterDeadline, w->lastEndAfterDeadlineNs());
         if (result.firstErrorMessage.empty()) result.firstErrorMessage = w->firstFailureMessage();
         result.connectionSecondsTotal += seconds(w->connectionNs());
     }
@@ -423,6 +424,15 @@ LoadResult LoadRun::run() {
                       static_cast<unsigned long long>(result.failures.total()), spec_.maxFailedPct);
         result.status = RunStatus::Failed;
         result.error = std::string(buf) + "; first: " + result.firstErrorMessage;
+    } else if (spec_.durationS > 0 && result.transactions == 0 && lastEndAfterDeadline > 0 && !sh.stoppedByUser.load()) {
+        // Not "completed, 0 tps" (issue 31.10): the server was busy the whole time. ScaleLab
+        // counts what ends inside the run's window (docs/ARCHITECTURE.md); pgbench would count
+        // the transaction that ended after it and divide by the longer time.
+        result.status = RunStatus::Failed;
+        result.error = "no transaction ended inside the " + formatNumber("%g", spec_.durationS) +
+                       " s of the run: they take longer than the run (one ended " +
+                       formatNumber("%.1f", seconds(lastEndAfterDeadline - sh.deadlineNs)) +
+                       " s after its end; pgbench would count it over the longer time). Give a longer duration (-T)";
     } else if (sh.stoppedByUser.load()) {
         result.status = RunStatus::Stopped;
     }

@@ -148,7 +148,10 @@ void Worker::run() {
 }
 
 PhaseCounters* Worker::phaseAt(int64_t now) {
-    if (now > shared_.deadlineNs) return nullptr;  // ended after the run's end: not counted
+    if (now > shared_.deadlineNs) {  // ended after the run's end: not counted
+        lastEndAfterDeadlineNs_ = now;
+        return nullptr;
+    }
     return &phases_[now >= shared_.measureStartNs ? 1 : 0];
 }
 

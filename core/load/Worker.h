@@ -73,6 +73,9 @@ public:
     // Read after the thread has been joined.
     const std::string& firstFailureMessage() const { return firstFailureMessage_; }
     int64_t finishedNs() const { return finishedNs_; }
+    // When this worker last saw something end after the run's deadline (0: never): a timed run
+    // that counted nothing but whose transactions ended after it did measure something.
+    int64_t lastEndAfterDeadlineNs() const { return lastEndAfterDeadlineNs_; }
     // -r: per [script][command], counted in the measured window; read after the join.
     struct CommandStats {
         uint64_t count = 0;
@@ -137,6 +140,7 @@ private:
     int64_t latencyLimitNs_ = 0;
     std::string firstFailureMessage_;
     int64_t finishedNs_ = 0;
+    int64_t lastEndAfterDeadlineNs_ = 0;
     std::vector<std::vector<CommandStats>> commandStats_;
     int64_t connectionNs_ = 0;
     // The event loop: an epoll set of the clients' sockets (and the run's wake-up eventfd), a

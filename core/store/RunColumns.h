@@ -6,6 +6,7 @@
 #include "store/ExperimentStore.h"
 #include "util/Error.h"
 
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -78,7 +79,9 @@ void bindRun(St& st, int first, const RunRecord& r, int64_t seriesId) {
     for (const std::string* v : {&r.error, &r.startedAt, &r.endedAt, &r.source}) st.bind(next(), *v);
     st.bind(next(), r.excluded ? 1 : 0);
     st.bind(next(), r.flags.joined());
-    st.bind(next(), r.tps);
+    // The column is NOT NULL (schema 1): a run without a rate is stored as 0 and read back as
+    // missing by readRun's rule for runs that never started.
+    st.bind(next(), std::isnan(r.tps) ? 0.0 : r.tps);
     st.bind(next(), r.measuredSeconds);
     st.bind(next(), static_cast<int64_t>(r.transactions));
     st.bind(next(), static_cast<int64_t>(r.failures));
@@ -123,6 +126,9 @@ RunRecord readRun(const St& st, const std::string& where) {
     r.commitsPerSec = optionalReal(st, 29);
     r.detail = storedJson(st.text(30), where, "the detail of run " + std::to_string(r.id));
     r.note = st.text(31);
+    // A failed run that never started (nothing measured: no time, no transaction) has no rate:
+    // missing, never 0 tps (issue 31.15).
+    if (r.status == RunStatus::Failed && r.measuredSeconds == 0 && r.transactions == 0) r.tps = std::nan("");
     return r;
 }
 

@@ -71,7 +71,15 @@ void SweepRunner::reportShortPoints(const std::vector<PlannedRun>& runs, SweepSe
 }
 
 void SweepRunner::report(SweepProgress p) {
-    if (observer_) observer_->onProgress(p);
+    if (observer_) observer_->onProgress(current(std::move(p)));
+}
+
+SweepProgress SweepRunner::current(SweepProgress p) const {
+    if (sessionStart_ == std::chrono::steady_clock::time_point{}) return p;
+    double now = secondsSince(sessionStart_);
+    p.etaS = std::max(0.0, p.etaS - (now - p.elapsedS));
+    p.elapsedS = now;
+    return p;
 }
 
 void SweepRunner::pause() {
@@ -197,6 +205,7 @@ void SweepRunner::run() {
         plan_, [this](const std::string& s) { if (observer_) observer_->onNote(s); },
         [this](double seconds) { return waitFor(seconds); });
     auto started = std::chrono::steady_clock::now();
+    sessionStart_ = started;
     int doneThisSession = 0;
     bool provenanceTaken = false;
     SweepProgress progress;

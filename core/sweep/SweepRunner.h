@@ -7,6 +7,7 @@
 #include "sweep/SweepPlan.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -71,6 +72,9 @@ private:
     bool waitFor(double seconds);  // false when stopped meanwhile
     void settle(const std::string& conninfo, const SweepServers& servers);
     void report(SweepProgress p);
+    // `p` with its elapsed time brought to now and its ETA shortened by as much: a line drawn
+    // during a long wait, settle or run is not left at the time the run was prepared.
+    SweepProgress current(SweepProgress p) const;
     void reportShortPoints(const std::vector<PlannedRun>& runs, SweepServers& servers);
     int64_t save(const RunRecord& record, const std::vector<StoredSample>& samples);
     // One run's load: here (LoadRun), or from the plan's load hosts (LoadCoordinator), whose
@@ -89,6 +93,7 @@ private:
     std::condition_variable changed_;
     bool paused_ = false;
     std::atomic<bool> stopped_{false};
+    std::chrono::steady_clock::time_point sessionStart_{};  // set by run()
     std::function<void()> stopCurrent_;  // stops the run in progress; guarded by mutex_
 };
 

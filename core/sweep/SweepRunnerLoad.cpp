@@ -14,7 +14,7 @@ void SweepRunner::setStopCurrent(std::function<void()> stop) {
 
 LoadResult SweepRunner::runLoad(LoadSpec spec, SystemSampler& sampler, const SweepProgress& progress, nlohmann::json& hosts) {
     auto onSample = [&](const LoadSample& s) {
-        if (observer_) observer_->onSample(progress, s);
+        if (observer_) observer_->onSample(current(progress), s);
     };
     if (!plan_.loadHosts) {
         LoadRun load(spec, onSample, &sampler);

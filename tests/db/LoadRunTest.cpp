@@ -191,6 +191,18 @@ TEST_F(LoadRunTest, ShellCommandsStartWithNoSignalBlockedOrIgnored) {
     EXPECT_EQ(child.ignored & ~test::kGlibcInternalSignals, 0u) << std::hex << child.ignored;
 }
 
+// Issue 31.10: a timed run whose one transaction outlasted it was "completed, 0 tps".
+TEST_F(LoadRunTest, ATimedRunWhoseTransactionsAllEndAfterItIsNotACompletedRunOfZero) {
+    LoadSpec s = spec("", 1, 1, 0);
+    s.durationS = 0.5;
+    s.workload.addScriptText("SELECT pg_sleep(1.5);\n", "slow.sql");
+    LoadResult r = LoadRun(s).run();
+    EXPECT_EQ(r.status, RunStatus::Failed);
+    EXPECT_EQ(r.transactions, 0u);
+    EXPECT_EQ(r.error.rfind("no transaction ended inside the 0.5 s of the run: they take longer than the run (one ended ", 0), 0u)
+        << r.error;
+}
+
 TEST_F(LoadRunTest, AReplayFileRunsEveryStatementOncePerRoundInOrderOrShuffled) {
     exec("CREATE TABLE IF NOT EXISTS replay_log (v int)");
     for (bool shuffle : {false, true}) {

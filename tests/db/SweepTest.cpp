@@ -20,8 +20,19 @@ namespace {
 struct Recorder : SweepObserver {
     int samples = 0, finished = 0;
     std::vector<SweepState> states;
-    void onProgress(const SweepProgress& p) override { states.push_back(p.state); }
-    void onSample(const SweepProgress&, const LoadSample&) override { ++samples; }
+    void onProgress(const SweepProgress& p) override {
+        states.push_back(p.state);
+        elapsed.push_back(p.elapsedS);
+    }
+    void onSample(const SweepProgress& p, const LoadSample&) override {
+        ++samples;
+        elapsed.push_back(p.elapsedS);
+        auto& span = sampleSpan[p.run];
+        if (span.first == 0) span.first = p.elapsedS;
+        span.second = p.elapsedS;
+    }
+    std::vector<double> elapsed;          // of every progress and sample, in order
+    std::map<int, std::pair<double, double>> sampleSpan;  // per run: elapsed at its first and last sample
     void onRunFinished(const RunRecord&) override { ++finished; }
     void onNote(const std::string& s) override { notes.push_back(s); }
     std::vector<std::string> notes;
@@ -93,6 +104,12 @@ TEST(Sweep, TwoSeriesThreeClientCountsTwoRoundsLandInTheFileOnceEachInPlanOrder)
     }
     EXPECT_EQ(rec.finished, 12);
     EXPECT_GE(rec.samples, 12);
+    // Issue 31.15: the elapsed time a progress line shows is the time now, not that of the run's
+    // preparation (it stood still through every wait and every run).
+    EXPECT_TRUE(std::is_sorted(rec.elapsed.begin(), rec.elapsed.end()));
+    double longest = 0;
+    for (const auto& [run, span] : rec.sampleSpan) longest = std::max(longest, span.second - span.first);
+    EXPECT_GT(longest, 0.9) << "2 s runs sampled every 0.5 s: the samples' elapsed time moves within a run";
     EXPECT_EQ(rec.states.back(), SweepState::Finished);
     auto provenance = store->provenance();
     ASSERT_EQ(provenance.size(), 1u);

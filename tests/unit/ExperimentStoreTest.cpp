@@ -252,6 +252,35 @@ TEST_F(StoreTest, ADamagedFileIsSaidToBeDamagedOnOpenAndNeverWritten) {
     EXPECT_TRUE(std::filesystem::is_empty(csv));  // no runs.csv, no partial file
 }
 
+// Issue 31.15: a failed run that never started stored tps 0.0, shown as a rate of 0.
+TEST_F(StoreTest, AFailedRunThatNeverStartedHasNoRate) {
+    auto store = ExperimentStore::create(path);
+    RunRecord never = run("A", 1, 1, 0);
+    never.status = RunStatus::Failed;
+    never.error = "the server did not start";
+    never.measuredSeconds = 0;
+    never.transactions = 0;
+    RunRecord cut = run("A", 2, 1, 50);
+    cut.status = RunStatus::Failed;
+    cut.measuredSeconds = 2;
+    cut.transactions = 100;
+    cut.error = "1 of 2 clients aborted";
+    store->saveRun(never, {});
+    store->saveRun(cut, {});
+    auto runs = store->runs();
+    EXPECT_TRUE(std::isnan(runs[0].tps));
+    EXPECT_FALSE(metricOf(runs[0], RunMetric::Tps).has_value());
+    EXPECT_EQ(runs[1].tps, 50);  // it measured something before it failed
+    store->setExcluded(runs[0].id, false);  // included on purpose: still no point from it
+    EXPECT_TRUE(pointRuns(store->runs(), {"A"}, RunMetric::Tps).size() <= 2);
+    for (const auto& p : pointRuns(store->runs(), {"A"}, RunMetric::Tps))
+        for (double v : p.values) EXPECT_FALSE(std::isnan(v));
+    std::string csv = (dir.path() / "csv").string();
+    exportCsv(*store, csv);
+    std::string rows = slurp(csv + "/runs.csv");
+    EXPECT_NE(rows.find(",failed,0,included,,0,0,0,"), std::string::npos) << rows;  // tps empty: missing
+}
+
 TEST_F(StoreTest, RefusesCorruptAndForeignFiles) {
     std::ofstream(path) << "this is not a database, it is a text file that happens to be long enough............";
     std::string before = slurp(path);
@@ -367,6 +396,8 @@ TEST_F(StoreTest, RunsThatDidNotCompleteAreLeftOutUnlessIncludedOnPurpose) {
     RunRecord failed = run("A", 4, 1, 50);
     failed.status = RunStatus::Failed;
     failed.error = "1 of 4 clients aborted";
+    failed.measuredSeconds = 10;  // it measured a rate before it failed
+    failed.transactions = 500;
     int64_t failedId = store->saveRun(failed, {});
     store->saveRun(run("A", 4, 2, 100), {});
     auto values = [&] { return pointRuns(store->runs(), {"A"}, RunMetric::Tps).at(0).values; };

@@ -63,7 +63,9 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     case Clients: return r.clients;
     case Round: return r.repetition;
     case Status: return QString::fromLatin1(runStatusName(r.status));
-    case Tps: return role == Qt::EditRole ? QVariant(r.tps) : QVariant(QString::number(r.tps, 'f', 1));
+    case Tps:  // a failed run that never started has no rate
+        if (std::isnan(r.tps)) return role == Qt::EditRole ? QVariant() : QVariant(QStringLiteral("\u2014"));
+        return role == Qt::EditRole ? QVariant(r.tps) : QVariant(QString::number(r.tps, 'f', 1));
     case P95:  // a value the run does not have is shown as missing, never as 0
         if (std::isnan(r.latency.p95Ms)) return role == Qt::EditRole ? QVariant() : QVariant(QStringLiteral("\u2014"));
         return role == Qt::EditRole ? QVariant(r.latency.p95Ms) : QVariant(QString::number(r.latency.p95Ms, 'f', 3));
