@@ -28,6 +28,9 @@
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QToolButton>
+#include <QSpinBox>
+#include <QWheelEvent>
+#include <QAbstractSpinBox>
 #include <QtTest>
 
 using namespace scalelab;
@@ -75,17 +78,74 @@ private slots:
         for (int i = 0; i < window.tabs()->count(); ++i) {
             window.tabs()->setCurrentIndex(i);
             QApplication::processEvents();
-            auto* area = qobject_cast<QScrollArea*>(window.tabs()->widget(i));
+            QScrollArea* area = window.pageArea(i);
             QVERIFY(area);
             // Nothing cut off sideways: a page scrolls down when it must, never across.
             QVERIFY2(area->horizontalScrollBar()->maximum() == 0, qPrintable(window.tabs()->tabText(i)));
         }
-        // Start sweep is in reach: the Setup page scrolls to it.
+        // Start sweep is in reach without scrolling (issue 32.1): it sits in a bar below the
+        // scrolled form, seen with the form scrolled to its top and to its bottom.
         window.showPage(window.setupPage());
-        auto* area = qobject_cast<QScrollArea*>(window.tabs()->currentWidget());
-        area->ensureWidgetVisible(window.setupPage()->startButton());
-        QApplication::processEvents();
-        QVERIFY(!window.setupPage()->startButton()->visibleRegion().isEmpty());
+        QScrollArea* area = window.pageArea(window.tabs()->currentIndex());
+        QVERIFY(area);
+        QVERIFY2(area->verticalScrollBar()->maximum() > 0, "the form scrolls at 1024x700");
+        for (int at : {0, area->verticalScrollBar()->maximum()}) {
+            area->verticalScrollBar()->setValue(at);
+            QApplication::processEvents();
+            QVERIFY(!window.setupPage()->startButton()->visibleRegion().isEmpty());
+        }
+    }
+
+    // Issue 32.1: scrolling the Setup page with the pointer over a field changed the field
+    // (scale, duration, repetitions, order, threads) without a word. Unfocused, the wheel
+    // scrolls the page; a field that has the focus takes it.
+    void theWheelScrollsTheFormNotItsFields() {
+        MainWindow window;
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showPage(window.setupPage());
+        QScrollArea* area = window.pageArea(window.tabs()->currentIndex());
+        QVERIFY(area);
+        auto wheel = [](QWidget* w) {
+            QPointF at(w->width() / 2.0, w->height() / 2.0);
+            QWheelEvent e(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(w, &e);
+        };
+        window.setFocus();
+        int fields = 0;
+        for (auto* spin : window.setupPage()->findChildren<QAbstractSpinBox*>()) {
+            if (!spin->isEnabled()) continue;
+            QString before = spin->text();
+            wheel(spin);
+            QCOMPARE(spin->text(), before);
+            ++fields;
+        }
+        for (auto* combo : window.setupPage()->findChildren<QComboBox*>()) {
+            if (!combo->isEnabled()) continue;
+            int before = combo->currentIndex();
+            wheel(combo);
+            QCOMPARE(combo->currentIndex(), before);
+            ++fields;
+        }
+        QVERIFY2(fields >= 6, qPrintable(QString::number(fields)));
+        QVERIFY2(area->verticalScrollBar()->value() > 0, "the wheel scrolled the page");
+        // A field with the focus takes the wheel.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        bool tried = false;
+        for (auto* spin : window.setupPage()->findChildren<QSpinBox*>()) {
+            if (!spin->isEnabled() || spin->value() <= spin->minimum()) continue;
+            spin->setFocus();
+            QApplication::processEvents();
+            QVERIFY(spin->hasFocus());
+            int before = spin->value();
+            wheel(spin);
+            QCOMPARE(spin->value(), before - 1);
+            tried = true;
+            break;
+        }
+        QVERIFY(tried);
     }
 
     void exportsKeepTheViewOnScreen() {

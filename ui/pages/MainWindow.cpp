@@ -11,6 +11,7 @@
 #include "pages/OverviewPage.h"
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
+#include "pages/WheelGuard.h"
 #include "store/Export.h"
 #include "store/ReportCsv.h"
 #include "store/Import.h"
@@ -32,6 +33,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QScrollArea>
+#include <QVBoxLayout>
 #include <QShortcut>
 #include <QDialog>
 #include <QTextBrowser>
@@ -54,14 +56,24 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     overview_ = new OverviewPage;
     // Each page scrolls when the window is smaller than it (a 1024x700 screen): nothing is cut
     // off and no button is out of reach.
-    auto addPage = [this](QWidget* page, const QString& title) {
+    // A page's bar (Setup's estimate and Start) stays below its scroll area, always in reach.
+    auto addPage = [this](QWidget* page, const QString& title, QWidget* bar = nullptr) {
         auto* area = new QScrollArea;
         area->setWidget(page);
         area->setWidgetResizable(true);
         area->setFrameShape(QFrame::NoFrame);
-        tabs_->addTab(area, title);
+        if (!bar) return void(tabs_->addTab(area, title));
+        auto* tab = new QWidget;
+        auto* column = new QVBoxLayout(tab);
+        column->setContentsMargins(0, 0, 0, 0);
+        column->setSpacing(0);
+        column->addWidget(area, 1);
+        column->addWidget(bar);
+        tabs_->addTab(tab, title);
     };
-    addPage(setup_, tr("Setup"));
+    // The wheel over a field that does not have the focus scrolls the page (pages/WheelGuard.h).
+    qApp->installEventFilter(new WheelGuard(this));
+    addPage(setup_, tr("Setup"), setup_->actionBar());
     addPage(live_, tr("Live"));
     addPage(results_, tr("Results"));
     addPage(overview_, tr("Overview"));
@@ -333,7 +345,13 @@ void MainWindow::answer(const Answer& then, const QString& error) {
 
 void MainWindow::showPage(QWidget* page) {
     for (int i = 0; i < tabs_->count(); ++i)
-        if (auto* area = qobject_cast<QScrollArea*>(tabs_->widget(i)); area && area->widget() == page) tabs_->setCurrentIndex(i);
+        if (QScrollArea* area = pageArea(i); area && area->widget() == page) tabs_->setCurrentIndex(i);
+}
+
+QScrollArea* MainWindow::pageArea(int tab) const {
+    QWidget* w = tabs_->widget(tab);
+    if (auto* area = qobject_cast<QScrollArea*>(w)) return area;
+    return w ? w->findChild<QScrollArea*>(QString(), Qt::FindDirectChildrenOnly) : nullptr;
 }
 
 void MainWindow::importFiles(const QStringList& files) {

@@ -12,6 +12,7 @@
 class QDialog;
 class QLabel;
 class QMenu;
+class QScrollArea;
 class QTabWidget;
 
 namespace scalelab::ui {
@@ -38,6 +39,8 @@ public:
     void showPage(QWidget* page);
     SweepController* controller() const { return controller_; }
     QTabWidget* tabs() const { return tabs_; }
+    // The scroll area of the page in tab `tab` (Setup's sits above its action bar).
+    QScrollArea* pageArea(int tab) const;
     const QString& experimentPath() const { return path_; }
     const QList<QAction*>& exportActions() const { return exportActions_; }
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFrame>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -181,11 +182,16 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     problemsLabel_->setWordWrap(true);
     problemsLabel_->setStyleSheet(QStringLiteral("color: #c0392b;"));
     start_ = new QPushButton(tr("Start sweep"));
-    auto* bottom = new QHBoxLayout;
+    // The estimate and Start in a bar the window keeps below the scrolled form (actionBar()),
+    // as installers do: Start is in reach at any window size, without scrolling (issue 32.1).
+    auto* bar = new QFrame;
+    bar->setFrameShape(QFrame::StyledPanel);
+    actionBar_ = bar;
+    auto* bottom = new QHBoxLayout(bar);
+    bottom->setContentsMargins(8, 4, 8, 4);
     bottom->addWidget(estimate_, 1);
     bottom->addWidget(start_);
     layout->addWidget(problemsLabel_);
-    layout->addLayout(bottom);
 
     // Defaults for a first run: SMT on/off where the machine has SMT, else all and half the cores.
     if (machine_.smtAvailable()) {

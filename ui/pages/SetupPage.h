@@ -41,6 +41,9 @@ public:
     QDoubleSpinBox* durationSpin() const { return duration_; }
     QTableWidget* seriesTable() const { return series_; }
     QPushButton* startButton() const { return start_; }
+    // The estimate and Start: not in the page's own layout; the window shows it under the page's
+    // scroll area, so that it never scrolls away.
+    QWidget* actionBar() const { return actionBar_; }
     QLineEdit* dataDirEdit() const { return dataDir_; }
     QSpinBox* repetitionsSpin() const { return repetitions_; }
     QDoubleSpinBox* warmupSpin() const { return warmup_; }
@@ -82,6 +85,7 @@ private:
     QLabel *estimate_, *problemsLabel_, *connectionResult_, *seriesNote_, *kept_;
     nlohmann::json loaded_ = nlohmann::json::object();  // the plan last given, as given
     QPushButton *start_, *testConnection_;
+    QWidget* actionBar_ = nullptr;  // not in the page's layout: the window lays it out (actionBar())
     std::optional<SweepPlan> plan_;
     QStringList problems_;
     QList<QWidget*> marked_;
