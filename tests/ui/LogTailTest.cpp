@@ -8,6 +8,7 @@
 
 #include <QFile>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QtTest>
 
 using namespace scalelab;
@@ -66,6 +67,29 @@ private slots:
         page.showProgress(p);
         QVERIFY(page.serverLog()->toPlainText().endsWith(QStringLiteral("-- remote runs on a server of yours: its log is on that server --")));
         page.setRunning(false);
+    }
+
+    // Issue 32.10: the Server log did not follow new lines unless scrolled down by hand. At the
+    // bottom it follows (also while its tab is not the one shown); scrolled up, it stays.
+    void theServerLogFollowsItsEndUntilTheUserScrollsUp() {
+        LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        page.resize(1024, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QScrollBar* bar = page.serverLog()->verticalScrollBar();
+        for (int i = 0; i < 300; ++i) page.appendServerLog(QStringLiteral("LOG:  line %1").arg(i));
+        QApplication::processEvents();
+        QVERIFY(bar->maximum() > 0);
+        QCOMPARE(bar->value(), bar->maximum());
+        bar->setValue(bar->maximum() / 2);  // the user scrolls up to read
+        int reading = bar->value();
+        for (int i = 0; i < 20; ++i) page.appendServerLog(QStringLiteral("LOG:  later %1").arg(i));
+        QApplication::processEvents();
+        QCOMPARE(bar->value(), reading);
+        bar->setValue(bar->maximum());  // back at the end: it follows again
+        page.appendServerLog(QStringLiteral("FATAL:  the last line"));
+        QApplication::processEvents();
+        QCOMPARE(bar->value(), bar->maximum());
     }
 };
 

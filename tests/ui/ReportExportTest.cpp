@@ -3,6 +3,7 @@
 // keep the view on screen; notes on runs and on the experiment are written into the file.
 #include "charts/ReportExport.h"
 #include "charts/ScalingChart.h"
+#include "pages/LivePage.h"
 #include "pages/MainWindow.h"
 #include "pages/OverviewPage.h"
 #include "pages/ResultsPage.h"
@@ -19,6 +20,7 @@
 #include <QDialog>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -146,6 +148,25 @@ private slots:
             break;
         }
         QVERIFY(tried);
+    }
+
+    // Issue 32.8: a long failure message did not wrap; it widened the Live page past the window,
+    // pushing Pause and Stop off-screen behind a horizontal scroll bar.
+    void aLongFailureMessageWrapsOnTheLivePage() {
+        MainWindow window;
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showPage(window.livePage());
+        QString path = QStringLiteral("/var/lib/scalelab/") + QString(200, QLatin1Char('x')) + QStringLiteral(".slab");
+        window.livePage()->showFinished(QStringLiteral("run 3 (A at 4 clients, round 2) could not be stored: ") + path +
+                                        QStringLiteral(": database or disk is full. ").repeated(8));
+        QApplication::processEvents();
+        QScrollArea* area = window.pageArea(window.tabs()->currentIndex());
+        QVERIFY(area);
+        QCOMPARE(area->horizontalScrollBar()->maximum(), 0);
+        QVERIFY(!window.livePage()->pauseButton()->visibleRegion().isEmpty());
+        QVERIFY(window.livePage()->statusLabel()->height() > window.livePage()->statusLabel()->fontMetrics().height());  // wrapped
     }
 
     void exportsKeepTheViewOnScreen() {

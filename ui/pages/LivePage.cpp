@@ -12,6 +12,7 @@
 #include <QProgressBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTimer>
 #include <QSplitter>
 #include <QTabWidget>
@@ -31,6 +32,10 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     bar_ = new QProgressBar;
     status_ = new QLabel(tr("No sweep running"));
     status_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
+    // A long failure message wraps (and a long word is cut) instead of widening the page past
+    // the window, which pushed Pause and Stop off-screen (issue 32.8).
+    status_->setWordWrap(true);
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     pause_ = new QPushButton(tr("Pause"));
     stop_ = new QPushButton(tr("Stop"));
     top->addWidget(bar_, 1);
@@ -140,7 +145,16 @@ void LivePage::setServerLogs(std::map<std::string, QString> logBySeries) {
 }
 
 void LivePage::readServerLog() {
-    for (const QString& line : tail_.read()) serverLog_->appendPlainText(line);
+    for (const QString& line : tail_.read()) appendServerLog(line);
+}
+
+// As tail -f views do: new lines keep the view at the bottom while it is there (also while the
+// tab is not shown), and leave it alone once the user scrolled up to read (issue 32.10).
+void LivePage::appendServerLog(const QString& line) {
+    QScrollBar* bar = serverLog_->verticalScrollBar();
+    bool follow = bar->value() >= bar->maximum();
+    serverLog_->appendPlainText(line);
+    if (follow) bar->setValue(bar->maximum());
 }
 
 void LivePage::setRunning(bool running) {
@@ -190,7 +204,7 @@ void LivePage::showProgress(const SweepProgress& p) {
         QString path = log == logs_.end() ? QString() : log->second;
         if (path != tail_.path()) {
             tail_ = LogTail(path);
-            serverLog_->appendPlainText(path.isEmpty()
+            appendServerLog(path.isEmpty()
                                             ? tr("-- %1 runs on a server of yours: its log is on that server --")
                                                   .arg(QString::fromStdString(p.series))
                                             : tr("-- %1: %2 --").arg(QString::fromStdString(p.series), path));

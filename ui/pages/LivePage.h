@@ -40,6 +40,7 @@ public:
     // Server log tab follows the log of the series that runs, as the server writes it.
     void setServerLogs(std::map<std::string, QString> logBySeries);
     QPlainTextEdit* serverLog() const { return serverLog_; }
+    void appendServerLog(const QString& line);  // follows the end while the view is at it
     void readServerLog();  // what the timer does every second while a sweep runs
     // The sweep ended: "" when it finished or was stopped as asked, else why it failed.
     void showFinished(const QString& error);
