@@ -75,6 +75,13 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCOMPARE(window.size(), QSize(1024, 700));
+        // Not smaller than a window one can work in (issue 32.11: it took 200x150).
+        window.resize(200, 150);
+        QApplication::processEvents();
+        QVERIFY2(window.width() >= 760 && window.height() >= 520,
+                 qPrintable(QStringLiteral("%1x%2").arg(window.width()).arg(window.height())));
+        window.resize(1024, 700);
+        QApplication::processEvents();
         QVERIFY2(window.minimumSizeHint().width() <= 1024 && window.minimumSizeHint().height() <= 700,
                  qPrintable(QStringLiteral("minimum %1x%2").arg(window.minimumSizeHint().width()).arg(window.minimumSizeHint().height())));
         for (int i = 0; i < window.tabs()->count(); ++i) {
@@ -315,6 +322,9 @@ private slots:
         for (const char* words : {"Setup", "Live", "Results", "Overview", "Ctrl+Tab", "scalelab sweep PLAN -o EXP.slab",
                                   "HTML report", "never as 0"})
             QVERIFY2(text.contains(QLatin1String(words)), words);
+        // The runs table's word for a run Stop ended (issue 32.11): not "aborted".
+        QVERIFY(text.contains(QStringLiteral("marked stopped")));
+        QVERIFY(!text.contains(QStringLiteral("aborted")));
         bool f1 = false;
         for (QAction* a : window.findChildren<QAction*>()) f1 = f1 || a->shortcut() == QKeySequence(QKeySequence::HelpContents);
         QVERIFY(f1);

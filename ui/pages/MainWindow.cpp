@@ -78,6 +78,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     addPage(results_, tr("Results"));
     addPage(overview_, tr("Overview"));
     setCentralWidget(tabs_);
+    // Below this nothing is usable (a chart, a table and a form side by side); a laptop's
+    // 1024x700 is well above it (issue 32.11).
+    setMinimumSize(760, 520);
     statusLabel_ = new QLabel;
     statusLabel_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     statusBar()->addWidget(statusLabel_, 1);
