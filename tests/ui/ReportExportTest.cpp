@@ -181,9 +181,13 @@ private slots:
         std::string path = (dir.path() / "e.slab").string();
         writeExperiment(path);
         MainWindow window;
+        // Empty, the Results page says what to do (issue 32.11: it was a blank box).
+        QVERIFY(!window.resultsPage()->emptyNote()->isHidden());
+        QVERIFY(window.resultsPage()->emptyNote()->text().contains(QStringLiteral("Run a sweep")));
         QVERIFY(test::openAndWait(window, QString::fromStdString(path)));
         ResultsPage* results = window.resultsPage();
         QCOMPARE(results->data().series.size(), 2);
+        QVERIFY(results->emptyNote()->isHidden());
         QCOMPARE(results->seriesButton()->menu()->actions().size(), 2);
 
         // Take B off the chart with the Series menu: A keeps its colour.

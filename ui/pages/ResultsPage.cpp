@@ -71,6 +71,12 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     fitText_ = new QLabel;
     fitText_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     fitText_->setWordWrap(true);
+    // What to do on an empty page, instead of a blank box (issue 32.11).
+    emptyNote_ = new QLabel(tr("Nothing to show yet. Run a sweep (Setup, then Start sweep), or open an experiment "
+                               "(File > Open, Ctrl+O; File > Open from results store) or import pgbench outputs "
+                               "(File > Import): its scaling curves, comparison and runs appear here."));
+    emptyNote_->setWordWrap(true);
+    topLayout->addWidget(emptyNote_);
     topLayout->addWidget(chart_, 1);
     topLayout->addWidget(tooltip_);
     topLayout->addWidget(fitText_);
@@ -261,6 +267,7 @@ void ResultsPage::refresh() {
     usl_->setEnabled(isThroughputMetric(metric));  // the USL describes throughput only
     usl_->setToolTip(usl_->isEnabled() ? QString() : tr("The USL describes throughput (tps, logical reads)"));
     std::vector<RunRecord> runs = allRuns();
+    emptyNote_->setVisible(runs.empty() && path_.isEmpty());
     data_ = buildScalingData(runs, seriesOrder_, shown);
     ThisMachine here{hostname_, static_cast<int>(machine_.cores.size()), machine_.puCount()};
     std::vector<nlohmann::json> provenance = provenance_;

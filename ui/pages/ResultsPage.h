@@ -76,6 +76,7 @@ public:
     QTableView* runsView() const { return runsView_; }
 
     QLabel* followNote() const { return followNote_; }
+    QLabel* emptyNote() const { return emptyNote_; }  // shown while there is nothing to show
     QTimer* followTimer() const { return follow_; }
 
 signals:
@@ -112,6 +113,7 @@ private:
     ScalingData data_;
     ScalingChartView* chart_;
     QLabel *tooltip_, *fitText_;
+    QLabel* emptyNote_ = nullptr;  // what to do on an empty page
     QComboBox *metric_, *bars_;
     QCheckBox *logX_, *usl_;
     QToolButton* seriesButton_;
