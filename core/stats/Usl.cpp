@@ -170,6 +170,11 @@ UslFit fitUsl(const std::vector<ScalingPoint>& points, bool weighted, int maxEva
                 "too few points?)");
     if (!usl.converged) {
         // No peak from a fit that did not converge: N* and X(N*) would look like findings.
+    } else if (usl.points < kMinPointsForPeak) {
+        // Three parameters on three or four points: the curve bends where the points make it,
+        // and "N* 2.5, R² 1.000" read as a finding (issue 32.6).
+        addNote("no N*: a peak needs at least " + std::to_string(kMinPointsForPeak) + " client counts, this series has " +
+                std::to_string(usl.points) + " (three parameters on so few points say little about where throughput peaks)");
     } else if (usl.sigma >= 1) {
         addNote("sigma >= 1: throughput falls from the first client on");
     } else if (usl.kappa > 0) {

@@ -54,4 +54,8 @@ struct UslFit {
 // it has not converged: no standard errors, no peak, said in the note).
 UslFit fitUsl(const std::vector<ScalingPoint>& points, bool weighted = false, int maxEvaluations = 2000);
 
+// The fewest client counts from which a fit reports a peak (N*, X(N*)); below it the note
+// says why there is none.
+constexpr int kMinPointsForPeak = 5;
+
 } // namespace scalelab

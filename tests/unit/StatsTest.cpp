@@ -319,6 +319,28 @@ TEST(Usl, ExactlyDeterminedFitsHaveNoStandardErrorsRatherThanZero) {
     EXPECT_NE(f.note.find("no standard errors"), std::string::npos) << f.note;
 }
 
+// Issue 32.6: three client counts gave "R² 1.000, N* 2.5" with no warning. Below five client
+// counts there is no N* and the note says why; from five on the peak is reported.
+TEST(Usl, NoPeakFromFewerThanFiveClientCounts) {
+    UslFit truth;
+    truth.lambda = 1000, truth.sigma = 0.05, truth.kappa = 0.02;
+    for (std::vector<double> counts : {std::vector<double>{1, 2, 4}, {1, 2, 4, 8}}) {
+        std::vector<ScalingPoint> pts;
+        for (double n : counts) pts.push_back({n, truth.predict(n), 0});
+        UslFit f = fitUsl(pts);
+        EXPECT_FALSE(f.peakClients.has_value());
+        EXPECT_FALSE(f.peakThroughput.has_value());
+        EXPECT_NE(f.note.find("no N*: a peak needs at least 5 client counts, this series has " + std::to_string(counts.size())),
+                  std::string::npos)
+            << f.note;
+    }
+    std::vector<ScalingPoint> five;
+    for (double n : {1, 2, 4, 8, 16}) five.push_back({n, truth.predict(n), 0});
+    UslFit f = fitUsl(five);
+    ASSERT_TRUE(f.peakClients.has_value());
+    EXPECT_NEAR(*f.peakClients, std::sqrt((1 - truth.sigma) / truth.kappa), 1e-3);
+}
+
 TEST(Usl, RefusesTooFewPointsAndBadInput) {
     EXPECT_EQ(errorOf([] { fitUsl({{1, 100, 0}, {2, 190, 0}}); }),
               "the USL has 3 parameters and needs at least 3 client counts; this series has 2");
