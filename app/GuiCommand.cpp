@@ -90,6 +90,13 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
                          window.setupPage()->problems().join(QStringLiteral("; ")).toLocal8Bit().constData());
             return 1;
         }
+        // Shown, but refused for this machine (cores:64 on 2 cores): the same road as a plan the
+        // parser refuses, never a window that starts nothing (and screenshots that never come).
+        if (!window.setupPage()->problems().isEmpty() || !window.setupPage()->plan()) {
+            std::fprintf(stderr, "scalelab: error: %s: %s\n", a.sweepPlan.c_str(),
+                         window.setupPage()->problems().join(QStringLiteral("; ")).toLocal8Bit().constData());
+            return 1;
+        }
         QObject::connect(window.controller(), &ui::SweepController::finished, &window, [&](const QString& error) {
             if (!error.isEmpty()) std::fprintf(stderr, "scalelab: error: %s\n", error.toLocal8Bit().constData());
             window.showPage(window.resultsPage());

@@ -180,6 +180,15 @@ grep -q "broken.txt:2: 'number of clients' is not a number" "$work/out" || fail 
 printf '{"version": 1, "series": [{"label": "A", "placement": "smt-halfway"}], "clients": [1], "duration": 1}' >"$work/bad-plan.json"
 expect_rc 1 "gui with a refused plan" env QT_QPA_PLATFORM=offscreen "$scalelab" gui --sweep "$work/bad-plan.json" --output "$work/g.slab"
 grep -qF "unknown placement 'smt-halfway'" "$work/out" || fail "gui plan message: $(cat "$work/out")"
+# Issue 32.2: a plan the parser takes but this machine refuses (64 cores on a small machine)
+# took no road at all: nothing printed, nothing started, and --screenshots waited for ever.
+printf '{"version": 1, "series": [{"label": "A", "placement": "cores:4096"}], "clients": [1], "duration": 1}' >"$work/big-plan.json"
+for extra in "" "--screenshots $work/shots"; do
+  # shellcheck disable=SC2086
+  expect_rc 1 "gui with a plan this machine refuses $extra" timeout 60 env QT_QPA_PLATFORM=offscreen "$scalelab" gui \
+    --sweep "$work/big-plan.json" --output "$work/g.slab" $extra
+  grep -qF "asks for 4096 cores" "$work/out" || fail "gui machine refusal: $(cat "$work/out")"
+done
 grep -q 'terminate called' "$work/out" && fail "gui aborted: $(cat "$work/out")"
 expect_rc 1 "gui with a file that is no experiment" env QT_QPA_PLATFORM=offscreen "$scalelab" gui --open "$work/bad-plan.json"
 grep -q 'not a ScaleLab experiment file' "$work/out" || fail "gui --open message: $(cat "$work/out")"
