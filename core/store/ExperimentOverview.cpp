@@ -1,6 +1,10 @@
 #include "store/ExperimentOverview.h"
 
+#include "util/Format.h"
+
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 namespace scalelab {
@@ -42,13 +46,36 @@ void describeMachine(std::vector<OverviewItem>& out, const std::string& section,
     add(out, section, "Frequency governor", text(m, "cpufreq_governor"));
 }
 
+// A setting's value in its unit as a reader thinks of it (issue 32.11): shared_buffers 16384 in
+// units of 8kB is "128 MB (16384 x 8kB)", as PostgreSQL's SHOW would say 128MB; a time keeps its
+// unit ("200 ms"). A value that is not a whole number keeps the old form.
+std::string withUnit(const std::string& value, const std::string& unit) {
+    char* end = nullptr;
+    long long n = std::strtoll(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0') return value + " (unit " + unit + ")";
+    size_t digits = unit.find_first_not_of("0123456789");
+    double scale = digits == 0 ? 1 : std::stod(unit.substr(0, digits));
+    std::string base = digits == std::string::npos ? std::string() : unit.substr(digits);
+    static const std::pair<const char*, double> kBytes[] = {
+        {"B", 1.0}, {"kB", 1024.0}, {"MB", 1048576.0}, {"GB", 1073741824.0}, {"TB", 1099511627776.0}};
+    for (const auto& [name, size] : kBytes) {
+        if (base != name) continue;
+        double bytes = static_cast<double>(n) * scale * size;
+        std::string shown = std::to_string(n) + " B";
+        for (const auto& [bigger, each] : kBytes)  // the largest unit that divides it evenly, as SHOW
+            if (bytes >= each && std::fmod(bytes, each) == 0) shown = formatNumber("%.0f", bytes / each) + " " + bigger;
+        return digits > 0 ? shown + " (" + value + " x " + unit + ")" : shown;  // "8kB": say the pages too
+    }
+    return value + " " + unit;  // ms, s, min: as written
+}
+
 void describeServer(std::vector<OverviewItem>& out, const std::string& section, const nlohmann::json& s) {
     add(out, section, "Version", text(s, "version"));
     if (!s.is_object() || !s.contains("non_default_settings")) return;
     for (const auto& [name, v] : s["non_default_settings"].items()) {
         std::string value = text(v, "value");
         if (value.empty()) value = "'' (empty)";
-        if (auto unit = text(v, "unit"); !unit.empty()) value += " (unit " + unit + ")";
+        if (auto unit = text(v, "unit"); !unit.empty() && value != "'' (empty)") value = withUnit(value, unit);
         if (auto source = text(v, "source"); !source.empty()) value += ", from " + source;
         add(out, section, name, value);
     }

@@ -245,6 +245,8 @@ TEST(ExperimentOverview, DescribesTheFileTheMachineTheServerAndOnlySessionsThatD
                               {"libraries", {{"libpq", "15.18"}}}};
     nlohmann::json server = {{"version", "PostgreSQL 15.18"},
                              {"non_default_settings", {{"shared_buffers", {{"value", "16384"}, {"unit", "8kB"}, {"source", "configuration file"}}},
+                                                       {"work_mem", {{"value", "65536"}, {"unit", "kB"}, {"source", "configuration file"}}},
+                                                       {"checkpoint_timeout", {{"value", "900"}, {"unit", "s"}, {"source", "configuration file"}}},
                                                        {"listen_addresses", {{"value", ""}, {"unit", ""}, {"source", "command line"}}}}}};
     store->addProvenance({{"machine", machine}, {"server", server}});
     store->addProvenance({{"machine", machine}, {"server", server}});  // a resume on the same box
@@ -267,8 +269,11 @@ TEST(ExperimentOverview, DescribesTheFileTheMachineTheServerAndOnlySessionsThatD
     EXPECT_EQ((items[{"Experiment", "Note"}]), "why we measured");
     EXPECT_EQ((items[{"Machine", "SMT"}]), "available: yes, active: no, kernel control: off");
     EXPECT_EQ((items[{"Machine", "Memory"}]), "64.0 GiB");
-    EXPECT_EQ((items[{"PostgreSQL", "shared_buffers"}]), "16384 (unit 8kB), from configuration file");
+    // In its unit as a reader thinks of it (issue 32.11: it said "16384 (unit 8kB)").
+    EXPECT_EQ((items[{"PostgreSQL", "shared_buffers"}]), "128 MB (16384 x 8kB), from configuration file");
     EXPECT_EQ((items[{"PostgreSQL", "listen_addresses"}]), "'' (empty), from command line");
+    EXPECT_EQ((items[{"PostgreSQL", "work_mem"}]), "64 MB, from configuration file");
+    EXPECT_EQ((items[{"PostgreSQL", "checkpoint_timeout"}]), "900 s, from configuration file");
     EXPECT_EQ((items[{"ScaleLab", "libpq"}]), "15.18");
     EXPECT_EQ((items[{"Plan", "Seed"}]), "42");
     // Session 2 repeats session 1 and is not shown; session 3's server differs, its machine does not.
