@@ -11,16 +11,17 @@ namespace scalelab {
 namespace {
 struct MetricInfo {
     RunMetric metric;
-    const char* name;
+    const char* name;   // the id: options, CSV columns, JSON
     const char* unit;
+    const char* label;  // what a menu, a chart title or a caption says
 };
-const MetricInfo kMetrics[] = {{RunMetric::Tps, "tps", "transactions/s"},
-                               {RunMetric::LatencyMean, "latency_mean", "ms"},
-                               {RunMetric::LatencyP95, "latency_p95", "ms"},
-                               {RunMetric::LatencyP99, "latency_p99", "ms"},
-                               {RunMetric::LogicalReads, "logical_reads", "blocks/s"},
-                               {RunMetric::CpuBusy, "cpu_busy", "%"},
-                               {RunMetric::ServerCpu, "server_cpu", "% of one PU"}};
+const MetricInfo kMetrics[] = {{RunMetric::Tps, "tps", "transactions/s", "tps"},
+                               {RunMetric::LatencyMean, "latency_mean", "ms", "latency mean"},
+                               {RunMetric::LatencyP95, "latency_p95", "ms", "latency p95"},
+                               {RunMetric::LatencyP99, "latency_p99", "ms", "latency p99"},
+                               {RunMetric::LogicalReads, "logical_reads", "blocks/s", "logical reads"},
+                               {RunMetric::CpuBusy, "cpu_busy", "%", "CPU busy"},
+                               {RunMetric::ServerCpu, "server_cpu", "% of one PU", "server CPU"}};
 } // namespace
 
 RunMetric parseRunMetric(const std::string& name) {
@@ -35,6 +36,12 @@ RunMetric parseRunMetric(const std::string& name) {
 const char* runMetricName(RunMetric m) {
     for (const auto& i : kMetrics)
         if (i.metric == m) return i.name;
+    return "?";
+}
+
+const char* runMetricLabel(RunMetric m) {
+    for (const auto& i : kMetrics)
+        if (i.metric == m) return i.label;
     return "?";
 }
 

@@ -15,6 +15,9 @@ enum class RunMetric { Tps, LatencyMean, LatencyP95, LatencyP99, LogicalReads, C
 RunMetric parseRunMetric(const std::string& name);  // "tps", "latency_p95", ...; throws Error listing them
 const char* runMetricName(RunMetric m);
 const char* runMetricUnit(RunMetric m);
+// In words, for menus, chart titles and captions ("latency p95"); runMetricName is the id
+// options, files and JSON use ("latency_p95").
+const char* runMetricLabel(RunMetric m);
 std::optional<double> metricOf(const RunRecord& run, RunMetric m);  // none when the run lacks it (NaN, NULL)
 std::vector<RunMetric> allRunMetrics();
 // The USL describes throughput (tps, logical reads/s); a fit to latency or CPU would be a

@@ -178,6 +178,12 @@ private slots:
                                          "  at 1: n 1, mean 90.00 [90.00, 90.00]"));
         // A metric no run has gives no points, not points at 0.
         QCOMPARE(buildScalingData(runs, {"A", "B"}, RunMetric::CpuBusy, ErrorBars::MinMax, 0.95, false).pointCount(), 0);
+        // Chart titles, axes and captions say a metric in words, never its id (issue 32.11).
+        QCOMPARE(buildScalingData(runs, {"A"}, RunMetric::LatencyP95, ErrorBars::MinMax, 0.95, false).metric,
+                 QStringLiteral("latency p95"));
+        ScalingView view;
+        view.metric = RunMetric::LogicalReads;
+        QVERIFY(view.describe().startsWith(QStringLiteral("logical reads, error bars")));
     }
 
     void aTimelineSeriesIsAbsentWhereItHasNoValueNeverZero() {

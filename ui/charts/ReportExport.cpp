@@ -109,7 +109,7 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
         drawRuns(c, v, chart, experiment);
         return chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString();
     };
-    in.charts.push_back({std::string(runMetricName(view.metric)) + " by clients: " + in.view, chartOf(view)});
+    in.charts.push_back({std::string(runMetricLabel(view.metric)) + " by clients: " + in.view, chartOf(view)});
     auto present = metricsPresent(c.runs);
     if (isThroughputMetric(view.metric) &&
         std::find(present.begin(), present.end(), RunMetric::LatencyP95) != present.end()) {
@@ -126,7 +126,7 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
         try {
             ScalingChart chart;
             drawRatios(c, view, ratio, chart);
-            in.charts.push_back({std::string(runMetricName(view.metric)) + " ratio " + o.candidate + " / " + o.baseline +
+            in.charts.push_back({std::string(runMetricLabel(view.metric)) + " ratio " + o.candidate + " / " + o.baseline +
                                      " by clients (" + (o.paired ? "paired by round" : "Welch") + ")",
                                  chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
         } catch (const Error&) {

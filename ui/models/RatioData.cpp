@@ -22,7 +22,7 @@ QString number(double v) { return QString::number(v, 'f', 3); }
 ScalingData buildRatioData(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric,
                            double confidence, const RatioChoice& choice) {
     ScalingData d;
-    d.metric = QString::fromLatin1(runMetricName(metric)) + QStringLiteral(" ratio");
+    d.metric = QString::fromLatin1(runMetricLabel(metric)) + QStringLiteral(" ratio");
     d.unit = choice.pairs.size() == 1 ? QString::fromStdString(choice.pairs[0].second + " / " + choice.pairs[0].first)
                                       : QStringLiteral("B / A");
     d.errorBars = QStringLiteral("%1% confidence interval of the ratio (%2)")

@@ -27,7 +27,7 @@ ErrorBars parseErrorBars(const std::string& name) {
 }
 
 QString ScalingView::describe() const {
-    QString d = QString::fromLatin1(runMetricName(metric)) + QStringLiteral(", error bars: ") + errorBarsLabel(bars, confidence);
+    QString d = QString::fromLatin1(runMetricLabel(metric)) + QStringLiteral(", error bars: ") + errorBarsLabel(bars, confidence);
     d += logX ? QStringLiteral(", log2 clients axis") : QStringLiteral(", linear clients axis");
     if (usl) d += QStringLiteral(", USL fit");
     if (!series.isEmpty()) d += QStringLiteral(", series: ") + series.join(QStringLiteral(", "));
@@ -67,7 +67,7 @@ int ScalingData::pointCount() const {
 ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric,
                              ErrorBars bars, double confidence, bool withFit) {
     ScalingData d;
-    d.metric = QString::fromLatin1(runMetricName(metric));
+    d.metric = QString::fromLatin1(runMetricLabel(metric));
     d.unit = QString::fromUtf8(runMetricUnit(metric));
     d.errorBars = errorBarsLabel(bars, confidence);
     auto summaries = summarizePoints(pointRuns(runs, order, metric), confidence);

@@ -33,7 +33,8 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     metric_ = new QComboBox;
-    for (RunMetric m : allRunMetrics()) metric_->addItem(QString::fromLatin1(runMetricName(m)));
+    // Words in the menu, the id behind each (issue 32.11: the menu said "latency_p95").
+    for (RunMetric m : allRunMetrics()) metric_->addItem(QString::fromLatin1(runMetricLabel(m)), QString::fromLatin1(runMetricName(m)));
     bars_ = new QComboBox;
     bars_->addItems({tr("95% confidence interval"), tr("standard deviation"), tr("min - max")});
     logX_ = new QCheckBox(tr("log2 clients"));
@@ -161,7 +162,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
 
 ScalingView ResultsPage::view() const {
     ScalingView v;
-    v.metric = parseRunMetric(metric_->currentText().toStdString());
+    v.metric = parseRunMetric(metric_->currentData().toString().toStdString());
     v.bars = static_cast<ErrorBars>(bars_->currentIndex());
     v.confidence = 0.95;
     v.logX = logX_->isChecked();
@@ -250,14 +251,15 @@ void ResultsPage::mergeSeriesOrder(const std::vector<StoredSeries>& series) {
 
 void ResultsPage::offerMetricsPresent() {
     QStringList names;
-    for (RunMetric m : metricsPresent(allRuns())) names << QString::fromLatin1(runMetricName(m));
+    std::vector<RunMetric> present = metricsPresent(allRuns());
+    for (RunMetric m : present) names << QString::fromLatin1(runMetricName(m));
     QStringList current;
-    for (int i = 0; i < metric_->count(); ++i) current << metric_->itemText(i);
+    for (int i = 0; i < metric_->count(); ++i) current << metric_->itemData(i).toString();
     if (names == current) return;
-    QString chosen = metric_->currentText();
+    QString chosen = metric_->currentData().toString();
     QSignalBlocker block(metric_);
     metric_->clear();
-    metric_->addItems(names);
+    for (RunMetric m : present) metric_->addItem(QString::fromLatin1(runMetricLabel(m)), QString::fromLatin1(runMetricName(m)));
     metric_->setCurrentIndex(std::max(0, static_cast<int>(names.indexOf(chosen))));
 }
 
@@ -301,7 +303,7 @@ void ResultsPage::refresh() {
 }
 
 void ResultsPage::refreshComparison() {
-    compare_->refresh(allRuns(), seriesOrder_, parseRunMetric(metric_->currentText().toStdString()), logX_->isChecked());
+    compare_->refresh(allRuns(), seriesOrder_, parseRunMetric(metric_->currentData().toString().toStdString()), logX_->isChecked());
 }
 
 } // namespace scalelab::ui
