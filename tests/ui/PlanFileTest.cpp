@@ -83,7 +83,7 @@ private slots:
 
         // The fields: a bad variable name is named at its field; an empty seed means a new one.
         setup->definesEdit()->setText(QStringLiteral("1x=3"));
-        QVERIFY2(setup->problems().join(QLatin1Char(' ')).contains(QStringLiteral("$.workload.define.1x")),
+        QVERIFY2(setup->problems().join(QLatin1Char(' ')).contains(QStringLiteral("Variables (-D) 1x")),
                  qPrintable(setup->problems().join(QLatin1Char(' '))));
         setup->definesEdit()->setText(QStringLiteral("aid=5, delta=-3"));
         QCOMPARE(setup->plan()->defines, (std::vector<std::string>{"aid=5", "delta=-3"}));
@@ -113,7 +113,7 @@ private slots:
         QCOMPARE(setup->planJson()["load_hosts"]["ssh_command"], nlohmann::json("ssh -F /etc/bench/ssh_config"));
 
         setup->loadHostsEdit()->setText(QStringLiteral("-oProxyCommand=x"));
-        QVERIFY2(setup->problems().join(QLatin1Char(' ')).contains(QStringLiteral("load_hosts")),
+        QVERIFY2(setup->problems().join(QLatin1Char(' ')).contains(QStringLiteral("Load hosts")),
                  qPrintable(setup->problems().join(QLatin1Char(' '))));
         QVERIFY2(!setup->loadHostsEdit()->styleSheet().isEmpty(), "the field is marked");
 

@@ -36,6 +36,25 @@ using namespace setupform;
 namespace {
 // A plan's JSON path as the form shows it: "$.series[1]" is the series table's row 2.
 QString forTheForm(const QString& problem) {
+    // The form names its fields as their labels do, not as the plan's JSON paths (issue 32.11:
+    // "$.clients: '0': ..."). Longer paths first: "$.target.conninfo" before "$.target".
+    static const std::pair<const char*, const char*> kFields[] = {
+        {"$.clients", "Client counts"},         {"$.duration", "Duration"},
+        {"$.warmup", "Warm-up"},                {"$.repetitions", "Repetitions"},
+        {"$.target.conninfo", "Connection"},    {"$.target.data_dir", "Data directory"},
+        {"$.workload.files", "Script file"},    {"$.workload.replay", "Replay file"},
+        {"$.workload.mode", "Query mode"},      {"$.workload.define", "Variables (-D)"},
+        {"$.workload.scale", "Scale"},          {"$.transactions", "Transactions per client"},
+        {"$.seed", "Random seed"},              {"$.threads", "Threads"},
+        {"$.load_hosts", "Load hosts"},         {"$.order", "Order"}};
+    for (const auto& [path, label] : kFields) {
+        QString p = QString::fromLatin1(path);
+        if (!problem.startsWith(p)) continue;
+        QString rest = problem.mid(p.size());
+        if (!rest.isEmpty() && rest[0] != QLatin1Char(':') && rest[0] != QLatin1Char('.')) continue;  // $.seedling
+        if (rest.startsWith(QLatin1Char('.'))) rest[0] = QLatin1Char(' ');  // $.workload.define.1x: "Variables (-D) 1x"
+        return QString::fromLatin1(label) + rest;
+    }
     static const QRegularExpression row(QStringLiteral("^\\$\\.series\\[(\\d+)\\]\\.?"));
     QRegularExpressionMatch m = row.match(problem);
     if (!m.hasMatch()) return problem;
