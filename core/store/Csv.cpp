@@ -1,5 +1,6 @@
 #include "store/Csv.h"
 
+#include "util/AtomicFile.h"
 #include "util/Error.h"
 
 #include <csv.h>
@@ -9,13 +10,12 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
-#include <unistd.h>
 
 namespace scalelab {
 
 CsvWriter::CsvWriter(const std::string& path)
-    : f_(nullptr), path_(path), temp_(path + ".partial-" + std::to_string(getpid())) {
-    f_ = std::fopen(temp_.c_str(), "w");
+    : f_(nullptr), path_(path) {
+    f_ = createTemporaryFor(path, temp_);
     if (!f_) throw Error("cannot write " + path + ": " + std::strerror(errno));
 }
 

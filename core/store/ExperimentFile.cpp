@@ -217,8 +217,9 @@ std::unique_ptr<ExperimentStore> ExperimentFile::open(const std::string& path, b
     std::error_code walError;
     auto walSize = std::filesystem::file_size(path + "-wal", walError);
     bool walEmpty = walError || walSize == 0;
-    bool cannotWrite = readOnly && (onReadOnlyFileSystem(path) || !whyNotWritable(path).empty());
-    bool immutable = readOnly && (onReadOnlyFileSystem(path) || (cannotWrite && walEmpty && !beingWritten(path)));
+    bool readOnlyFs = readOnly && onReadOnlyFileSystem(path);
+    bool cannotWrite = readOnly && (readOnlyFs || !whyNotWritable(path).empty());
+    bool immutable = readOnlyFs || (cannotWrite && walEmpty && !beingWritten(path));
     int version = 0;
     {
         // Look before touching: a read-only connection cannot change the file.

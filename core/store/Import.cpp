@@ -83,7 +83,7 @@ int fixProgressIntervals(std::vector<StoredSample>& samples) {
 }
 
 // The line parsers below are plain loops, never std::regex: a log is untrusted input, and
-// libstdc++'s regex matcher recurses per character (a 50,000-character line crashed it).
+// libstdc++'s regex matcher recurses per character (util/Scan.h).
 
 // "key: value" or "key = value", the key lower-case words ("number of clients"), the value
 // trimmed. False for any other line.
@@ -278,16 +278,17 @@ std::vector<ImportedRun> parsePgbenchOutput(const std::string& text, const std::
         std::string tpsText, phrase;
         if (tpsLine(line, tpsText, phrase)) {
             bool preferred = phrase != "including connections establishing";
-            if (number(tpsText, file, lineNo, "tps") < 0) fail(file, lineNo, "tps is negative: '" + tpsText + "'");
+            double tps = number(tpsText, file, lineNo, "tps");
+            if (tps < 0) fail(file, lineNo, "tps is negative: '" + tpsText + "'");
             if (!haveTps || preferred) {
-                cur->run.tps = number(tpsText, file, lineNo, "tps");
+                cur->run.tps = tps;
                 preferredTps = preferred;
             }
             haveTps = true;
             const char* key = phrase == "including reconnection times"          ? "tps_including_reconnections"
                               : phrase == "including connections establishing" ? "tps_including_connections"
                                                                                 : "tps_without_connections";
-            detail[key] = number(tpsText, file, lineNo, "tps");
+            detail[key] = tps;
             continue;
         }
         std::string key, value;

@@ -2,6 +2,7 @@
 
 #include "util/Error.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,9 +11,18 @@
 
 namespace scalelab {
 
+FILE* createTemporaryFor(const std::string& path, std::string& temp) {
+    temp = path + ".partial-" + std::to_string(getpid());
+    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) return nullptr;
+    FILE* f = fdopen(fd, "w");
+    if (!f) ::close(fd);
+    return f;
+}
+
 void writeFileAtomically(const std::string& path, const std::string& text) {
-    std::string temp = path + ".partial-" + std::to_string(getpid());
-    FILE* f = std::fopen(temp.c_str(), "w");
+    std::string temp;
+    FILE* f = createTemporaryFor(path, temp);
     if (!f) throw Error("cannot write " + path + ": " + std::strerror(errno));
     bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
     ok = std::fflush(f) == 0 && ok;

@@ -52,6 +52,16 @@ void writeExperiment(const std::string& path) {
                                {});
 }
 
+// The window at a laptop's 1024x700, shown, on `page`: that page's scroll area, or nullptr when
+// the window was not exposed.
+QScrollArea* showOnLaptop(MainWindow& window, QWidget* page) {
+    window.resize(1024, 700);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window)) return nullptr;
+    window.showPage(page);
+    return window.pageArea(window.tabs()->currentIndex());
+}
+
 QString slurp(const QString& path) {
     QFile f(path);
     f.open(QIODevice::ReadOnly);
@@ -110,11 +120,7 @@ private slots:
     // scrolls the page; a field that has the focus takes it.
     void theWheelScrollsTheFormNotItsFields() {
         MainWindow window;
-        window.resize(1024, 700);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.showPage(window.setupPage());
-        QScrollArea* area = window.pageArea(window.tabs()->currentIndex());
+        QScrollArea* area = showOnLaptop(window, window.setupPage());
         QVERIFY(area);
         auto wheel = [](QWidget* w) {
             QPointF at(w->width() / 2.0, w->height() / 2.0);
@@ -161,16 +167,12 @@ private slots:
     // pushing Pause and Stop off-screen behind a horizontal scroll bar.
     void aLongFailureMessageWrapsOnTheLivePage() {
         MainWindow window;
-        window.resize(1024, 700);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.showPage(window.livePage());
+        QScrollArea* area = showOnLaptop(window, window.livePage());
+        QVERIFY(area);
         QString path = QStringLiteral("/var/lib/scalelab/") + QString(200, QLatin1Char('x')) + QStringLiteral(".slab");
         window.livePage()->showFinished(QStringLiteral("run 3 (A at 4 clients, round 2) could not be stored: ") + path +
                                         QStringLiteral(": database or disk is full. ").repeated(8));
         QApplication::processEvents();
-        QScrollArea* area = window.pageArea(window.tabs()->currentIndex());
-        QVERIFY(area);
         QCOMPARE(area->horizontalScrollBar()->maximum(), 0);
         QVERIFY(!window.livePage()->pauseButton()->visibleRegion().isEmpty());
         QVERIFY(window.livePage()->statusLabel()->height() > window.livePage()->statusLabel()->fontMetrics().height());  // wrapped

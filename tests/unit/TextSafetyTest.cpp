@@ -2,11 +2,15 @@
 // errors, escape sequences out of the terminal, formulas out of CSV cells; and the shell
 // command helper behind \shell and \setshell.
 #include "store/Csv.h"
+#include "util/AtomicFile.h"
+#include "util/Error.h"
 #include "util/Redact.h"
 #include "util/ShellCommand.h"
 #include "util/TempDir.h"
 
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -51,6 +55,22 @@ TEST(Csv, CellsThatASpreadsheetWouldRunAreWrittenAsTextAndReadBackUnchanged) {
     std::vector<std::string> back;
     readCsv(text.str(), path, [&](const std::vector<std::string>& f, int) { back = f; });
     EXPECT_EQ(back, row);
+}
+
+// The temporary name of an atomic write is predictable (PATH.partial-PID): a link planted there
+// in a shared directory is refused, never written through.
+TEST(Csv, ALinkPlantedAtTheTemporaryNameIsNotFollowed) {
+    TempDir dir("scalelab-csv-link-");
+    std::string victim = (dir.path() / "victim").string(), path = (dir.path() / "out.csv").string();
+    std::ofstream(victim) << "precious\n";
+    std::string temp = path + ".partial-" + std::to_string(getpid());
+    ASSERT_EQ(symlink(victim.c_str(), temp.c_str()), 0);
+    EXPECT_THROW(CsvWriter w(path), Error);
+    EXPECT_THROW(writeFileAtomically(path, "x"), Error);
+    std::ifstream in(victim);
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str(), "precious\n");
 }
 
 TEST(ShellCommand, RunsAsSystemAndPopenDo) {
