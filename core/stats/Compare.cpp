@@ -3,6 +3,7 @@
 #include "util/Error.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace scalelab {
 namespace {
@@ -50,6 +51,19 @@ Comparison compareSingleRun(Comparison c, double confidence) {
 }
 
 } // namespace
+
+bool changeIntervalBounded(double lowPct, double highPct) {
+    if (!std::isfinite(lowPct) || !std::isfinite(highPct) || lowPct <= -100) return false;
+    return (100 + highPct) / (100 + lowPct) <= kUnboundedRatioSpan;
+}
+
+std::string changeIntervalText(const std::optional<double>& lowPct, const std::optional<double>& highPct) {
+    if (!lowPct || !highPct) return "-";
+    if (!changeIntervalBounded(*lowPct, *highPct)) return kTooFewToBound;
+    char text[96];
+    std::snprintf(text, sizeof text, "%+.1f%% .. %+.1f%%", *lowPct, *highPct);
+    return text;
+}
 
 Comparison compareWelch(const std::vector<double>& a, const std::vector<double>& b, double confidence) {
     Comparison c;

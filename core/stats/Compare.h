@@ -31,6 +31,15 @@ constexpr int kMinPairs = 3;
 // The t-test and the interval of the % change disagree (one says different, the other not).
 constexpr const char* kBorderline = "borderline: the t-test and the change's interval disagree; more runs will tell";
 
+// A change interval that reaches -100% or spans more than a factor of kUnboundedRatioSpan
+// between its ends says nothing about the change: shown in words, not as numbers (issue 32.5:
+// "-100.0% .. +2426713774.6%" from two runs a side).
+constexpr double kUnboundedRatioSpan = 10;
+constexpr const char* kTooFewToBound = "too few runs to bound";
+bool changeIntervalBounded(double lowPct, double highPct);
+// "+1.2% .. +4.5%", kTooFewToBound, or "-" when there is none.
+std::string changeIntervalText(const std::optional<double>& lowPct, const std::optional<double>& highPct);
+
 // Welch's unequal-variance t-test and interval for the difference of means; the ratio's
 // interval from the delta method on log(mean B / mean A) with Welch's degrees of freedom.
 // One run on one side and at least 2 on the other: the single run x against the other side's

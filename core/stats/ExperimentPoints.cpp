@@ -115,9 +115,13 @@ std::vector<PointRuns> pointRuns(const std::vector<RunRecord>& runs, const std::
 
 std::vector<SeriesPoint> summarizePoints(const std::vector<PointRuns>& points, double confidence) {
     std::vector<SeriesPoint> out;
-    for (const auto& p : points)
-        out.push_back({p.series, p.clients,
-                       summarize(p.values, confidence, p.series + " at " + clientsText(p.clients))});
+    for (const auto& p : points) {
+        PointSummary s = summarize(p.values, confidence, p.series + " at " + clientsText(p.clients));
+        // Every run metric is >= 0: an interval reaching below 0 says "too few runs", not
+        // "negative throughput" (issue 32.5).
+        if (s.ciLow && *s.ciLow < 0) s.ciLow = 0, s.ciLowClamped = true;
+        out.push_back({p.series, p.clients, s});
+    }
     return out;
 }
 

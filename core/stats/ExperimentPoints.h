@@ -37,6 +37,7 @@ struct PointRuns {
 
 std::vector<PointRuns> pointRuns(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
                                  RunMetric metric);
+// Each point's summary; an interval's lower end below 0 is clamped at 0 (ciLowClamped).
 std::vector<SeriesPoint> summarizePoints(const std::vector<PointRuns>& points, double confidence);
 
 struct PointComparison {

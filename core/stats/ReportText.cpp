@@ -12,6 +12,10 @@ namespace {
 
 std::string fmt(const char* f, double v) { return formatNumber(f, v); }
 std::string opt(const char* f, const std::optional<double>& v) { return v ? fmt(f, *v) : "-"; }
+// An interval's lower end, marked "^" where it was clamped at 0 (a footnote says so).
+std::string low(const PointSummary& s) { return opt("%.2f", s.ciLow) + (s.ciLowClamped ? "^" : ""); }
+constexpr const char* kClampedNote =
+    "^: the interval reached below 0 and is clamped there (no run's value is negative): too few runs, or runs far apart\n";
 
 // printf onto a string.
 void add(std::string& out, const char* f, ...) __attribute__((format(printf, 2, 3)));
@@ -47,8 +51,10 @@ std::string reportText(const StatsReport& r) {
     for (const auto& p : r.points) {
         const PointSummary& s = p.summary;
         add(out, "%-20s %7d %3d %12.2f %10s %12s %12s\n", p.series.c_str(), p.clients, s.n, s.mean,
-            s.n > 1 ? fmt("%.2f", s.sd).c_str() : "-", opt("%.2f", s.ciLow).c_str(), opt("%.2f", s.ciHigh).c_str());
+            s.n > 1 ? fmt("%.2f", s.sd).c_str() : "-", low(s).c_str(), opt("%.2f", s.ciHigh).c_str());
     }
+    if (std::any_of(r.points.begin(), r.points.end(), [](const SeriesPoint& p) { return p.summary.ciLowClamped; }))
+        out += kClampedNote;
 
     if (r.verdict) {
         const CurveVerdict& v = *r.verdict;
@@ -63,9 +69,7 @@ std::string reportText(const StatsReport& r) {
             tost ? fmt("  within +/-%g%%", *v.options.equivalencePct).c_str() : "");
         for (const auto& p : v.points) {
             const Comparison& c = p.comparison;
-            std::string interval = p.simultaneousLow
-                                       ? fmt("%+.1f%%", *p.simultaneousLow) + " .. " + fmt("%+.1f%%", *p.simultaneousHigh)
-                                       : "-";
+            std::string interval = changeIntervalText(p.simultaneousLow, p.simultaneousHigh);
             std::string runs = p.advice.runsForCurve ? std::to_string(*p.advice.runsForCurve)
                                : p.advice.powerNow  ? ">" + std::to_string(kMaxAdvisedRuns)
                                                     : "-";
@@ -82,6 +86,12 @@ std::string reportText(const StatsReport& r) {
         bool single = false;
         for (const auto& p : v.points) single = single || !p.comparison.singleRunSide.empty();
         if (single) add(out, "*: a side with one run: the runs of that side, against the other's runs as they are\n");
+        for (const auto& p : v.points)
+            if (changeIntervalText(p.simultaneousLow, p.simultaneousHigh) == kTooFewToBound) {
+                add(out, "%s: the interval spans more than %gx between its ends; runs/side says how many would bound it\n",
+                    kTooFewToBound, kUnboundedRatioSpan);
+                break;
+            }
         if (tost)
             add(out, "within: two one-sided tests against +/-%g%%, corrected as the calls are (the %s interval)\n",
                 *v.options.equivalencePct, v.equivalenceLevel ? fmt("%.4g%%", 100 * *v.equivalenceLevel).c_str() : "-");
@@ -119,8 +129,10 @@ std::string reportText(const StatsReport& r) {
             o.peakBaseline.empty() ? "" : (", as % of " + o.peakBaseline + "'s peak").c_str());
         add(out, "%-20s %7s %12s %12s %12s %10s\n", "series", "clients", "mean", "ci low", "ci high", "% base");
         for (const auto& p : r.peaks)
-            add(out, "%-20s %7d %12.2f %12s %12s %10s\n", p.series.c_str(), p.clients, p.at.mean,
-                opt("%.2f", p.at.ciLow).c_str(), opt("%.2f", p.at.ciHigh).c_str(), opt("%.1f", p.percentOfBaseline).c_str());
+            add(out, "%-20s %7d %12.2f %12s %12s %10s\n", p.series.c_str(), p.clients, p.at.mean, low(p.at).c_str(),
+                opt("%.2f", p.at.ciHigh).c_str(), opt("%.1f", p.percentOfBaseline).c_str());
+        if (std::any_of(r.peaks.begin(), r.peaks.end(), [](const PeakRow& p) { return p.at.ciLowClamped; }))
+            out += kClampedNote;
     }
     return out;
 }

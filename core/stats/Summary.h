@@ -15,6 +15,9 @@ struct PointSummary {
     double confidence = 0.95;
     std::optional<double> ciLow, ciHigh;  // mean -/+ t(1 - (1 - confidence) / 2, n - 1) * se; none for n = 1
     std::string note;     // why there is no interval, when there is none
+    // A metric's interval whose lower end fell below 0 starts at 0 instead (no tps, latency or
+    // CPU share is negative; issue 32.5): set by summarizePoints, said wherever it is shown.
+    bool ciLowClamped = false;
 };
 
 // Throws Error for an empty list, a value that is not finite (naming its position and `what`),

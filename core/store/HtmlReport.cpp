@@ -17,6 +17,10 @@ std::string num(double v, int decimals) {
 std::string opt(const std::optional<double>& v, int decimals, const std::string& suffix = "") {
     return v ? num(*v, decimals) + suffix : "&ndash;";
 }
+// An interval's lower end; one clamped at 0 says so (issue 32.5).
+std::string low(const PointSummary& s) {
+    return opt(s.ciLow, 2) + (s.ciLowClamped ? " <span class=\"meta\">(clamped at 0)</span>" : "");
+}
 std::string signedPct(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%+.1f%%", v);
@@ -131,7 +135,7 @@ std::string htmlReport(const HtmlReportInput& in) {
         for (const auto& p : r.points) {
             const PointSummary& s = p.summary;
             t.row({htmlEscape(p.series), std::to_string(p.clients), std::to_string(s.n), num(s.mean, 2),
-                   s.n > 1 ? num(s.sd, 2) : "&ndash;", opt(s.ciLow, 2), opt(s.ciHigh, 2), num(s.median, 2), num(s.min, 2),
+                   s.n > 1 ? num(s.sd, 2) : "&ndash;", low(s), opt(s.ciHigh, 2), num(s.median, 2), num(s.min, 2),
                    num(s.max, 2)});
         }
     }
@@ -167,7 +171,7 @@ std::string htmlReport(const HtmlReportInput& in) {
             std::vector<std::string> row{
                 std::to_string(p.clients), num(c.a.mean, 2), num(c.b.mean, 2),
                 c.percentChange ? signedPct(*c.percentChange) : "&ndash;",
-                p.simultaneousLow ? signedPct(*p.simultaneousLow) + " .. " + signedPct(*p.simultaneousHigh) : "&ndash;",
+                p.simultaneousLow ? htmlEscape(changeIntervalText(p.simultaneousLow, p.simultaneousHigh)) : "&ndash;",
                 opt(c.pValue, 4), opt(p.pAdjusted, 4), htmlEscape(pointCallName(p.call)), runs};
             if (margin) row.push_back(!p.equivalent ? "&ndash;" : *p.equivalent ? "yes" : "not shown");
             t.row(row);
@@ -205,7 +209,7 @@ std::string htmlReport(const HtmlReportInput& in) {
         Table t(out, {"Series", "Clients at peak", "Mean", "CI low", "CI high",
                       o.peakBaseline.empty() ? std::string("% of a baseline") : "% of " + o.peakBaseline});
         for (const auto& p : r.peaks)
-            t.row({htmlEscape(p.series), std::to_string(p.clients), num(p.at.mean, 2), opt(p.at.ciLow, 2),
+            t.row({htmlEscape(p.series), std::to_string(p.clients), num(p.at.mean, 2), low(p.at),
                    opt(p.at.ciHigh, 2), opt(p.percentOfBaseline, 1, "%")});
     }
 

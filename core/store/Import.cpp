@@ -434,6 +434,10 @@ std::vector<ImportedRun> parseImportFiles(const std::vector<std::string>& files,
     return all;
 }
 
+AlreadyImported::AlreadyImported(const std::string& file_, const std::string& experiment_)
+    : Error(file_ + " was imported into " + experiment_ + " already (the same content); import it again on purpose with --again"),
+      file(file_), experiment(experiment_) {}
+
 int storeImportedRuns(ExperimentStore& store, std::vector<ImportedRun> runs, bool again) {
     std::vector<RunRecord> existing = store.runs();
     if (!again) {
@@ -443,8 +447,7 @@ int storeImportedRuns(ExperimentStore& store, std::vector<ImportedRun> runs, boo
             if (r.detail.contains("source_hash")) imported.insert(r.detail["source_hash"].get<std::string>());
         for (const auto& r : runs)
             if (imported.count(r.run.detail["source_hash"].get<std::string>()))
-                throw Error(r.run.source.substr(std::string("import: ").size()) + " was imported into " + store.path() +
-                            " already (the same content); import it again on purpose with --again");
+                throw AlreadyImported(r.run.source.substr(std::string("import: ").size()), store.path());
     }
     // Repetitions continue after what the experiment holds for the same series and clients.
     std::map<std::pair<std::string, int>, int> last;

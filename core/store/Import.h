@@ -4,6 +4,7 @@
 // `scalelab export` writes. Everything is parsed before anything is stored: a malformed file
 // fails with file and line, and imports nothing.
 #include "store/ExperimentStore.h"
+#include "util/Error.h"
 
 #include <string>
 #include <vector>
@@ -33,8 +34,17 @@ struct SourceMachine {
 // source machine when told.
 std::vector<ImportedRun> parseImportFiles(const std::vector<std::string>& files, const std::string& series,
                                           const SourceMachine& machine = {});
+// A file whose content the experiment holds already (refused unless `again`): its own type, so
+// that the window can offer "Import again" instead of quoting the command line's option.
+class AlreadyImported : public Error {
+public:
+    AlreadyImported(const std::string& file, const std::string& experiment);
+    const std::string file, experiment;
+};
+
 // Stores the runs in one transaction, numbering repetitions after those already in the
-// experiment. A file whose content is already imported there is refused unless `again`.
+// experiment. A file whose content is already imported there is refused (AlreadyImported)
+// unless `again`.
 int storeImportedRuns(ExperimentStore& store, std::vector<ImportedRun> runs, bool again = false);
 // Into the experiment at `path` (a file or a results store location): a new one, created only
 // once every source has been read and removed again if storing fails (a failed import leaves

@@ -13,7 +13,8 @@ std::string opt(const std::optional<double>& v) { return v ? csvNumber(*v) : "";
 } // namespace
 
 void writePointsHeader(CsvWriter& csv) {
-    csv.row({"series", "clients", "metric", "n", "mean", "sd", "se", "confidence", "ci_low", "ci_high", "median", "min", "max"});
+    csv.row({"series", "clients", "metric", "n", "mean", "sd", "se", "confidence", "ci_low", "ci_high", "median", "min", "max",
+             "ci_low_clamped"});
 }
 
 void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunMetric metric) {
@@ -21,7 +22,7 @@ void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunM
         const PointSummary& s = pt.summary;
         csv.row({pt.series, std::to_string(pt.clients), runMetricName(metric), std::to_string(s.n), csvNumber(s.mean),
                  s.n > 1 ? csvNumber(s.sd) : "", s.n > 1 ? csvNumber(s.se) : "", csvNumber(s.confidence), opt(s.ciLow),
-                 opt(s.ciHigh), csvNumber(s.median), csvNumber(s.min), csvNumber(s.max)});
+                 opt(s.ciHigh), csvNumber(s.median), csvNumber(s.min), csvNumber(s.max), s.ciLowClamped ? "1" : "0"});
     }
 }
 
@@ -102,10 +103,10 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
     }
     if (o.peak) {
         CsvWriter csv(dir + "/peak.csv");
-        csv.row({"series", "clients", "mean", "ci_low", "ci_high", "percent_of_baseline"});
+        csv.row({"series", "clients", "mean", "ci_low", "ci_high", "percent_of_baseline", "ci_low_clamped"});
         for (const auto& p : r.peaks)
             csv.row({p.series, std::to_string(p.clients), csvNumber(p.at.mean), opt(p.at.ciLow), opt(p.at.ciHigh),
-                     opt(p.percentOfBaseline)});
+                     opt(p.percentOfBaseline), p.at.ciLowClamped ? "1" : "0"});
         csv.close();
         written.push_back(dir + "/peak.csv");
     }

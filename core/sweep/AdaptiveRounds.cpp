@@ -107,8 +107,10 @@ std::vector<PointNeed> assess(const SweepPlan& plan, const std::vector<RunRecord
             } else {
                 double half = (*p->simultaneousHigh - *p->simultaneousLow) / 2;
                 if (half > rule.targetPct)
-                    why = "change interval " + pct(*p->simultaneousLow) + " .. " + pct(*p->simultaneousHigh) + " (+/-" +
-                          pct(half) + "), target +/-" + pct(rule.targetPct);
+                    why = changeIntervalBounded(*p->simultaneousLow, *p->simultaneousHigh)
+                              ? "change interval " + pct(*p->simultaneousLow) + " .. " + pct(*p->simultaneousHigh) +
+                                    " (+/-" + pct(half) + "), target +/-" + pct(rule.targetPct)
+                              : "change interval: " + std::string(kTooFewToBound) + ", target +/-" + pct(rule.targetPct);
             }
             if (!why.empty()) open.emplace_back(c, why);
         }

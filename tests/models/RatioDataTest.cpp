@@ -3,6 +3,7 @@
 #include "RunRecords.h"
 #include "ScalingDump.h"
 
+#include "models/RatioAxis.h"
 #include "models/RatioData.h"
 #include "stats/Compare.h"
 #include "util/Error.h"
@@ -97,6 +98,51 @@ private slots:
         // A run without the metric is a missing value, not a 0 in the ratio.
         QVERIFY(errorOf([] { buildRatioData(runs(), kOrder, RunMetric::LatencyP95, 0.95, {{{"A", "B"}}, false}); })
                     .contains(QStringLiteral("no client count has completed runs of both with latency_p95")));
+    }
+
+    // Issue 32.3: ratios of 0.7 - 0.9 with one interval reaching 500 were drawn on a linear axis
+    // from 0 to 500, the points on the axis. A log axis centred on 1, its range from the points;
+    // an interval twice the points' spread (or more than 0.8 - 1.25) runs off it.
+    void aRatioAxisIsCentredOnOneAndSpansThePointsNotTheWildestInterval() {
+        ScalingData d;
+        d.ratioScale = true;
+        ScalingSeriesView s;
+        for (auto [clients, mean, low, high] : std::vector<std::tuple<double, double, double, double>>{
+                 {1, 0.9, 0.85, 0.95}, {2, 0.8, 0.75, 0.86}, {4, 0.7, 0.002, 500}})
+            s.points.append({clients, mean, low, high, 2, {}});
+        d.series.append(s);
+        RatioAxis axis = ratioAxisFor(d);
+        double points = std::log2(1 / 0.7);
+        QVERIFY2(axis.halfRange >= points && axis.halfRange <= 2 * points * 1.1, qPrintable(QString::number(axis.halfRange)));
+        QVERIFY(axis.position(500) > axis.halfRange && axis.position(0.002) < -axis.halfRange);  // arrows
+        QVERIFY(axis.position(0.75) > -axis.halfRange);  // the others whole
+        QStringList labels;
+        for (const auto& t : axis.ticks) labels << t.label;
+        QCOMPARE(labels, (QStringList{QStringLiteral("0.5"), QStringLiteral("0.67"), QStringLiteral("0.8"), QStringLiteral("1"),
+                                      QStringLiteral("1.25"), QStringLiteral("1.5"), QStringLiteral("2")}));
+        for (int i = 0; i < axis.ticks.size(); ++i) {  // symmetric about 1, increasing
+            QCOMPARE(axis.ticks[i].at, -axis.ticks[axis.ticks.size() - 1 - i].at);
+            if (i) QVERIFY(axis.ticks[i].at > axis.ticks[i - 1].at);
+        }
+        // Narrow differences get a narrow axis, still showing at least 0.8 - 1.25 when the
+        // intervals reach that far; a wide spread gets at most four ticks a side.
+        d.series[0].points = {{1, 1.01, 0.99, 1.03, 3, {}}};
+        QVERIFY(ratioAxisFor(d).halfRange < std::log2(1.1));
+        d.series[0].points = {{1, 1.01, 0.5, 1.03, 3, {}}};
+        QCOMPARE(ratioAxisFor(d).halfRange, std::log2(1.25) * 1.08);
+        d.series[0].points = {{1, 300, 200, 400, 3, {}}, {2, 0.01, 0, 0.02, 2, {}}};
+        QVERIFY(ratioAxisFor(d).ticks.size() <= 9);
+        QVERIFY(ratioAxisFor(d).halfRange >= std::log2(300));
+    }
+
+    // Issue 32.5: an interval from -100% to +2426713774.6% bounds nothing: said in words.
+    void aChangeIntervalWiderThanTenfoldIsTooFewRunsToBound() {
+        QCOMPARE(changeIntervalText(std::nullopt, std::nullopt), std::string("-"));
+        QCOMPARE(changeIntervalText(-12.34, 5.0), std::string("-12.3% .. +5.0%"));
+        QCOMPARE(changeIntervalText(-100.0, 2426713774.6), std::string(kTooFewToBound));
+        QCOMPARE(changeIntervalText(-95.0, 10.0), std::string(kTooFewToBound));  // 0.05 .. 1.1: 22x
+        QCOMPARE(changeIntervalText(-50.0, 390.0), std::string("-50.0% .. +390.0%"));  // 9.8x
+        QCOMPARE(changeIntervalText(-150.0, 10.0), std::string(kTooFewToBound));
     }
 };
 

@@ -18,10 +18,35 @@
 #include <QWheelEvent>
 #include <QLabel>
 #include <QTabWidget>
+#include <QApplication>
+#include <QChart>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QSplitter>
 #include <QtTest>
+
+#include "pages/MainWindow.h"
 
 using namespace scalelab;
 using namespace scalelab::ui;
+
+namespace {
+
+// Every text of the chart that Qt Charts shortened to fit ("0...", "tps ra..."): none on a
+// readable chart.
+QStringList elidedTexts(QChart* chart) {
+    QStringList out;
+    for (QGraphicsItem* item : chart->scene()->items()) {
+        QString text;
+        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) text = t->toPlainText();
+        else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = simple->text();
+        if (item->isVisible() && (text.contains(QStringLiteral("...")) || text.contains(QChar(0x2026)))) out << text;
+    }
+    return out;
+}
+
+} // namespace
 
 class ComparisonRatioTest : public QObject {
     Q_OBJECT
@@ -70,7 +95,7 @@ private slots:
         if (qEnvironmentVariableIsSet("SCALELAB_TEST_SHOT")) {  // to look at it: a PNG of the tab
             page.resize(1400, 900);
             page.show();
-            page.findChild<QTabWidget*>()->setCurrentWidget(panel->ratioView());
+            page.chartTabs()->setCurrentWidget(panel->ratioView());
             QTest::qWait(200);
             page.grab().save(qEnvironmentVariable("SCALELAB_TEST_SHOT"));
         }
@@ -135,6 +160,77 @@ private slots:
         panel->equivalenceBox()->setValue(0);
         QVERIFY(table->isColumnHidden(8));
         QVERIFY(!panel->choice().equivalencePct);
+    }
+    // Issue 32.3: at a laptop's 1024x700 the Ratio tab's labels were all "...", its axis ran
+    // 0-500 for ratios of 0.7-0.9, and the splitter collapsed the chart above it. The ratio
+    // chart shares the charts' half of the page, on a log axis labelled in ratios around 1;
+    // the interval that reaches far ends at the edge as an arrow.
+    void theRatioTabIsReadableOnALaptop() {
+        TempDir dir("scalelab-ratio-laptop");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            int64_t index = 0;
+            // B/A about 0.9 at 1, 0.8 at 2 and 0.7 at 4 clients; at 4, B's two runs far apart.
+            for (int rep = 1; rep <= 3; ++rep)
+                for (int clients : {1, 2, 4}) {
+                    double wiggle = 1 + 0.01 * (rep - 2);
+                    store->saveRun(test::completedRun("A", clients, rep, 1000 * clients * wiggle, index++), {});
+                    double ratio = clients == 1 ? 0.9 : clients == 2 ? 0.8 : 0.7;
+                    if (clients == 4 && rep == 3) continue;
+                    double spread = clients == 4 ? (rep == 1 ? 0.2 : 1.8) : wiggle;
+                    store->saveRun(test::completedRun("B", clients, rep, 1000 * clients * ratio * spread, index++), {});
+                }
+        }
+        MainWindow window;
+        QVERIFY(test::openAndWait(window, QString::fromStdString(path)));
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showPage(window.resultsPage());
+        ResultsPage* page = window.resultsPage();
+        page->chartTabs()->setCurrentWidget(page->comparison()->ratioView());
+        QApplication::processEvents();
+        ScalingChartView* chart = page->comparison()->ratioChart();
+        QVERIFY2(chart->height() >= 250, qPrintable(QString::number(chart->height())));
+        QVERIFY2(chart->isVisible(), "the ratio chart is on screen");
+        QStringList labels = chart->yTickLabels();
+        QVERIFY2(labels.contains(QStringLiteral("1")) && labels.contains(QStringLiteral("0.8")) && labels.size() <= 9,
+                 qPrintable(labels.join(QLatin1Char(' '))));
+        QVERIFY2(chart->errorBarArrowCount() >= 1, "the wide interval ends in an arrow");
+        QStringList elided = elidedTexts(chart->chart());
+        QVERIFY2(elided.isEmpty(), qPrintable(elided.join(QStringLiteral(" | "))));
+        // The splitter keeps both halves when its handle is dragged to an end.
+        auto* split = page->findChild<QSplitter*>();
+        QVERIFY(split && !split->childrenCollapsible());
+        if (qEnvironmentVariableIsSet("SCALELAB_TEST_SHOT")) window.grab().save(qEnvironmentVariable("SCALELAB_TEST_SHOT"));
+    }
+    // Issue 32.5: with two runs far apart a side, the table read "-100.0% .. +2426713774.6%"
+    // and the peak "-7402.6 .. 13194.1" (negative tps). In words, and clamped at 0.
+    void numbersThatWouldReadAsNonsenseAreSaidInWords() {
+        TempDir dir("scalelab-wide-intervals");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            int64_t index = 0;
+            for (auto [series, round, tps] : std::vector<std::tuple<std::string, int, double>>{
+                     {"A", 1, 100}, {"A", 2, 9000}, {"B", 1, 5}, {"B", 2, 20000}})
+                store->saveRun(test::completedRun(series, 1, round, tps, index++), {});
+        }
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        QTableWidget* table = page.comparison()->table();
+        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("too few runs to bound"));
+        QVERIFY(table->item(0, 4)->toolTip().contains(QStringLiteral("Runs/side says how many")));
+        QTableWidget* peaks = nullptr;
+        for (auto* t : page.findChildren<QTableWidget*>())
+            if (t->horizontalHeaderItem(1) && t->horizontalHeaderItem(1)->text() == QStringLiteral("Clients at peak")) peaks = t;
+        QVERIFY(peaks);
+        QCOMPARE(peaks->rowCount(), 2);
+        for (int r = 0; r < 2; ++r)
+            QVERIFY2(peaks->item(r, 3)->text().startsWith(QStringLiteral("0 (clamped) .. ")), qPrintable(peaks->item(r, 3)->text()));
+        QVERIFY(page.chart()->errorBarCount() == 2);
     }
 };
 

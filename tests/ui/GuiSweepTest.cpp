@@ -2,6 +2,7 @@
 // counts x 2 rounds of 2 s runs. The live charts fill, then the scaling chart shows 4 points
 // with error bars, and the chart exports to PNG (1x, 2x) and SVG.
 #include "ServerRequirement.h"
+#include "AnswerMessageBox.h"
 #include "OpenAndWait.h"
 #include "RunRecords.h"
 #include "ThrowawayServer.h"
@@ -34,11 +35,43 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 
 using namespace scalelab;
 using namespace scalelab::ui;
+
+namespace {
+
+// One series, clients 1 and 2, two rounds of 1 s of `SELECT 1` against `dataDir`.
+nlohmann::json oneStatementPlan(const std::string& dataDir, const std::filesystem::path& scratch) {
+    std::string script = (scratch / "one.sql").string();
+    std::ofstream(script) << "SELECT 1;\n";
+    return {{"version", 1},
+            {"target", {{"data_dir", dataDir}}},
+            {"workload", {{"files", script}, {"vacuum", "none"}}},
+            {"series", {{{"label", "A"}}}},
+            {"clients", {1, 2}},
+            {"threads", 1},
+            {"duration", 1},
+            {"repetitions", 2},
+            {"seed", 4}};
+}
+
+// The sweep of `plan` into `path`, stopped after its first run, as Stop or Ctrl-C leaves one.
+void sweepStoppedAfterFirstRun(const SweepPlan& plan, const QString& path) {
+    struct StopAfterFirst : SweepObserver {
+        SweepRunner* runner = nullptr;
+        void onRunFinished(const RunRecord&) override { runner->stop(); }
+    } stopper;
+    auto store = ExperimentStore::create(path.toStdString());
+    SweepRunner runner(plan, *store, &stopper, false);
+    stopper.runner = &runner;
+    runner.run();
+}
+
+} // namespace
 
 class GuiSweepTest : public QObject {
     Q_OBJECT
@@ -162,30 +195,10 @@ private slots:
         SCALELAB_QREQUIRE_SERVER();
         test::ThrowawayServer server;
         TempDir files("scalelab-gui");
-        std::string script = (files.path() / "one.sql").string();
-        std::ofstream(script) << "SELECT 1;\n";
-        nlohmann::json plan = {{"version", 1},
-                               {"target", {{"data_dir", server.dir.path().string()}}},
-                               {"workload", {{"files", script}, {"vacuum", "none"}}},
-                               {"series", {{{"label", "A"}}}},
-                               {"clients", {1, 2}},
-                               {"threads", 1},
-                               {"duration", 1},
-                               {"repetitions", 2},
-                               {"seed", 4}};
+        nlohmann::json plan = oneStatementPlan(server.dir.path().string(), files.path());
         QString path = QString::fromStdString((files.path() / "resume.slab").string());
-        {
-            // A sweep stopped after its first run, as Stop or Ctrl-C leaves one.
-            struct StopAfterFirst : SweepObserver {
-                SweepRunner* runner = nullptr;
-                void onRunFinished(const RunRecord&) override { runner->stop(); }
-            } stopper;
-            auto store = ExperimentStore::create(path.toStdString());
-            SweepRunner runner(parsePlan(plan), *store, &stopper, false);
-            stopper.runner = &runner;
-            runner.run();
-            QCOMPARE(store->finishedRunIndexes().size(), size_t{1});
-        }
+        sweepStoppedAfterFirstRun(parsePlan(plan), path);
+        QCOMPARE(ExperimentStore::open(path.toStdString(), true)->finishedRunIndexes().size(), size_t{1});
         MainWindow window;
         // An experiment of imported runs has no plan to continue: said, nothing started.
         QString imported = QString::fromStdString((files.path() / "imported.slab").string());
@@ -204,6 +217,59 @@ private slots:
         QCOMPARE(ExperimentStore::open(path.toStdString(), true)->finishedRunIndexes().size(), size_t{4});
         QCOMPARE(window.resultsPage()->data().pointCount(), 2);
         QCOMPARE(window.experimentPath(), path);
+    }
+    // Issue 32.7: Start into an existing experiment asked the file dialog's "replace?", then
+    // failed with "--resume continues the same plan only". The window says what the file
+    // holds and offers its own choices: resume this plan's sweep, resume the file's own plan,
+    // or a new file; never a command line option, never a replaced file.
+    void startingIntoAnExistingExperimentOffersTheWindowsOwnChoices() {
+        SCALELAB_QREQUIRE_SERVER();
+        test::ThrowawayServer server;
+        TempDir files("scalelab-gui-existing");
+        MainWindow window;
+        QVERIFY(window.setupPage()->setPlanJson(oneStatementPlan(server.dir.path().string(), files.path())));
+        std::optional<SweepPlan> shown = window.setupPage()->plan();
+        QVERIFY2(shown, qPrintable(window.setupPage()->problems().join(QLatin1Char('\n'))));
+        QString path = QString::fromStdString((files.path() / "existing.slab").string());
+        sweepStoppedAfterFirstRun(*shown, path);  // the form's own plan
+        auto noOption = [](const QString& text) { return !text.contains(QStringLiteral("--")); };
+
+        test::SeenMessageBox same;
+        test::answerNextMessageBox(QStringLiteral("Cancel"), &same);
+        window.startSweepAsking(path);
+        QTRY_VERIFY_WITH_TIMEOUT(same.seen, 30000);
+        QVERIFY2(same.text.startsWith(QStringLiteral("existing.slab holds this plan's sweep already (1 run measured).")),
+                 qPrintable(same.text));
+        QCOMPARE(same.buttons, (QStringList{QStringLiteral("Resume the sweep"), QStringLiteral("New file..."), QStringLiteral("Cancel")}));
+        QVERIFY(noOption(same.text));
+        QVERIFY(!window.controller()->running());
+
+        // Another plan in the form: the file's own plan can be resumed, shown on the Setup page.
+        window.setupPage()->durationSpin()->setValue(2);
+        test::SeenMessageBox other;
+        test::answerNextMessageBox(QStringLiteral("Resume its plan"), &other);
+        QSignalSpy finished(window.controller(), &SweepController::finished);
+        window.startSweepAsking(path);
+        QTRY_VERIFY_WITH_TIMEOUT(other.seen, 30000);
+        QVERIFY2(other.text.startsWith(QStringLiteral("existing.slab holds the sweep of another plan (1 run measured).")),
+                 qPrintable(other.text));
+        QVERIFY(noOption(other.text));
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.first().first().toString(), QString());
+        QCOMPARE(ExperimentStore::open(path.toStdString(), true)->finishedRunIndexes().size(), size_t{4});
+        QCOMPARE(window.setupPage()->durationSpin()->value(), 1.0);
+
+        // A file of imported runs: a sweep goes into a new file.
+        QString imported = QString::fromStdString((files.path() / "imported.slab").string());
+        ExperimentStore::create(imported.toStdString())->saveRun(test::completedRun("A", 1, 1, 100), {});
+        test::SeenMessageBox runsOnly;
+        test::answerNextMessageBox(QStringLiteral("Cancel"), &runsOnly);
+        window.startSweepAsking(imported);
+        QTRY_VERIFY_WITH_TIMEOUT(runsOnly.seen, 30000);
+        QVERIFY2(runsOnly.text.startsWith(QStringLiteral("imported.slab holds imported runs (1), not a sweep.")),
+                 qPrintable(runsOnly.text));
+        QCOMPARE(runsOnly.buttons, (QStringList{QStringLiteral("New file..."), QStringLiteral("Cancel")}));
+        QCOMPARE(ExperimentStore::open(imported.toStdString(), true)->runs().size(), size_t{1});
     }
 };
 

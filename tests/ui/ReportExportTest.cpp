@@ -1,6 +1,7 @@
 // The window on a laptop screen, and sharing what it shows: every page fits 1024x700 (pages
 // scroll, nothing is cut off sideways); the Series menu, the HTML report and the CSV export
 // keep the view on screen; notes on runs and on the experiment are written into the file.
+#include "charts/ChartExport.h"
 #include "charts/ReportExport.h"
 #include "charts/ScalingChart.h"
 #include "pages/LivePage.h"
@@ -12,6 +13,7 @@
 #include "store/ExperimentStore.h"
 #include "util/TempDir.h"
 
+#include "AnswerMessageBox.h"
 #include "OpenAndWait.h"
 #include "RunRecords.h"
 
@@ -33,6 +35,9 @@
 #include <QSpinBox>
 #include <QWheelEvent>
 #include <QAbstractSpinBox>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSvgRenderer>
 #include <QtTest>
 
 using namespace scalelab;
@@ -309,15 +314,55 @@ private slots:
         QCOMPARE(window.experimentPath(), target);
         QCOMPARE(window.resultsPage()->runsModel()->rowCount(), 1);
         QCOMPARE(window.resultsPage()->data().series.at(0).label, QStringLiteral("pgbench-16"));
-        // The same output again is refused, and the file keeps its one run.
+        // The same output again is refused in the window's words (issue 32.7: it quoted the
+        // command line's --again), and the file keeps its one run.
         QString again = test::answerOf([&](auto then) { window.importInto({pgbench}, target, true, then); });
-        QVERIFY2(again.contains(QStringLiteral("import it again on purpose with --again")), qPrintable(again));
+        QVERIFY2(again.startsWith(QStringLiteral("pgbench-16.txt is in imported.slab already")), qPrintable(again));
+        QVERIFY2(!again.contains(QStringLiteral("--")), qPrintable(again));
+        QCOMPARE(window.alreadyImported(), pgbench);
         QCOMPARE(ExperimentStore::open(target.toStdString(), true)->runs().size(), size_t{1});
+        // As the window asks it: "Cancel" keeps one run; "Import again" makes it two.
+        test::SeenMessageBox asked;
+        test::answerNextMessageBox(QStringLiteral("Cancel"), &asked);
+        window.importAsking({pgbench}, target, true, QStringLiteral("pgbench-16"));
+        QTRY_VERIFY_WITH_TIMEOUT(asked.seen, 30000);
+        QVERIFY2(asked.text.contains(QStringLiteral("counts its runs twice")), qPrintable(asked.text));
+        QCOMPARE(asked.buttons, (QStringList{QStringLiteral("Import again"), QStringLiteral("Cancel")}));
+        QCOMPARE(ExperimentStore::open(target.toStdString(), true)->runs().size(), size_t{1});
+        test::SeenMessageBox again2;
+        test::answerNextMessageBox(QStringLiteral("Import again"), &again2);
+        opened.clear();
+        window.importAsking({pgbench}, target, true, QStringLiteral("pgbench-16"));
+        QTRY_VERIFY_WITH_TIMEOUT(again2.seen, 30000);
+        QVERIFY(opened.count() == 1 || opened.wait(30000));
+        QCOMPARE(ExperimentStore::open(target.toStdString(), true)->runs().size(), size_t{2});
         // A malformed file creates nothing.
         QString broken = QString::fromStdString((dir.path() / "broken.slab").string());
         QString malformed = QStringLiteral(SCALELAB_TEST_DATA "/pgbench/malformed-clients.txt");
         QVERIFY(!test::answerOf([&](auto then) { window.importInto({malformed}, broken, false, then); }).isEmpty());
         QVERIFY(!QFile::exists(broken));
+    }
+
+    // Issue 32.11: pgbench outputs became a series named after the first file; the window asks,
+    // offering the files' common name.
+    void importedOutputsAreOfferedTheirCommonName() {
+        QCOMPARE(MainWindow::suggestedSeriesName({QStringLiteral("/x/smt-on-1.txt"), QStringLiteral("/x/smt-on-16.txt")}),
+                 QStringLiteral("smt-on"));
+        QCOMPARE(MainWindow::suggestedSeriesName({QStringLiteral("/x/head_c8.log"), QStringLiteral("/y/head_c64.log")}),
+                 QStringLiteral("head_c"));
+        QCOMPARE(MainWindow::suggestedSeriesName({QStringLiteral("a.txt"), QStringLiteral("b.txt")}), QStringLiteral("a"));
+        QCOMPARE(MainWindow::suggestedSeriesName({QStringLiteral("pgbench-16.txt")}), QStringLiteral("pgbench"));
+        TempDir dir("scalelab-import-series");
+        QString target = QString::fromStdString((dir.path() / "named.slab").string());
+        MainWindow window;
+        QSignalSpy opened(&window, &MainWindow::experimentOpened);
+        QCOMPARE(test::answerOf([&](auto then) {
+                     window.importInto({QStringLiteral(SCALELAB_TEST_DATA "/pgbench/pgbench-16.txt")}, target, false, then,
+                                       {QStringLiteral("SMT on"), false});
+                 }),
+                 QString());
+        QVERIFY(opened.count() == 1 || opened.wait(30000));
+        QCOMPARE(window.resultsPage()->data().series.at(0).label, QStringLiteral("SMT on"));
     }
 
     void helpExplainsEachPageAndTheKeys() {
@@ -364,6 +409,52 @@ private slots:
         QString why = test::saveNoteAndWait(*overview);
         QVERIFY2(why.startsWith(QStringLiteral("Not saved: ")), qPrintable(why));
         QCOMPARE(overview->noteEdit()->toPlainText(), QStringLiteral("second thoughts"));
+    }
+    // Issue 32.4: an SVG export drew an error bar with a negative lower end through the axis
+    // labels and off the image (QSvgGenerator ignores the clip), and named its font "Sans
+    // Serif", which a browser draws in serif. Rendered back from the SVG: nothing of the bar's
+    // colour under the plot, and every family falls back to sans-serif.
+    void anSvgKeepsErrorBarsInThePlotAndNamesAFontABrowserKnows() {
+        ScalingChart chart;
+        ScalingData d;
+        d.metric = QStringLiteral("tps");
+        d.unit = QStringLiteral("transactions/s");
+        d.errorBars = QStringLiteral("test");
+        ScalingSeriesView s;
+        s.label = QStringLiteral("A");
+        s.points = {{1, 100, -400, 300, 2, {}}, {2, 200, 150, 250, 3, {}}};
+        d.series.append(s);
+        chart.setData(d, false);
+        useExportFonts(&chart);
+        const QSize size(800, 500);
+        QByteArray svg = chartSvg(&chart, size, QStringLiteral("test"));
+        chart.resize(size);  // where the plot lies at that size, as the export laid it out
+        QRectF plot = chart.plotArea();
+        double x = chart.mapToPosition(QPointF(1, 0), chart.series().first()).x();
+        QImage image(size, QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            QSvgRenderer(svg).render(&painter, QRectF(QPointF(0, 0), size));
+        }
+        QColor bar = seriesColor(0);
+        int below = 0;
+        for (int y = static_cast<int>(plot.bottom()) + 4; y < static_cast<int>(plot.bottom()) + 40; ++y)
+            for (int dx = -2; dx <= 2; ++dx) {
+                QColor c = image.pixelColor(static_cast<int>(x) + dx, y);
+                below += std::abs(c.red() - bar.red()) + std::abs(c.green() - bar.green()) + std::abs(c.blue() - bar.blue()) < 90;
+            }
+        QCOMPARE(below, 0);
+        QString text = QString::fromUtf8(svg);
+        QVERIFY(!text.contains(QStringLiteral("font-family=\"Sans Serif\"")));
+        QRegularExpression family(QStringLiteral("font-family=\"([^\"]*)\""));
+        int families = 0;
+        for (auto it = family.globalMatch(text); it.hasNext(); ++families) {
+            QString f = it.next().captured(1);
+            QVERIFY2(f.endsWith(QStringLiteral("sans-serif")), qPrintable(f));
+        }
+        QVERIFY(families > 0);
+        QVERIFY2(text.contains(QStringLiteral("DejaVu Sans")), "a named family first");
     }
 };
 

@@ -115,6 +115,36 @@ TEST(StatsReport, ConsoleRendererPrintsEachPartAndMissingValuesAsDashes) {
         << text;
 }
 
+// Issue 32.5: two runs of 100 and 9,000 tps gave a peak interval of "-7402.6 .. 13194.1"
+// (negative throughput), and two runs a side a change interval of "-100.0% .. +2426713774.6%".
+// The interval stops at 0 and says so; a change interval wider than tenfold is said in words.
+TEST(StatsReport, IntervalsBelowZeroAreClampedAndUnboundedChangesSaidInWords) {
+    std::vector<RunRecord> runs{run("A", 1, 1, 100), run("A", 1, 2, 9000), run("B", 1, 1, 5), run("B", 1, 2, 20000)};
+    ReportOptions o = everything();
+    o.usl = false;
+    StatsReport r = buildStatsReport(runs, kOrder, o, "e.slab");
+    ASSERT_EQ(r.points.size(), 2u);
+    for (const auto& p : r.points) {
+        EXPECT_EQ(p.summary.ciLow, std::optional<double>(0.0)) << p.series;
+        EXPECT_TRUE(p.summary.ciLowClamped);
+    }
+    ASSERT_FALSE(r.peaks.empty());
+    EXPECT_TRUE(r.peaks[0].at.ciLowClamped);
+    std::string text = reportText(r);
+    EXPECT_NE(text.find("0.00^"), std::string::npos) << text;
+    EXPECT_NE(text.find("^: the interval reached below 0 and is clamped there"), std::string::npos) << text;
+    EXPECT_EQ(text.find("-7"), std::string::npos) << text;
+    EXPECT_NE(text.find("too few runs to bound"), std::string::npos) << text;
+    EXPECT_NE(text.find("too few runs to bound: the interval spans more than 10x"), std::string::npos) << text;
+    HtmlReportInput in;
+    in.title = "e";
+    in.report = r;
+    in.runs = runs;
+    std::string html = htmlReport(in);
+    EXPECT_NE(html.find("(clamped at 0)"), std::string::npos);
+    EXPECT_NE(html.find("too few runs to bound"), std::string::npos);
+}
+
 TEST(StatsReport, CsvRendererWritesOneSchemaPerFileAndEmptyFieldsForMissingValues) {
     TempDir dir("scalelab-report");
     std::string out = (dir.path() / "tables").string();
@@ -122,15 +152,15 @@ TEST(StatsReport, CsvRendererWritesOneSchemaPerFileAndEmptyFieldsForMissingValue
     auto written = writeReportCsv(r, out);
     ASSERT_EQ(written.size(), 5u);
     std::string points = slurp(out + "/points.csv");
-    EXPECT_EQ(firstLine(points), "series,clients,metric,n,mean,sd,se,confidence,ci_low,ci_high,median,min,max");
-    EXPECT_NE(points.find("\nB,16,tps,1,1500,,,0.95,,,1500,1500,1500\r\n"), std::string::npos) << points;
+    EXPECT_EQ(firstLine(points), "series,clients,metric,n,mean,sd,se,confidence,ci_low,ci_high,median,min,max,ci_low_clamped");
+    EXPECT_NE(points.find("\nB,16,tps,1,1500,,,0.95,,,1500,1500,1500,0\r\n"), std::string::npos) << points;
     EXPECT_EQ(firstLine(slurp(out + "/compare.csv")),
               "clients,baseline,candidate,baseline_mean,candidate_mean,difference,diff_low,diff_high,percent_change,"
               "percent_low,percent_high,p_value,paired,verdict,judged,p_adjusted,simultaneous_low,simultaneous_high,"
               "call,why,detect_pct,power_now,runs_per_side,runs_for_curve,half_width_pct,curve_half_width_pct,"
               "single_run_side,runs_for_single_side,equivalence_margin_pct,equivalence_low,equivalence_high,equivalent");
     EXPECT_EQ(firstLine(slurp(out + "/verdict.csv")), "baseline,candidate,metric,judged,confidence,sentence");
-    EXPECT_EQ(firstLine(slurp(out + "/peak.csv")), "series,clients,mean,ci_low,ci_high,percent_of_baseline");
+    EXPECT_EQ(firstLine(slurp(out + "/peak.csv")), "series,clients,mean,ci_low,ci_high,percent_of_baseline,ci_low_clamped");
     std::string usl = slurp(out + "/usl.csv");
     EXPECT_EQ(std::count(usl.begin(), usl.end(), '\n'), 3) << "a header and a row per series";
 

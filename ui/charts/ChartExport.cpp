@@ -2,8 +2,11 @@
 
 #include "util/Error.h"
 
+#include <QAbstractAxis>
 #include <QBuffer>
 #include <QChart>
+#include <QLegend>
+#include <QRegularExpression>
 #include <QGraphicsScene>
 #include <QImage>
 #include <QPainter>
@@ -61,11 +64,9 @@ bool paintSvg(QSvgGenerator& svg, QChart* chart, QSize size, const QString& titl
 } // namespace
 
 void exportChartSvg(QChart* chart, const QString& path, QSize size, const QString& title) {
+    QByteArray svg = chartSvg(chart, size, title);
     QSaveFile file(path);  // whole or not at all, as the PNG
-    QSvgGenerator svg;
-    if (!file.open(QIODevice::WriteOnly)) throw Error("cannot write the chart to " + path.toStdString() + ": " + file.errorString().toStdString());
-    svg.setOutputDevice(&file);
-    if (!paintSvg(svg, chart, size, title) || !file.commit())
+    if (!file.open(QIODevice::WriteOnly) || file.write(svg) != svg.size() || !file.commit())
         throw Error("cannot write the chart to " + path.toStdString() + ": " + file.errorString().toStdString());
 }
 
@@ -75,7 +76,42 @@ QByteArray chartSvg(QChart* chart, QSize size, const QString& title) {
     QSvgGenerator svg;
     svg.setOutputDevice(&buffer);
     if (!paintSvg(svg, chart, size, title)) throw Error("cannot draw the chart as SVG");
-    return buffer.data();
+    return withGenericFontFamilies(buffer.data());
+}
+
+void useExportFonts(QChart* chart, int pixelSize) {
+    QFont text;
+    text.setFamilies({QStringLiteral("DejaVu Sans"), QStringLiteral("Liberation Sans"), QStringLiteral("Arial")});
+    text.setPixelSize(pixelSize);
+    QFont title = text;
+    title.setPixelSize(pixelSize + 2);
+    title.setBold(true);
+    chart->setTitleFont(title);
+    chart->legend()->setFont(text);
+    for (QAbstractAxis* axis : chart->axes()) {
+        axis->setLabelsFont(text);
+        axis->setTitleFont(text);
+    }
+}
+
+QByteArray withGenericFontFamilies(const QByteArray& svg) {
+    static const QRegularExpression family(QStringLiteral("font-family=\"([^\"]*)\""));
+    QString text = QString::fromUtf8(svg);
+    QString out;
+    qsizetype from = 0;
+    for (auto it = family.globalMatch(text); it.hasNext();) {
+        QRegularExpressionMatch m = it.next();
+        out += QStringView(text).mid(from, m.capturedStart() - from);
+        QString name = m.captured(1).trimmed();
+        bool generic = name.isEmpty() || name.compare(QStringLiteral("Sans Serif"), Qt::CaseInsensitive) == 0 ||
+                       name.compare(QStringLiteral("sans-serif"), Qt::CaseInsensitive) == 0;
+        // Quoted inside the attribute, as CSS wants a family with spaces.
+        out += generic ? QStringLiteral("font-family=\"sans-serif\"")
+                       : QStringLiteral("font-family=\"'%1', sans-serif\"").arg(name.remove(QLatin1Char('\'')));
+        from = m.capturedEnd();
+    }
+    out += QStringView(text).mid(from);
+    return out.toUtf8();
 }
 
 } // namespace scalelab::ui

@@ -16,6 +16,8 @@
 namespace scalelab::ui {
 namespace {
 
+constexpr int kReportChartText = 15;  // px in a 1000 px wide chart
+
 void checkSeries(const ScalingView& view, const std::vector<std::string>& order, const std::string& experiment) {
     for (const QString& s : view.series)
         if (std::find(order.begin(), order.end(), s.toStdString()) == order.end())
@@ -46,6 +48,7 @@ void writeChartFiles(const std::string& experiment, const ScalingView& view, con
     ScalingChart chart;
     if (ratios.empty()) drawRuns(c, view, chart, experiment);
     else drawRatios(c, view, ratios, chart);
+    useExportFonts(&chart);
     if (!png.empty()) exportChartPng(&chart, QString::fromStdString(png), size, scale);
     if (!svg.empty()) exportChartSvg(&chart, QString::fromStdString(svg), size, QString::fromStdString(experiment));
 }
@@ -103,10 +106,13 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
     in.note = files.note;
     in.report = reportFor(c.runs, c.order, view, choice, experiment);
     in.runs = c.runs;
-    const QSize size(1100, 650);
+    // Drawn at about the width the page shows it (the body is at most 1200 px wide), with text
+    // that reads at 12-16 px there, also on a 1024-wide screen (issue 32.4).
+    const QSize size(1000, 600);
     auto chartOf = [&](const ScalingView& v) {
         ScalingChart chart;
         drawRuns(c, v, chart, experiment);
+        useExportFonts(&chart, kReportChartText);
         return chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString();
     };
     in.charts.push_back({std::string(runMetricLabel(view.metric)) + " by clients: " + in.view, chartOf(view)});
@@ -116,7 +122,8 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
         ScalingView latency = view;
         latency.metric = RunMetric::LatencyP95;
         latency.usl = false;
-        in.charts.push_back({"latency_p95 by clients: " + latency.describe().toStdString(), chartOf(latency)});
+        in.charts.push_back({std::string(runMetricLabel(RunMetric::LatencyP95)) + " by clients: " + latency.describe().toStdString(),
+                             chartOf(latency)});
     }
     if (in.report.verdict && !in.report.verdict->points.empty()) {
         // The comparison as a curve: the candidate over the baseline at each client count. A
@@ -126,6 +133,7 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
         try {
             ScalingChart chart;
             drawRatios(c, view, ratio, chart);
+            useExportFonts(&chart, kReportChartText);
             in.charts.push_back({std::string(runMetricLabel(view.metric)) + " ratio " + o.candidate + " / " + o.baseline +
                                      " by clients (" + (o.paired ? "paired by round" : "Welch") + ")",
                                  chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});

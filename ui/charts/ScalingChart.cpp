@@ -1,7 +1,9 @@
 #include "charts/ScalingChart.h"
 
 #include "charts/ErrorBarItem.h"
+#include "models/RatioAxis.h"
 
+#include <QCategoryAxis>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -10,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace scalelab::ui {
 
@@ -57,11 +60,29 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
         x = ax;
     }
     x->setTitleText(QStringLiteral("clients"));
-    auto* y = new QValueAxis;
+    // A ratio is drawn at log2 of its value on an axis labelled in ratios (issue 32.3): Qt's
+    // log axis labels only powers of its base, too few between 0.7 and 1.4.
+    std::optional<RatioAxis> ratio;
+    if (data.ratioScale) ratio = ratioAxisFor(data);
+    auto yOf = [&](double v) { return ratio ? ratio->position(v) : v; };
+    QAbstractAxis* y;
+    if (ratio) {
+        auto* ay = new QCategoryAxis;
+        ay->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        ay->setStartValue(-ratio->halfRange);
+        for (const auto& t : ratio->ticks) ay->append(t.label, t.at);
+        y = ay;
+    } else {
+        auto* ay = new QValueAxis;
+        ay->setLabelFormat(QStringLiteral("%g"));
+        y = ay;
+    }
     y->setTitleText(QStringLiteral("%1 (%2)").arg(data.metric, data.unit));
-    y->setLabelFormat(QStringLiteral("%g"));
     addAxis(x, Qt::AlignBottom);
     addAxis(y, Qt::AlignLeft);
+    yLabels_.clear();
+    if (ratio)
+        for (const auto& t : ratio->ticks) yLabels_ << t.label;
 
     double maxX = 1, maxY = 0;
     for (const auto& s : data.series)
@@ -80,8 +101,14 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
         QList<QPointF> pts;
         QList<ErrorBar> bars;
         for (const auto& p : s.points) {
-            pts.append(QPointF(p.clients, p.mean));
-            bars.append({p.clients, p.low, p.high});
+            pts.append(QPointF(p.clients, yOf(p.mean)));
+            ErrorBar bar{p.clients, yOf(p.low), yOf(p.high)};
+            if (ratio) {
+                // Beyond the axis: to the edge, as an arrow; the values are in the tooltip.
+                bar.lowBeyond = bar.low < -ratio->halfRange, bar.highBeyond = bar.high > ratio->halfRange;
+                bar.low = std::max(bar.low, -ratio->halfRange), bar.high = std::min(bar.high, ratio->halfRange);
+            }
+            bars.append(bar);
         }
         line->replace(pts);
         dots->replace(pts);
@@ -128,14 +155,22 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
         }
     }
     if (data.referenceY) maxY = std::max(maxY, *data.referenceY);
-    double top = maxY > 0 ? maxY * 1.1 : 1;
+    double top = ratio ? ratio->halfRange : maxY > 0 ? maxY * 1.1 : 1, bottom = ratio ? -ratio->halfRange : 0;
+    if (ratio) {
+        y->setRange(bottom, top);
+    } else {
+        auto* linear = static_cast<QValueAxis*>(y);
+        linear->setRange(0, top);
+        linear->applyNiceNumbers();
+        top = linear->max();  // the machine markers reach the top of the plot
+    }
     // Markers at the machine's cores and PUs: where scaling is expected to change.
     auto marker = [&](int at, const QString& name) {
         if (at <= 0 || at > maxX * 1.5) return;
         auto* m = new QLineSeries;
         m->setName(name);
         m->setPen(QPen(Qt::gray, 1, Qt::DotLine));
-        m->append(at, 0);
+        m->append(at, bottom);
         m->append(at, top);
         addSeries(m);
         m->attachAxis(x);
@@ -152,8 +187,8 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
         auto* ref = new QLineSeries;
         ref->setName(QStringLiteral("%1 = no difference").arg(*data.referenceY, 0, 'g', 3));
         ref->setPen(QPen(Qt::darkGray, 1, Qt::DashLine));
-        ref->append(left, *data.referenceY);
-        ref->append(end, *data.referenceY);
+        ref->append(left, yOf(*data.referenceY));
+        ref->append(end, yOf(*data.referenceY));
         addSeries(ref);
         ref->attachAxis(x);
         ref->attachAxis(y);
@@ -169,8 +204,12 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
     } else {
         x->setRange(left, end);
     }
-    y->setRange(0, top);
-    y->applyNiceNumbers();
+}
+
+int ScalingChart::errorBarArrowCount() const {
+    int n = 0;
+    for (auto* b : bars_) n += b->arrowCount();
+    return n;
 }
 
 } // namespace scalelab::ui

@@ -22,6 +22,9 @@ public:
     // data.markers: dotted lines at the cores and PUs of the machines the runs were measured on.
     void setData(const ScalingData& data, bool logX);
     int errorBarCount() const;
+    int errorBarArrowCount() const;  // bar ends beyond the axis, drawn as arrows
+    // A ratio chart's y labels ("0.8", "1", "1.25"), bottom up; empty for a linear axis.
+    QStringList yTickLabels() const { return yLabels_; }
 
 signals:
     void pointHovered(const QString& tooltip, bool on);
@@ -29,6 +32,7 @@ signals:
 private:
     void clearAll();
     QList<ErrorBarItem*> bars_;
+    QStringList yLabels_;
 };
 
 } // namespace scalelab::ui

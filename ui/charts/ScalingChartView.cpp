@@ -15,6 +15,8 @@ ScalingChartView::ScalingChartView(QSize minimum, QWidget* parent) : QWidget(par
 void ScalingChartView::setData(const ScalingData& scaling, bool logX) { chart_->setData(scaling, logX); }
 
 int ScalingChartView::errorBarCount() const { return chart_->errorBarCount(); }
+int ScalingChartView::errorBarArrowCount() const { return chart_->errorBarArrowCount(); }
+QStringList ScalingChartView::yTickLabels() const { return chart_->yTickLabels(); }
 
 QStringList ScalingChartView::seriesNames() const {
     QStringList names;

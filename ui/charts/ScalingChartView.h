@@ -21,6 +21,8 @@ public:
 
     void setData(const ScalingData& scaling, bool logX);
     int errorBarCount() const;
+    int errorBarArrowCount() const;  // interval ends beyond the axis, drawn as arrows to the edge
+    QStringList yTickLabels() const;  // a ratio chart's labels; empty for a linear axis
     QStringList seriesNames() const;  // of every series drawn (lines, points, fits, markers)
     QChart* chart() const;            // for ChartExport
 

@@ -29,6 +29,7 @@ ScalingData buildRatioData(const std::vector<RunRecord>& runs, const std::vector
                       .arg(100 * confidence, 0, 'g', 3)
                       .arg(choice.paired ? QStringLiteral("paired by round") : QStringLiteral("Welch"));
     d.referenceY = 1.0;
+    d.ratioScale = true;
     std::vector<PointRuns> points = pointRuns(runs, order, metric);
     for (const auto& [baseline, candidate] : choice.pairs) {
         positionOf(order, baseline, "the baseline");
@@ -47,7 +48,12 @@ ScalingData buildRatioData(const std::vector<RunRecord>& runs, const std::vector
             v.low = interval ? 1 + *c.percentLow / 100 : *c.ratio;
             v.high = interval ? 1 + *c.percentHigh / 100 : *c.ratio;
             v.tooltip = QStringLiteral("%1, %2 clients\nratio %3").arg(s.label).arg(pc.clients).arg(number(*c.ratio)) +
-                        (interval ? QStringLiteral(" [%1, %2]").arg(number(v.low), number(v.high)) : QString()) +
+                        (interval ? QStringLiteral(" [%1, %2]%3")
+                                        .arg(number(v.low), number(v.high))
+                                        .arg(changeIntervalBounded(*c.percentLow, *c.percentHigh)
+                                                 ? QString()
+                                                 : QStringLiteral(": ") + QLatin1String(kTooFewToBound))
+                                  : QString()) +
                         QStringLiteral("\n%1 runs of %2, %3 of %4%5\n%6")
                             .arg(c.a.n)
                             .arg(QString::fromStdString(baseline))

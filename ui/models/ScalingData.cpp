@@ -8,6 +8,15 @@
 #include <cmath>
 
 namespace scalelab::ui {
+namespace {
+
+// The bar's lower end was set to 0 from below it (issue 32.5): said in the tooltip.
+bool clampedBar(ErrorBars bars, const PointSummary& s) {
+    return (bars == ErrorBars::ConfidenceInterval && s.ciLowClamped) ||
+           (bars == ErrorBars::StandardDeviation && s.n > 1 && s.mean - s.sd < 0);
+}
+
+} // namespace
 
 QString errorBarsLabel(ErrorBars kind, double confidence) {
     switch (kind) {
@@ -90,7 +99,7 @@ ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vect
                 v.high = sum.ciHigh.value_or(sum.mean);
                 break;
             case ErrorBars::StandardDeviation:
-                v.low = sum.mean - sum.sd;
+                v.low = std::max(0.0, sum.mean - sum.sd);  // no metric is negative
                 v.high = sum.mean + sum.sd;
                 break;
             case ErrorBars::MinMax:
@@ -101,7 +110,11 @@ ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vect
             // One run has no spread: no interval is shown for it, only that there is none.
             v.tooltip = QStringLiteral("%1, %2 clients\nn = %3, mean %4 %5\n").arg(s.label).arg(p.clients).arg(sum.n).arg(sum.mean, 0, 'f', 2).arg(d.unit) +
                         (sum.n < 2 ? QStringLiteral("one run: no error bar")
-                                   : QStringLiteral("%1: %2 .. %3").arg(d.errorBars).arg(v.low, 0, 'f', 2).arg(v.high, 0, 'f', 2));
+                                   : QStringLiteral("%1: %2 .. %3%4")
+                                         .arg(d.errorBars)
+                                         .arg(v.low, 0, 'f', 2)
+                                         .arg(v.high, 0, 'f', 2)
+                                         .arg(clampedBar(bars, sum) ? QStringLiteral(" (clamped at 0)") : QString()));
             s.points.append(v);
             fitInput.push_back({static_cast<double>(p.clients), sum.mean, sum.sd, sum.n});
         }

@@ -62,6 +62,7 @@ struct ScalingData {
     QList<ScalingSeriesView> series;
     QList<MachineMarkerView> markers;  // only machines some counted run was measured on
     std::optional<double> referenceY;  // a horizontal line: 1 on a ratio chart (no difference)
+    bool ratioScale = false;           // y is a ratio: a log axis centred on 1 (models/RatioAxis)
     int pointCount() const;
 };
 

@@ -70,7 +70,7 @@ ComparisonPanel::ComparisonPanel(QWidget* parent) : QWidget(parent) {
     // The ratio chart lives in a tab of its own (the page places ratioView()): a chart beside
     // the table leaves both too narrow to read.
     ratioView_ = new QWidget(this);
-    ratioChart_ = new ScalingChartView(QSize(0, 200));
+    ratioChart_ = new ScalingChartView(QSize(0, 280));
     ratioNote_ = new QLabel;
     ratioNote_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     ratioNote_->setWordWrap(true);
@@ -157,8 +157,14 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
         table_->setItem(r, 1, cell(QString::number(c.a.mean, 'f', 1)));
         table_->setItem(r, 2, cell(QString::number(c.b.mean, 'f', 1)));
         table_->setItem(r, 3, cell(c.percentChange ? signedPercent(*c.percentChange) : QStringLiteral("-")));
-        table_->setItem(r, 4, cell(p.simultaneousLow ? signedPercent(*p.simultaneousLow) + QStringLiteral(" .. ") + signedPercent(*p.simultaneousHigh)
-                                                     : QStringLiteral("-")));
+        // An interval from -100% to +2e9% is not a number anyone can use: in words (issue 32.5).
+        auto* interval = cell(QString::fromStdString(changeIntervalText(p.simultaneousLow, p.simultaneousHigh)));
+        if (p.simultaneousLow && !changeIntervalBounded(*p.simultaneousLow, *p.simultaneousHigh))
+            interval->setToolTip(tr("The interval spans %1 .. %2: more than %3 times between its ends, so it bounds "
+                                    "nothing. More runs narrow it: Runs/side says how many.")
+                                     .arg(signedPercent(*p.simultaneousLow), signedPercent(*p.simultaneousHigh))
+                                     .arg(kUnboundedRatioSpan));
+        table_->setItem(r, 4, interval);
         table_->setItem(r, 5, cell(numberOrMissing(p.pAdjusted, 4)));
         auto* verdict = cell(QString::fromLatin1(pointCallName(p.call)));
         if (!p.why.empty()) verdict->setToolTip(plainToolTip(QString::fromStdString(p.why)));
@@ -196,7 +202,7 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
 void ComparisonPanel::showRatio(const QString& why) {
     ratioChart_->setVisible(why.isEmpty());
     ratioNote_->setText(why.isEmpty()
-                            ? tr("%1 over %2 at each client count both have, as chosen on the Comparison tab. Bars: each "
+                            ? tr("%1 over %2 at each client count both have, as chosen on the Comparison tab below. Bars: each "
                                  "client count's own interval; the table's change interval holds for every point at "
                                  "once (Bonferroni), so it is wider. The dashed line: no difference.")
                                   .arg(candidate_->currentText(), baseline_->currentText())

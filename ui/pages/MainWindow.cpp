@@ -105,11 +105,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     });
     connectOpening();
 
-    connect(setup_, &SetupPage::startRequested, this, [this] {
-        QString path = QFileDialog::getSaveFileName(this, tr("Experiment file"), QStringLiteral("experiment.slab"),
-                                                    tr("ScaleLab experiments (*.slab)"));
-        if (!path.isEmpty()) startSweepInto(path);
-    });
+    connect(setup_, &SetupPage::startRequested, this, &MainWindow::chooseFileAndStart);
     connect(controller_, &SweepController::progress, live_, &LivePage::showProgress);
     connect(controller_, &SweepController::sample, live_, &LivePage::addSample);
     connect(controller_, &SweepController::note, live_, &LivePage::addWarning);
@@ -355,55 +351,6 @@ QScrollArea* MainWindow::pageArea(int tab) const {
     QWidget* w = tabs_->widget(tab);
     if (auto* area = qobject_cast<QScrollArea*>(w)) return area;
     return w ? w->findChild<QScrollArea*>(QString(), Qt::FindDirectChildrenOnly) : nullptr;
-}
-
-void MainWindow::importFiles(const QStringList& files) {
-    if (files.isEmpty()) return;
-    // A new experiment file by default; adding to the open one is a choice, never implied.
-    bool append = false;
-    if (!path_.isEmpty()) {
-        QMessageBox ask(QMessageBox::Question, tr("Import"),
-                        tr("Import %n file(s) into a new experiment file, or add the runs to %1?", nullptr,
-                           static_cast<int>(files.size()))
-                            .arg(QFileInfo(path_).fileName()),
-                        QMessageBox::Cancel, this);
-        QPushButton* newFile = ask.addButton(tr("New experiment file..."), QMessageBox::AcceptRole);
-        QPushButton* addTo = ask.addButton(tr("Add to %1").arg(QFileInfo(path_).fileName()), QMessageBox::AcceptRole);
-        ask.setDefaultButton(newFile);
-        ask.exec();
-        if (ask.clickedButton() == addTo) append = true;
-        else if (ask.clickedButton() != newFile) return;
-    }
-    QString target = path_;
-    if (!append) {
-        target = QFileDialog::getSaveFileName(this, tr("New experiment file for the imported runs"),
-                                              QStringLiteral("imported.slab"), tr("ScaleLab experiments (*.slab)"));
-        if (target.isEmpty()) return;
-    }
-    importInto(files, target, append, [this](const QString& error) {
-        if (!error.isEmpty()) warnPlain(this, tr("Import"), error);
-    });
-}
-
-void MainWindow::importInto(const QStringList& files, const QString& target, bool append, Answer then) {
-    // pgbench outputs become a series named after the first file; a runs CSV names its own.
-    QString series;
-    bool needsSeries = false;
-    for (const auto& f : files) needsSeries = needsSeries || !f.endsWith(QLatin1String(".csv"));
-    if (needsSeries) series = QFileInfo(files.first()).completeBaseName();
-    std::vector<std::string> paths;
-    for (const auto& f : files) paths.push_back(f.toStdString());
-    std::function<int()> work = [paths, out = target.toStdString(), name = series.toStdString(), append] {
-        return importIntoFile(out, paths, name, {}, append, false);
-    };
-    files_->call<int>(
-        std::move(work),
-        [this, target, series, then](int n) {
-            openExperiment(target);
-            statusLabel_->setText(tr("Imported %1 runs%2").arg(n).arg(series.isEmpty() ? QString() : tr(" as series %1").arg(series)));
-            answer(then, {});
-        },
-        [this, then](const QString& error) { answer(then, error); });
 }
 
 // After a sweep of this window: the file is shown and remembered when it holds runs; a file

@@ -25,6 +25,13 @@ class SetupPage;
 class StoreDialog;
 class SweepController;
 
+// What File > Import decided beyond the files: the series of pgbench outputs (empty: named
+// after the first file) and whether content imported before is imported again.
+struct ImportChoice {
+    QString series;
+    bool again = false;
+};
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -66,8 +73,21 @@ public:
     // A copy of the experiment shown, whole (file or store to a new file), then opened.
     void saveExperimentAs(const QString& path, Answer then = {});
     // Imports pgbench outputs or runs CSVs into `target` (a new file, or the open one with
-    // `append`) and opens it (nothing is created on failure).
-    void importInto(const QStringList& files, const QString& target, bool append, Answer then = {});
+    // `append`) and opens it (nothing is created on failure). pgbench outputs go into
+    // `series` (default: the first file's name); `again` imports content the experiment holds
+    // already. Refused for that reason, alreadyImported() names the file until the next import.
+    void importInto(const QStringList& files, const QString& target, bool append, Answer then = {}, ImportChoice choice = {});
+    const QString& alreadyImported() const { return alreadyImported_; }
+    // The series a set of pgbench outputs is offered: their names' common start ("smt-on-1.txt",
+    // "smt-on-2.txt": "smt-on"), else the first file's name.
+    static QString suggestedSeriesName(const QStringList& files);
+
+    // With questions, as the window's buttons do (MainWindowAsk.cpp). Start into `path`: a file
+    // that holds an experiment already is never replaced; the window offers to resume it (this
+    // plan's sweep), to resume its own plan (another plan's), or a new file name.
+    void startSweepAsking(const QString& path);
+    // Into `target`; content imported there before is imported again only when the user says so.
+    void importAsking(const QStringList& files, const QString& target, bool append, const QString& series);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -83,6 +103,7 @@ private:
     void answer(const Answer& then, const QString& error);
     void buildMenus();
     void importFiles(const QStringList& files);
+    void chooseFileAndStart();  // Start sweep: a file name, then startSweepAsking
     void rememberRecent(const QString& path);
     void finishExperimentFile(bool failed);
     void startSweep(const SweepPlan& plan, const QString& path);
@@ -109,6 +130,7 @@ private:
     QDialog* help_ = nullptr;
     StoreDialog* storeDialog_ = nullptr;
     QAction* removeSeries_ = nullptr;  // enabled while series of other files are shown
+    QString alreadyImported_;          // the file the last import refused as imported before
 };
 
 } // namespace scalelab::ui

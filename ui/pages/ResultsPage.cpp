@@ -81,12 +81,17 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     topLayout->addWidget(chart_, 1);
     topLayout->addWidget(tooltip_);
     topLayout->addWidget(fitText_);
-    split->addWidget(top);
+    // The ratio chart beside the curves, with the same room (issue 32.3: in a tab under the
+    // splitter it had a third of the height, and every label was elided).
+    compare_ = new ComparisonPanel;
+    charts_ = new QTabWidget;
+    charts_->addTab(top, tr("Scaling curves"));
+    charts_->addTab(compare_->ratioView(), tr("Ratio"));
+    charts_->setTabToolTip(1, tr("The compared series over the baseline, as chosen on the Comparison tab below"));
+    split->addWidget(charts_);
 
     auto* tabs = new QTabWidget;
-    compare_ = new ComparisonPanel;
     tabs->addTab(compare_, tr("Comparison"));
-    tabs->addTab(compare_->ratioView(), tr("Ratio"));
 
     peak_ = new QTableWidget(0, 5);
     peak_->setHorizontalHeaderLabels({tr("Series"), tr("Clients at peak"), tr("Peak mean"), tr("95% CI"), tr("% of first series")});
@@ -132,6 +137,10 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     rl->addWidget(runsSplit);
     tabs->addTab(runsTab, tr("Runs"));
     split->addWidget(tabs);
+    // Neither half collapses to nothing when the handle is dragged; the charts get more room.
+    split->setChildrenCollapsible(false);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
 
     for (auto* c : {metric_, bars_}) connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &ResultsPage::refresh);
@@ -295,8 +304,12 @@ void ResultsPage::refresh() {
             peak_->setItem(row, 0, cell(QString::fromStdString(r.series)));
             peak_->setItem(row, 1, cell(QString::number(r.clients)));
             peak_->setItem(row, 2, cell(QString::number(r.at.mean, 'f', 1)));
-            peak_->setItem(row, 3, cell(r.at.ciLow ? QStringLiteral("%1 .. %2").arg(*r.at.ciLow, 0, 'f', 1).arg(*r.at.ciHigh, 0, 'f', 1)
-                                                   : tr("one run")));
+            peak_->setItem(row, 3, cell(!r.at.ciLow         ? tr("one run")
+                                        : r.at.ciLowClamped ? tr("0 (clamped) .. %1").arg(*r.at.ciHigh, 0, 'f', 1)
+                                                            : QStringLiteral("%1 .. %2").arg(*r.at.ciLow, 0, 'f', 1).arg(*r.at.ciHigh, 0, 'f', 1)));
+            if (r.at.ciLowClamped)
+                peak_->item(row, 3)->setToolTip(tr("The interval reached below 0 and is clamped there: too few runs, or "
+                                                    "runs far apart. More runs narrow it."));
             peak_->setItem(row, 4, cell(numberOrMissing(r.percentOfBaseline, 1, QStringLiteral("%"))));
         }
     }

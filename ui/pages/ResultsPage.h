@@ -16,6 +16,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
+class QTabWidget;
 class QTableView;
 class QTableWidget;
 class QTimer;
@@ -68,6 +69,8 @@ public:
     const ScalingData& data() const { return data_; }
     QTableWidget* comparisonTable() const;
     ComparisonPanel* comparison() const { return compare_; }
+    // "Scaling curves" and "Ratio": the two charts, in the upper half of the page.
+    QTabWidget* chartTabs() const { return charts_; }
     QTableWidget* peakTable() const { return peak_; }
     RunsTableModel* runsModel() const { return runs_; }
     QComboBox* metricCombo() const { return metric_; }
@@ -121,6 +124,7 @@ private:
     CombinedRuns added_;                        // runs, series and provenance of added files
     QStringList addedFiles_;
     ComparisonPanel* compare_;
+    QTabWidget* charts_;
     QTableWidget* peak_;
     RunsTableModel* runs_;
     QSortFilterProxyModel* proxy_;
