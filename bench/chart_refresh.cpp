@@ -48,8 +48,11 @@ int main(int argc, char** argv) {
     Timeline t;
     for (int i = 0; i < 86400; ++i) t.add(sampleAt(i));
     // The view's scene owns the chart.
-    auto* chartPtr = new TimelineChart(QStringLiteral("bench"), QStringLiteral("value"), {QStringLiteral("tps"), QStringLiteral("p50"), QStringLiteral("p95"), QStringLiteral("p99"), QStringLiteral("tps"), QStringLiteral("p50")},
-                                       {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d"), QStringLiteral("e"), QStringLiteral("f")});
+    auto* chartPtr = new TimelineChart({QStringLiteral("bench"), QStringLiteral("value"),
+                                        {QStringLiteral("tps"), QStringLiteral("p50"), QStringLiteral("p95"), QStringLiteral("p99"),
+                                         QStringLiteral("tps"), QStringLiteral("p50")},
+                                        {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d"),
+                                         QStringLiteral("e"), QStringLiteral("f")}});
     TimelineChart& chart = *chartPtr;
     QChartView view(chartPtr);
     view.resize(1200, 600);

@@ -211,6 +211,7 @@ void SweepRunner::run() {
     SweepProgress progress;
     progress.total = total_;
     progress.done = done;
+    progress.runS = plan_.durationS > 0 ? plan_.warmupS + plan_.durationS : 0;
 
     // Failed runs go to the back of the queue to run again (plan.retries times), so a point
     // disturbed by a server that died still gets its rounds, interleaved order kept.

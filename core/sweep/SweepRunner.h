@@ -33,6 +33,7 @@ struct SweepProgress {
     double elapsedS = 0;  // this session
     double etaS = 0;      // for the runs left, from this session's pace (or the plan's durations)
     SweepState state = SweepState::Preparing;
+    double runS = 0;      // a run's planned length, warm-up included; 0 for runs of N transactions
 };
 
 // Called on the sweep's thread; must not block for long (the GUI queues a signal).

@@ -1,6 +1,7 @@
 // The Ratio tab: the Comparison tab's compared series over its baseline by clients, with its
 // interval and the line at 1, the same figures as `export --ratio A B`; paired when the table
 // is; when nothing can be compared, no chart and why.
+#include "ChartTexts.h"
 #include "OpenAndWait.h"
 #include "RunRecords.h"
 
@@ -20,9 +21,6 @@
 #include <QTabWidget>
 #include <QApplication>
 #include <QChart>
-#include <QGraphicsScene>
-#include <QGraphicsSimpleTextItem>
-#include <QGraphicsTextItem>
 #include <QSplitter>
 #include <QtTest>
 
@@ -31,22 +29,6 @@
 using namespace scalelab;
 using namespace scalelab::ui;
 
-namespace {
-
-// Every text of the chart that Qt Charts shortened to fit ("0...", "tps ra..."): none on a
-// readable chart.
-QStringList elidedTexts(QChart* chart) {
-    QStringList out;
-    for (QGraphicsItem* item : chart->scene()->items()) {
-        QString text;
-        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) text = t->toPlainText();
-        else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = simple->text();
-        if (item->isVisible() && (text.contains(QStringLiteral("...")) || text.contains(QChar(0x2026)))) out << text;
-    }
-    return out;
-}
-
-} // namespace
 
 class ComparisonRatioTest : public QObject {
     Q_OBJECT
@@ -198,7 +180,7 @@ private slots:
         QVERIFY2(labels.contains(QStringLiteral("1")) && labels.contains(QStringLiteral("0.8")) && labels.size() <= 9,
                  qPrintable(labels.join(QLatin1Char(' '))));
         QVERIFY2(chart->errorBarArrowCount() >= 1, "the wide interval ends in an arrow");
-        QStringList elided = elidedTexts(chart->chart());
+        QStringList elided = test::elidedTexts(chart->chart());
         QVERIFY2(elided.isEmpty(), qPrintable(elided.join(QStringLiteral(" | "))));
         // The splitter keeps both halves when its handle is dragged to an end.
         auto* split = page->findChild<QSplitter*>();

@@ -3,6 +3,13 @@
 // sweep starts with no messages of the last one.
 #include "charts/TimelineChartView.h"
 #include "pages/LivePage.h"
+#include "pages/MainWindow.h"
+
+#include "ChartTexts.h"
+
+#include <QApplication>
+#include <QLineSeries>
+#include <QValueAxis>
 
 #include <QLabel>
 #include <QListWidget>
@@ -89,6 +96,57 @@ private slots:
         page.startSweep();
         QCOMPARE(page.messages()->count(), 0);
         QCOMPARE(page.statusLabel()->text(), QStringLiteral("Starting the sweep"));
+    }
+    // Issue 32.9: commits/s (~3,000) lay flat under logical reads/s (~80,000) on one axis; the x
+    // axis was 0-10 s for 5 s runs; at 1024 wide the ticks read "0 ... 5 ... 10" and the legend
+    // "logical re..."; the charts stayed empty for ~2 s at each run start.
+    void theRunChartsFitTheRunAndAreReadableAtALaptopsWidth() {
+        MainWindow window;
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showPage(window.livePage());
+        LivePage* page = window.livePage();
+        SweepProgress p = at(1, SweepState::Running);
+        p.runS = 5;
+        page->showProgress(p);
+        LoadSample first = sample(1, 3000);
+        SystemSample system;
+        system.server = ServerCounterRates{};
+        system.server->commits = 3000;
+        system.server->logicalReads = 80000;
+        first.system = system;
+        page->addSample(p, first);
+        QApplication::processEvents();
+        QList<TimelineChartView*> charts = page->runCharts();
+        QCOMPARE(charts.size(), 6);
+        // The first sample shows at once: a dot, before there are two to join.
+        auto* tpsLine = qobject_cast<QLineSeries*>(charts[0]->chart()->series().first());
+        QVERIFY(tpsLine && tpsLine->count() == 1 && tpsLine->pointsVisible());
+        // The x axis is the run's 5 s, ticked in whole seconds.
+        auto* x = qobject_cast<QValueAxis*>(charts[0]->chart()->axes(Qt::Horizontal).first());
+        QCOMPARE(x->max(), 5.0);
+        QCOMPARE(x->tickInterval(), 1.0);
+        // Commits and reads each on an axis of their own size.
+        QChart* server = charts[5]->chart();
+        QList<QAbstractAxis*> ys = server->axes(Qt::Vertical);
+        QCOMPARE(ys.size(), 2);
+        auto* commits = qobject_cast<QXYSeries*>(server->series().at(0));
+        auto* reads = qobject_cast<QXYSeries*>(server->series().at(1));
+        auto axisMax = [](QXYSeries* s) {
+            for (QAbstractAxis* a : s->attachedAxes())
+                if (a->orientation() == Qt::Vertical) return qobject_cast<QValueAxis*>(a)->max();
+            return -1.0;
+        };
+        QVERIFY2(axisMax(commits) >= 3000 && axisMax(commits) <= 10000, qPrintable(QString::number(axisMax(commits))));
+        QVERIFY2(axisMax(reads) >= 80 && axisMax(reads) <= 200, qPrintable(QString::number(axisMax(reads))));  // in thousands
+        QCOMPARE(ys.at(1)->titleText(), QStringLiteral("k reads/s"));
+        if (qEnvironmentVariableIsSet("SCALELAB_TEST_SHOT")) window.grab().save(qEnvironmentVariable("SCALELAB_TEST_SHOT"));
+        // Nothing shortened to "..." at 1024 wide: ticks, axis titles, legends.
+        for (TimelineChartView* c : charts) {
+            QStringList elided = test::elidedTexts(c->chart());
+            QVERIFY2(elided.isEmpty(), qPrintable(c->chart()->title() + QStringLiteral(": ") + elided.join(QStringLiteral(" | "))));
+        }
     }
 };
 

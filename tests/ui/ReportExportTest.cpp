@@ -9,6 +9,7 @@
 #include "pages/OverviewPage.h"
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
+#include "pages/StatusText.h"
 #include "server/EmbeddedServer.h"
 #include "store/ExperimentStore.h"
 #include "util/TempDir.h"
@@ -107,6 +108,21 @@ private slots:
             // Nothing cut off sideways: a page scrolls down when it must, never across.
             QVERIFY2(area->horizontalScrollBar()->maximum() == 0, qPrintable(window.tabs()->tabText(i)));
         }
+        // The status bar's message is never cut without a way to read it (issue 32.11): a long
+        // one ends in "..." and is whole in the tool tip; the window keeps its width.
+        auto* status = window.findChild<StatusText*>();
+        QVERIFY(status);
+        QString longMessage = QStringLiteral("Wrote runs.csv, points.csv, samples.csv, compare.csv and peak.csv to ") +
+                              QString(120, QLatin1Char('x'));
+        status->say(longMessage);
+        QApplication::processEvents();
+        QCOMPARE(window.width(), 1024);
+        QVERIFY2(status->text().endsWith(QChar(0x2026)) && status->text().size() < longMessage.size(), qPrintable(status->text()));
+        QCOMPARE(status->toolTip(), longMessage);
+        QCOMPARE(window.statusMessage(), longMessage);
+        status->say(QStringLiteral("Wrote a.png"));
+        QCOMPARE(status->text(), QStringLiteral("Wrote a.png"));
+        QVERIFY(status->toolTip().isEmpty());
         // Start sweep is in reach without scrolling (issue 32.1): it sits in a bar below the
         // scrolled form, seen with the form scrolled to its top and to its bottom.
         window.showPage(window.setupPage());

@@ -2,6 +2,7 @@
 
 #include <QAreaSeries>
 #include <QColor>
+#include <QGraphicsLayout>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -17,41 +18,71 @@ double niceCeil(double v) {
         if (v <= m * p) return m * p;
     return 10 * p;
 }
+
+// Seconds between x ticks: 1, 2 or 5 times a power of ten, at most five intervals, so that
+// the labels of a narrow chart are whole numbers that fit (issue 32.9: "0 ... 5 ... 10").
+double tickStep(double end) {
+    double step = niceCeil(end / 5);
+    return std::max(1.0, step);
+}
+
+void attach(QAbstractSeries* series, QValueAxis* x, QValueAxis* y) {
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
 } // namespace
 
-TimelineChart::TimelineChart(const QString& title, const QString& yTitle, QStringList names, QStringList labels,
-                             bool stacked, double fixedMaxY)
-    : names_(std::move(names)), x_(new QValueAxis), y_(new QValueAxis), stacked_(stacked), fixedMaxY_(fixedMaxY) {
-    setTitle(title);
+TimelineChart::TimelineChart(const TimelineChartSpec& spec)
+    : names_(spec.names), yTitle_(spec.yTitle), rightTitle_(spec.rightTitle), x_(new QValueAxis), y_(new QValueAxis),
+      rightFrom_(spec.rightFrom), stacked_(spec.stacked), fixedMaxY_(spec.fixedMaxY) {
+    setTitle(spec.title);
     setAnimationOptions(QChart::NoAnimation);
+    // Six of these share a laptop's width: the room Qt's default frame takes goes to the axes,
+    // whose labels it otherwise cuts to "5..." (issue 32.9).
+    setMargins(QMargins(2, 2, 2, 2));
+    layout()->setContentsMargins(0, 0, 0, 0);
+    setBackgroundRoundness(0);
     legend()->setAlignment(Qt::AlignBottom);
     x_->setTitleText(QStringLiteral("seconds"));
     x_->setLabelFormat(QStringLiteral("%g"));
-    y_->setTitleText(yTitle);
+    x_->setTickType(QValueAxis::TicksDynamic);
+    x_->setTickAnchor(0);
+    y_->setTitleText(spec.yTitle);
     y_->setLabelFormat(QStringLiteral("%g"));
     addAxis(x_, Qt::AlignBottom);
     addAxis(y_, Qt::AlignLeft);
+    if (rightFrom_ >= 0 && rightFrom_ < names_.size()) {
+        right_ = new QValueAxis;
+        right_->setTitleText(spec.rightTitle);
+        right_->setLabelFormat(QStringLiteral("%g"));
+        addAxis(right_, Qt::AlignRight);
+    }
     QLineSeries* below = nullptr;
     for (int i = 0; i < names_.size(); ++i) {
         auto* line = new QLineSeries;
         lines_.append(line);
+        QValueAxis* y = right_ && i >= rightFrom_ ? right_ : y_;
         if (stacked_) {
             auto* area = new QAreaSeries(line, below);
             line->setParent(area);  // an area series does not own its boundary lines
-            area->setName(labels.value(i).toHtmlEscaped());  // legend names are rich text: escaped
+            area->setName(spec.labels.value(i).toHtmlEscaped());  // legend names are rich text: escaped
             addSeries(area);
-            area->attachAxis(x_);
-            area->attachAxis(y_);
+            attach(area, x_, y);
             below = line;
         } else {
-            line->setName(labels.value(i).toHtmlEscaped());
+            line->setName(spec.labels.value(i).toHtmlEscaped());
             addSeries(line);
-            line->attachAxis(x_);
-            line->attachAxis(y_);
+            attach(line, x_, y);
+            if (right_) {  // which axis is whose: the axis titles take the lines' colours
+                QColor c = line->color();
+                (y == right_ ? right_ : y_)->setTitleBrush(c);
+            }
         }
     }
-    x_->setRange(0, 10);
+    setX(10);
     y_->setRange(0, fixedMaxY_ > 0 ? fixedMaxY_ : 1);
+    if (right_) right_->setRange(0, 1);
 }
 
 void TimelineChart::showBoundaries(const QString& label) {
@@ -59,13 +90,24 @@ void TimelineChart::showBoundaries(const QString& label) {
     boundaries_->setName(label.toHtmlEscaped());
     boundaries_->setColor(QColor(150, 150, 150));
     addSeries(boundaries_);
-    boundaries_->attachAxis(x_);
-    boundaries_->attachAxis(y_);
+    attach(boundaries_, x_, y_);
+}
+
+void TimelineChart::setX(double end) {
+    if (end == shownMaxX_) return;
+    x_->setRange(0, shownMaxX_ = end);
+    x_->setTickInterval(tickStep(end));
+}
+
+void TimelineChart::setSpan(double seconds) {
+    span_ = seconds > 0 ? seconds : 0;
+    shownMaxX_ = -1;  // the next refresh sets the axis
 }
 
 void TimelineChart::refresh(const Timeline& timeline, int columns) {
     QList<QPointF> sum;
-    double maxY = 0;
+    QList<QList<QPointF>> all;
+    double maxY = 0, maxRight = 0;
     for (int i = 0; i < names_.size(); ++i) {
         QList<QPointF> pts = timeline.points(names_[i], columns);
         if (stacked_) {  // each band sits on the ones before it
@@ -76,13 +118,34 @@ void TimelineChart::refresh(const Timeline& timeline, int columns) {
                 pts[k].setY(sum[k].y());
             }
         }
-        for (const auto& p : pts) maxY = std::max(maxY, p.y());
+        double& most = right_ && i >= rightFrom_ ? maxRight : maxY;
+        for (const auto& p : pts) most = std::max(most, p.y());
+        all.append(pts);
+    }
+    // Tens of thousands are drawn in thousands: "80" under a "k reads/s" title fits a narrow
+    // chart where "80000" was cut to "8..." (issue 32.9).
+    double leftScale = fixedMaxY_ <= 0 && maxY >= 10000 ? 1000 : 1, rightScale = maxRight >= 10000 ? 1000 : 1;
+    for (int i = 0; i < names_.size(); ++i) {
+        QList<QPointF>& pts = all[i];
+        double scale = right_ && i >= rightFrom_ ? rightScale : leftScale;
+        if (scale != 1)
+            for (auto& p : pts) p.setY(p.y() / scale);
+        // A line needs two samples: the run's first one shows as a dot the moment it comes,
+        // not a second later with the next (issue 32.9: empty charts at each run start).
+        lines_[i]->setPointsVisible(pts.size() < 3);
         lines_[i]->replace(pts);
     }
-    double xMax = niceCeil(std::max(10.0, timeline.lastX()));
-    if (xMax != shownMaxX_) x_->setRange(0, shownMaxX_ = xMax);
-    double yMax = fixedMaxY_ > 0 ? fixedMaxY_ : niceCeil(maxY * 1.05);
+    // The run's planned length when known, whole seconds beyond it if it runs on; else a
+    // nice bound of at least 10 s (the whole sweep).
+    setX(span_ > 0 ? std::max(span_, std::ceil(timeline.lastX())) : niceCeil(std::max(10.0, timeline.lastX())));
+    double yMax = fixedMaxY_ > 0 ? fixedMaxY_ : niceCeil(maxY / leftScale * 1.05);
     if (yMax != shownMaxY_) y_->setRange(0, shownMaxY_ = yMax);
+    y_->setTitleText(leftScale == 1 ? yTitle_ : QStringLiteral("k ") + yTitle_);
+    if (right_) {
+        double rightMax = niceCeil(maxRight / rightScale * 1.05);
+        if (rightMax != shownMaxRight_) right_->setRange(0, shownMaxRight_ = rightMax);
+        right_->setTitleText(rightScale == 1 ? rightTitle_ : QStringLiteral("k ") + rightTitle_);
+    }
     if (boundaries_) {
         // One series: up and down at each boundary, along the x axis between them.
         QList<QPointF> marks;

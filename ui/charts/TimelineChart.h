@@ -1,6 +1,7 @@
 #pragma once
 // A live chart of some of a Timeline's series over time. Updated with replace() (never append()
 // in a loop), axes moved only when their rounded bounds change, no animations.
+#include "charts/TimelineChartView.h"
 #include "models/Timeline.h"
 
 #include <QChart>
@@ -14,23 +15,27 @@ namespace scalelab::ui {
 class TimelineChart : public QChart {
     Q_OBJECT
 public:
-    // names: Timeline series names; labels: their legend texts. stacked: areas summed (CPU).
-    TimelineChart(const QString& title, const QString& yTitle, QStringList names, QStringList labels, bool stacked = false,
-                  double fixedMaxY = 0);
+    explicit TimelineChart(const TimelineChartSpec& spec);
     // Draw the timeline's boundaries (run starts on a whole sweep's axis) as grey vertical lines.
     void showBoundaries(const QString& label);
     void refresh(const Timeline& timeline, int columns);
+    void setSpan(double seconds);  // the run's planned length; 0: follow the data
     int pointCount() const;  // of every line drawn, boundaries included
 
 private:
+    void setX(double end);
     QStringList names_;
+    QString yTitle_, rightTitle_;
     QList<QLineSeries*> lines_;
     QLineSeries* boundaries_ = nullptr;
     QValueAxis* x_;
     QValueAxis* y_;
+    QValueAxis* right_ = nullptr;  // the second axis (spec.rightFrom), or none
+    int rightFrom_;
     bool stacked_;
     double fixedMaxY_;
-    double shownMaxX_ = -1, shownMaxY_ = -1;
+    double span_ = 0;
+    double shownMaxX_ = -1, shownMaxY_ = -1, shownMaxRight_ = -1;
 };
 
 } // namespace scalelab::ui

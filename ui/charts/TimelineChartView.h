@@ -9,6 +9,8 @@
 
 #include <utility>
 
+class QChart;
+
 namespace scalelab::ui {
 
 class TimelineChart;
@@ -22,6 +24,11 @@ struct TimelineChartSpec {
     bool stacked = false;        // areas summed (CPU)
     double fixedMaxY = 0;        // 0: the axis follows the data
     bool legendAtRight = false;  // a column of entries: never elided, for five or more
+    // Series from this index on are drawn against a second axis on the right, titled
+    // rightTitle: counters of different sizes (commits/s ~3,000 beside logical reads/s ~80,000)
+    // each fill the chart's height instead of one lying flat on the floor. -1: one axis.
+    int rightFrom = -1;
+    QString rightTitle;
 };
 
 class TimelineChartView : public QWidget {
@@ -33,7 +40,11 @@ public:
     // Draw the timeline's boundaries (run starts on a whole sweep's axis) as grey vertical lines.
     void showBoundaries(const QString& label);
     void refresh(const Timeline& timeline, int columns);
+    // The x axis spans the run's planned length (warm-up + duration), not a fixed 10 s; 0: it
+    // follows the data. It widens when the run goes on longer.
+    void setSpan(double seconds);
     int pointCount() const;  // of every line drawn, boundaries included
+    QChart* chart() const;    // for tests that read what is drawn
 
 private:
     TimelineChart* chart_;

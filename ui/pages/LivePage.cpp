@@ -66,10 +66,14 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     iops_ = new TimelineChartView({tr("Disk operations"), tr("per second"), {QStringLiteral("disk.reads"), QStringLiteral("disk.writes")},
                                    {QStringLiteral("reads/s"), QStringLiteral("writes/s")}},
                                   small);
-    server_ = new TimelineChartView({tr("Server counters"), tr("per second"),
-                                     {QStringLiteral("server.commits"), QStringLiteral("server.logical_reads")},
-                                     {QStringLiteral("commits/s"), QStringLiteral("logical reads/s")}},
-                                    small);
+    // Commits (thousands) and logical reads (tens of thousands) each on their own axis: on one,
+    // commits lay flat on the floor (issue 32.9).
+    TimelineChartSpec counters{tr("Server counters"), tr("commits/s"),
+                               {QStringLiteral("server.commits"), QStringLiteral("server.logical_reads")},
+                               {tr("commits"), tr("logical reads")}};
+    counters.rightFrom = 1;
+    counters.rightTitle = tr("reads/s");
+    server_ = new TimelineChartView(counters, small);
     auto* chartTabs = new QTabWidget;
     auto* chartsBox = new QWidget;
     auto* charts = new QGridLayout(chartsBox);
@@ -188,10 +192,7 @@ void LivePage::startSweep() {
 void LivePage::showProgress(const SweepProgress& p) {
     if (p.state == SweepState::Running && lastState_ != SweepState::Running) {
         // A new attempt, also of the same run (a retry, or a resume after Stop): its own timeline.
-        currentRun_ = p.run;
-        timeline_.clear();
-        runStartX_ = p.elapsedS;
-        sweep_.markBoundary(runStartX_);
+        startRunTimeline(p);
         refreshCharts();
     }
     lastState_ = p.state;
@@ -234,15 +235,19 @@ void LivePage::showFinished(const QString& error) {
 }
 
 void LivePage::addSample(const SweepProgress& p, const LoadSample& s) {
-    if (p.run != currentRun_) {  // a new run starts its own timeline
-        currentRun_ = p.run;
-        timeline_.clear();
-        runStartX_ = p.elapsedS;
-        sweep_.markBoundary(runStartX_);
-    }
+    if (p.run != currentRun_) startRunTimeline(p);  // a new run starts its own timeline
     timeline_.add(s);
     sweep_.add(s, runStartX_ + s.endS);
     refreshCharts();
+}
+
+void LivePage::startRunTimeline(const SweepProgress& p) {
+    currentRun_ = p.run;
+    timeline_.clear();
+    runStartX_ = p.elapsedS;
+    sweep_.markBoundary(runStartX_);
+    // The run's own length on the x axis (issue 32.9: 0-10 s for 5 s runs).
+    for (auto* c : {tps_, latency_, cpu_, disk_, iops_, server_}) c->setSpan(p.runS);
 }
 
 void LivePage::refreshCharts() {

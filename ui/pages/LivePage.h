@@ -51,12 +51,15 @@ public:
     TimelineChartView* tpsChart() const { return tps_; }
     TimelineChartView* latencyChart() const { return latency_; }
     TimelineChartView* cpuChart() const { return cpu_; }
+    // The current run's six charts: throughput, latency, CPU, disk MB/s, disk operations, server.
+    QList<TimelineChartView*> runCharts() const { return {tps_, latency_, cpu_, disk_, iops_, server_}; }
     const Timeline& timeline() const { return timeline_; }
     // Every run of the sweep on one axis (seconds since the sweep started), run starts marked.
     const Timeline& sweepTimeline() const { return sweep_; }
     TimelineChartView* sweepTpsChart() const { return sweepTps_; }
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* stopButton() const { return stop_; }
+    void startRunTimeline(const SweepProgress& p);  // a run (or a new attempt of it) begins
     void refreshCharts();
 
 signals:

@@ -11,6 +11,7 @@
 #include "pages/OverviewPage.h"
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
+#include "pages/StatusText.h"
 #include "pages/WheelGuard.h"
 #include "store/Export.h"
 #include "store/ReportCsv.h"
@@ -81,8 +82,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     // Below this nothing is usable (a chart, a table and a form side by side); a laptop's
     // 1024x700 is well above it (issue 32.11).
     setMinimumSize(760, 520);
-    statusLabel_ = new QLabel;
-    statusLabel_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
+    statusLabel_ = new StatusText;
     statusBar()->addWidget(statusLabel_, 1);
     controller_ = new SweepController(this);
     files_ = new ExperimentBridge(this);
@@ -114,7 +114,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
         live_->setRunning(false);
         live_->showFinished(error);
         setup_->startButton()->setEnabled(setup_->plan().has_value());
-        statusLabel_->setText(error.isEmpty() ? tr("Sweep ended; the experiment is in %1").arg(path_) : error);
+        statusLabel_->say(error.isEmpty() ? tr("Sweep ended; the experiment is in %1").arg(path_) : error);
         if (!error.isEmpty()) live_->addWarning(tr("sweep failed: %1").arg(error));
         if (!path_.isEmpty()) finishExperimentFile(!error.isEmpty());
         if (closingAfterStop_) close();
@@ -134,7 +134,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     }
     updateRecentMenu();
     updateTitle();
-    if (!machine_.smtAvailable()) statusLabel_->setText(QString::fromStdString(smtComparisonWarning(machine_)));
+    // The bar has one line: the short form; the Setup page explains (and the tool tip here).
+    if (!machine_.smtAvailable()) {
+        statusLabel_->say(machine_.smtSwitchedOff() ? tr("SMT is switched off in this kernel: the Setup page says how to compare")
+                                                    : tr("No SMT on this machine (%1 cores, %2 PUs): compare core counts; the Setup page says how")
+                                                          .arg(machine_.cores.size())
+                                                          .arg(machine_.puCount()));
+        statusLabel_->setToolTip(QString::fromStdString(smtComparisonWarning(machine_)));
+    }
 }
 
 MainWindow::~MainWindow() {
@@ -271,7 +278,7 @@ void MainWindow::startSweep(const SweepPlan& plan, const QString& path) {
             logs[series.label] = QString::fromStdString(EmbeddedServer::logFileOf(embeddedDataDir(plan, series)).string());
     live_->setServerLogs(std::move(logs));
     live_->setRunning(true);
-    statusLabel_->clear();
+    statusLabel_->clearMessage();
     setup_->startButton()->setEnabled(false);
     showPage(live_);
     updateTitle();
@@ -287,7 +294,7 @@ void MainWindow::exportChart(const QString& path, int scale) {
         QSize size(1200, 800);
         if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) exportChartSvg(results_->chart()->chart(), path, size, windowTitle());
         else exportChartPng(results_->chart()->chart(), path, size, scale);
-        statusLabel_->setText(tr("Wrote %1").arg(path));
+        statusLabel_->say(tr("Wrote %1").arg(path));
     } catch (const std::exception& e) {
         warnPlain(this, tr("Export chart"), errorText(e));
     }
@@ -314,7 +321,7 @@ void MainWindow::exportCsvTo(const QString& dir, Answer then) {
         [this, dir, then](std::vector<std::string> written) {
             QStringList names;
             for (const auto& f : written) names << QFileInfo(QString::fromStdString(f)).fileName();
-            statusLabel_->setText(tr("Wrote %1 to %2").arg(names.join(QStringLiteral(", ")), dir));
+            statusLabel_->say(tr("Wrote %1 to %2").arg(names.join(QStringLiteral(", ")), dir));
             answer(then, {});
         },
         [this, then](const QString& error) { answer(then, error); });
@@ -332,7 +339,7 @@ void MainWindow::exportHtmlTo(const QString& path, Answer then) {
             } catch (const std::exception& e) {
                 return answer(then, errorText(e));
             }
-            statusLabel_->setText(tr("Wrote %1").arg(path));
+            statusLabel_->say(tr("Wrote %1").arg(path));
             answer(then, {});
         },
         [this, then](const QString& error) { answer(then, error); });
@@ -346,6 +353,8 @@ void MainWindow::showPage(QWidget* page) {
     for (int i = 0; i < tabs_->count(); ++i)
         if (QScrollArea* area = pageArea(i); area && area->widget() == page) tabs_->setCurrentIndex(i);
 }
+
+QString MainWindow::statusMessage() const { return statusLabel_->message(); }
 
 QScrollArea* MainWindow::pageArea(int tab) const {
     QWidget* w = tabs_->widget(tab);

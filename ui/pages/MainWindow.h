@@ -22,6 +22,7 @@ class LivePage;
 class OverviewPage;
 class ResultsPage;
 class SetupPage;
+class StatusText;
 class StoreDialog;
 class SweepController;
 
@@ -49,6 +50,7 @@ public:
     // The scroll area of the page in tab `tab` (Setup's sits above its action bar).
     QScrollArea* pageArea(int tab) const;
     const QString& experimentPath() const { return path_; }
+    QString statusMessage() const;  // the status bar's message, whole
     const QList<QAction*>& exportActions() const { return exportActions_; }
 
     // No dialogs: for tests and the command line. Reads the file off the GUI thread; emits
@@ -118,7 +120,7 @@ private:
     OverviewPage* overview_;
     SweepController* controller_;
     QMenu* recent_;
-    QLabel* statusLabel_;
+    StatusText* statusLabel_;
     QString path_;
     ExperimentBridge* files_;    // imports and exports, off the GUI thread
     QString opening_;            // the experiment being read for openExperiment()

@@ -3,6 +3,7 @@
 // outputs. In the window's own words and choices (issue 32.7), never a command line option:
 // the window has buttons, not --resume and --again.
 #include "pages/MainWindow.h"
+#include "pages/StatusText.h"
 
 #include "bridge/ErrorText.h"
 #include "bridge/ExperimentBridge.h"
@@ -229,7 +230,7 @@ void MainWindow::importInto(const QStringList& files, const QString& target, boo
                                         .arg(QFileInfo(alreadyImported_).fileName(), QFileInfo(target).fileName()));
             }
             openExperiment(target);
-            statusLabel_->setText(tr("Imported %1 runs%2").arg(result.first).arg(series.isEmpty() ? QString() : tr(" as series %1").arg(series)));
+            statusLabel_->say(tr("Imported %1 runs%2").arg(result.first).arg(series.isEmpty() ? QString() : tr(" as series %1").arg(series)));
             answer(then, {});
         },
         [this, then](const QString& error) { answer(then, error); });

@@ -3,6 +3,7 @@
 // Help. Each action calls one MainWindow function that tests can call without a dialog.
 #include "bridge/ErrorText.h"
 #include "pages/MainWindow.h"
+#include "pages/StatusText.h"
 
 #include "AboutInfo.h"
 #include "bridge/SweepController.h"
@@ -60,7 +61,7 @@ void MainWindow::buildMenus() {
                                                  tr("Sweep plans (*.json)"));
         if (p.isEmpty()) return;
         if (QString error = savePlanTo(p); !error.isEmpty()) warnPlain(this, tr("Save plan"), error);
-        else statusLabel_->setText(tr("Wrote %1; `scalelab sweep %1 -o EXP.slab` runs it without the window").arg(p));
+        else statusLabel_->say(tr("Wrote %1; `scalelab sweep %1 -o EXP.slab` runs it without the window").arg(p));
     });
     file->addSeparator();
     file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] {
@@ -85,7 +86,7 @@ void MainWindow::buildMenus() {
         if (!error.isEmpty())
             warnPlain(this, tr("Add series"), error);
         else {
-            statusLabel_->setText(tr("Series of %1 added (named \"LABEL [%2]\"); nothing is written to either file")
+            statusLabel_->say(tr("Series of %1 added (named \"LABEL [%2]\"); nothing is written to either file")
                                       .arg(p, QString::fromStdString(experimentName(p.toStdString()))));
             showPage(results_);
         }

@@ -23,6 +23,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QCoreApplication>
@@ -55,6 +56,9 @@ QString forTheForm(const QString& problem) {
         if (rest.startsWith(QLatin1Char('.'))) rest[0] = QLatin1Char(' ');  // $.workload.define.1x: "Variables (-D) 1x"
         return QString::fromLatin1(label) + rest;
     }
+    // An empty table is said in the table's terms, not the plan's ("expected a non-empty array").
+    if (problem.startsWith(QLatin1String("$.series: expected a non-empty array")))
+        return QStringLiteral("Series: the table has no series; add one with Add series");
     static const QRegularExpression row(QStringLiteral("^\\$\\.series\\[(\\d+)\\]\\.?"));
     QRegularExpressionMatch m = row.match(problem);
     if (!m.hasMatch()) return problem;
@@ -300,9 +304,27 @@ QWidget* SetupPage::fieldFor(const QString& path) const {
     return nullptr;
 }
 
+void SetupPage::markSeriesRow(int row) {
+    QSignalBlocker quiet(series_);  // colouring a cell is no edit of the plan
+    auto paint = [this](int r, const QVariant& background) {
+        for (int c = 0; c < series_->columnCount(); ++c)
+            if (QTableWidgetItem* item = series_->item(r, c)) item->setData(Qt::BackgroundRole, background);
+    };
+    if (row < 0) {
+        for (int r : markedRows_)
+            if (r < series_->rowCount()) paint(r, QVariant());
+        markedRows_.clear();
+        return;
+    }
+    if (row >= series_->rowCount()) return;
+    paint(row, QColor(0xfd, 0xec, 0xea));
+    markedRows_.append(row);
+}
+
 void SetupPage::revalidate() {
     for (QWidget* w : marked_) w->setStyleSheet(QString()), w->setToolTip(QString());
     marked_.clear();
+    markSeriesRow(-1);
     problems_.clear();
     plan_.reset();
     nlohmann::json j = planJson();
@@ -336,7 +358,15 @@ void SetupPage::revalidate() {
         plan_.reset();
     }
     for (QString& p : problems_) {
-        if (QWidget* w = fieldFor(p.section(QLatin1Char(':'), 0, 0))) {
+        QString path = p.section(QLatin1Char(':'), 0, 0);
+        static const QRegularExpression seriesRow(QStringLiteral("^\\$\\.series\\[(\\d+)\\]"));
+        if (auto m = seriesRow.match(path); m.hasMatch()) {
+            // The row, not the table: a style sheet on the table restyled its header and cut
+            // the row numbers (issue 32.11).
+            markSeriesRow(m.captured(1).toInt());
+        } else if (QWidget* w = fieldFor(path); w == series_) {
+            for (int r = 0; r < series_->rowCount(); ++r) markSeriesRow(r);  // the series as a whole
+        } else if (w) {
             w->setStyleSheet(QString::fromLatin1(kInvalidStyle));
             w->setToolTip(plainToolTip(forTheForm(p)));
             marked_.append(w);

@@ -67,6 +67,7 @@ signals:
     void startRequested(const scalelab::SweepPlan& plan);
 
 private slots:
+    void markSeriesRow(int row);  // its cells in red; -1: none any more
     void revalidate();
 
 private:
@@ -89,6 +90,7 @@ private:
     std::optional<SweepPlan> plan_;
     QStringList problems_;
     QList<QWidget*> marked_;
+    QList<int> markedRows_;  // series rows shown in red (a problem names them)
 };
 
 } // namespace scalelab::ui
