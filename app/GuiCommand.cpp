@@ -15,6 +15,8 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -71,17 +73,33 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
     ui::MainWindow window;
     window.resize(width, height);
     window.show();
+    bool liveShot = false;  // the Live page during a run is taken (with --sweep)
+    auto grabAs = [&](const char* name) {
+        QDir().mkpath(QString::fromStdString(a.screenshots));
+        QApplication::processEvents();
+        QString file = QString::fromStdString(a.screenshots) + QStringLiteral("/%1.png").arg(QLatin1String(name));
+        window.grab().save(file);
+        std::fprintf(stderr, "scalelab: wrote %s\n", file.toLocal8Bit().constData());
+    };
     auto shoot = [&] {
         if (a.screenshots.empty()) return;
-        QDir().mkpath(QString::fromStdString(a.screenshots));
         const char* names[] = {"setup", "live", "results", "overview"};
         for (int i = 0; i < window.tabs()->count(); ++i) {
             window.tabs()->setCurrentIndex(i);
-            QApplication::processEvents();
-            QString file = QString::fromStdString(a.screenshots) + QStringLiteral("/%1.png").arg(QLatin1String(names[i]));
-            window.grab().save(file);
-            std::fprintf(stderr, "scalelab: wrote %s\n", file.toLocal8Bit().constData());
+            grabAs(names[i]);
         }
+        // What a user scrolls or clicks to: the end of the Setup form, the Ratio chart.
+        window.showPage(window.setupPage());
+        if (QScrollArea* area = window.pageArea(window.tabs()->currentIndex())) {
+            area->verticalScrollBar()->setValue(area->verticalScrollBar()->maximum());
+            grabAs("setup-scrolled");
+            area->verticalScrollBar()->setValue(0);
+        }
+        window.showPage(window.resultsPage());
+        QTabWidget* charts = window.resultsPage()->chartTabs();
+        charts->setCurrentIndex(charts->count() - 1);
+        grabAs("results-ratio");
+        charts->setCurrentIndex(0);
         QApplication::quit();
     };
     if (plan) {
@@ -97,6 +115,13 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
                          window.setupPage()->problems().join(QStringLiteral("; ")).toLocal8Bit().constData());
             return 1;
         }
+        // The Live page while a run is under way: a few seconds into the second run.
+        QObject::connect(window.controller(), &ui::SweepController::sample, &window,
+                         [&](const SweepProgress& p, const LoadSample& s) {
+                             if (a.screenshots.empty() || liveShot || p.run < 2 || s.endS < 2) return;
+                             liveShot = true;
+                             grabAs("live-running");
+                         });
         QObject::connect(window.controller(), &ui::SweepController::finished, &window, [&](const QString& error) {
             if (!error.isEmpty()) std::fprintf(stderr, "scalelab: error: %s\n", error.toLocal8Bit().constData());
             window.showPage(window.resultsPage());

@@ -190,6 +190,12 @@ for extra in "" "--screenshots $work/shots"; do
   grep -qF "asks for 4096 cores" "$work/out" || fail "gui machine refusal: $(cat "$work/out")"
 done
 grep -q 'terminate called' "$work/out" && fail "gui aborted: $(cat "$work/out")"
+# --screenshots takes every page, the Setup form scrolled and the Ratio chart (issue 32).
+expect_rc 0 "gui screenshots" timeout 120 env QT_QPA_PLATFORM=offscreen "$scalelab" gui --open "$work/e.slab" --size 1024x700 \
+  --screenshots "$work/pages"
+for shot in setup live results overview setup-scrolled results-ratio; do
+  [[ -s $work/pages/$shot.png ]] || fail "gui --screenshots wrote no $shot.png: $(cat "$work/out")"
+done
 expect_rc 1 "gui with a file that is no experiment" env QT_QPA_PLATFORM=offscreen "$scalelab" gui --open "$work/bad-plan.json"
 grep -q 'not a ScaleLab experiment file' "$work/out" || fail "gui --open message: $(cat "$work/out")"
 

@@ -77,7 +77,9 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
         ay->setLabelFormat(QStringLiteral("%g"));
         y = ay;
     }
-    y->setTitleText(QStringLiteral("%1 (%2)").arg(data.metric, data.unit));
+    // A ratio's pair is named by the legend ("B / A"): series names in the axis title made it
+    // longer than the axis, and Qt cut it to "tps ratio (half the core...".
+    y->setTitleText(ratio ? data.metric : QStringLiteral("%1 (%2)").arg(data.metric, data.unit));
     addAxis(x, Qt::AlignBottom);
     addAxis(y, Qt::AlignLeft);
     yLabels_.clear();

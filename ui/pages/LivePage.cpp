@@ -218,11 +218,11 @@ void LivePage::showProgress(const SweepProgress& p) {
     // Pause takes effect between runs: until then the run goes on, and the status says so.
     QString shown = QString::fromLatin1(sweepStateName(p.state));
     QString state = paused_ && p.state != SweepState::Paused ? tr("%1; pausing after this run").arg(shown) : shown;
-    status_->setText(tr("Run %1 of %2: %3, %4 clients, round %5 \u2014 elapsed %6, about %7 left [%8]")
+    status_->setText(tr("Run %1 of %2: %3, %4, round %5 \u2014 elapsed %6, about %7 left [%8]")
                          .arg(p.run)
                          .arg(p.total)
                          .arg(QString::fromStdString(p.series))
-                         .arg(p.clients)
+                         .arg(p.clients == 1 ? tr("1 client") : tr("%1 clients").arg(p.clients))
                          .arg(p.repetition)
                          .arg(clock(p.elapsedS), clock(p.etaS), state));
 }
