@@ -19,8 +19,11 @@
 #include <unistd.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -124,7 +127,9 @@ void printReport(const LoadSpec& spec, const LoadResult& r, const std::string& p
     if (spec.failuresDetailed)
         std::cout << "number of serialization failures: " << r.failures.serialization << " (" << pctOf(r.failures.serialization)
                   << "%)\n"
-                  << "number of deadlock failures: " << r.failures.deadlock << " (" << pctOf(r.failures.deadlock) << "%)\n";
+                  << "number of deadlock failures: " << r.failures.deadlock << " (" << pctOf(r.failures.deadlock) << "%)\n"
+                  // pgbench 19's line (other failures end transactions only under --continue-on-error)
+                  << "number of other failures: " << r.failures.other << " (" << pctOf(r.failures.other) << "%)\n";
     if (failed)
         std::cout << "  serialization failures: " << r.failures.serialization << ", deadlock failures: " << r.failures.deadlock
                   << ", other failures: " << r.failures.other << "\n"
@@ -229,8 +234,9 @@ int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<v
 } // namespace
 
 void addTargetOptions(CLI::App* cmd, TargetArgs& target) {
-    cmd->add_option("-d,--conninfo", target.conninfo,
-                    "libpq connection string of the target server (default: the embedded server); no password in it");
+    cmd->add_option("-d,--conninfo,--dbname", target.conninfo,
+                    "libpq connection string of the target server, or a database name as pgbench's -d "
+                    "(default: the embedded server); no password in it");
     cmd->add_option("--data", target.dataDir, "Data directory of the embedded server (default as for `scalelab server`)");
     cmd->add_option("--pg-bindir", target.pgBindir, "Directory with initdb, pg_ctl and postgres for the embedded server");
 }
@@ -256,9 +262,46 @@ int runInitCommand(const InitArgs& args) {
     });
 }
 
+// -b list and --show-script NAME: pgbench prints them on stderr and exits 0; an unknown name
+// is an error, followed by the list.
+std::optional<int> printBuiltinScripts(const RunArgs& a) {
+    if (std::find(a.builtins.begin(), a.builtins.end(), "list") != a.builtins.end()) {
+        std::fputs(builtinScriptList().c_str(), stderr);
+        return 0;
+    }
+    if (a.showScript.empty()) return std::nullopt;
+    std::string description;
+    const char* text = builtinScriptText(a.showScript, description);
+    if (!text) {
+        std::fprintf(stderr, "scalelab: error: %s\n%s", unknownBuiltin(a.showScript).c_str(), builtinScriptList().c_str());
+        return 1;
+    }
+    std::string name = a.showScript;
+    for (const auto& n : builtinScriptNames())
+        if (n.rfind(a.showScript, 0) == 0) name = n;  // a unique prefix names it whole, as pgbench
+    std::fprintf(stderr, "-- %s: %s\n%s\n", name.c_str(), description.c_str(), text);
+    return 0;
+}
+
+// --random-seed, else PGBENCH_RANDOM_SEED (pgbench reads it first, the option overrides it),
+// else the clock.
+std::optional<uint64_t> runSeed(const RunArgs& a) {
+    if (!a.seed.empty()) return parseRandomSeed(a.seed);
+    const char* env = std::getenv("PGBENCH_RANDOM_SEED");
+    if (!env) return std::nullopt;
+    try {
+        return parseRandomSeed(env);
+    } catch (const Error& e) {
+        throw Error(std::string(e.what()) + "\nerror while setting random seed from PGBENCH_RANDOM_SEED environment variable");
+    }
+}
+
 int runRunCommand(const RunArgs& a) {
+    if (std::optional<int> listed = printBuiltinScripts(a)) return *listed;
     return runCommand([&] {
         LoadSpec spec;
+        spec.seed = runSeed(a);  // first, as pgbench reads PGBENCH_RANDOM_SEED before anything else
+        if (spec.seed) note("setting random seed to " + std::to_string(*spec.seed));
         spec.workload = buildWorkload(a);
         spec.mode = parseQueryMode(a.mode);
         spec.clients = a.clients;
@@ -269,13 +312,14 @@ int runRunCommand(const RunArgs& a) {
         spec.rate = a.rate;
         spec.latencyLimitMs = a.latencyLimit;
         spec.maxTries = a.maxTries;
-        spec.seed = parseRandomSeed(a.seed);
-        if (spec.seed && a.seed != "time") note("setting random seed to " + std::to_string(*spec.seed));
         spec.vacuum = a.noVacuum ? RunVacuum::None : a.vacuumAll ? RunVacuum::All : RunVacuum::Pgbench;
         spec.reportPerCommand = a.reportPerCommand;
         spec.connectPerTransaction = a.connect;
         spec.failuresDetailed = a.failuresDetailed;
         spec.verboseErrors = a.verboseErrors;
+        spec.continueOnError = a.continueOnError;
+        spec.exitOnAbort = a.exitOnAbort;
+        spec.debug = a.debug;
         // pgbench's rules for the log options, in its words.
         if (!a.log && !a.logPrefix.empty()) throw Error("log file prefix (--log-prefix) is allowed only when logging transactions (-l)");
         if (!a.log && a.samplingRate != 0) throw Error("log sampling (--sampling-rate) is allowed only when logging transactions (-l)");
@@ -296,6 +340,8 @@ int runRunCommand(const RunArgs& a) {
             if (!a.placement.empty() || a.separate || a.realSmt || a.offlineCpus)
                 throw UsageError("--placement, --separate, --real-smt and --offline-cpus place this machine's load generator: with --load-hosts the clients run elsewhere");
             if (a.log) throw UsageError("-l writes each thread's log on its own machine: not available with --load-hosts");
+            if (a.exitOnAbort || a.debug)
+                throw UsageError("--exit-on-abort and --debug act in one process: not available with --load-hosts");
         }
         if (!a.placement.empty()) parsePlacement(a.placement, a.separate);  // a typo must not start a server
         CpuMethod cpuMethod = cpuMethodOf(a.realSmt, a.offlineCpus);
@@ -356,6 +402,12 @@ int runRunCommand(const RunArgs& a) {
         }
         for (const auto& h : result.housekeeping)
             note("before the run: " + h.statement + (h.error.empty() ? "" : " (failed, ignored as pgbench does: " + h.error + ")"));
+        if (result.exitedOnAbort) {
+            // pgbench --exit-on-abort: the client's words, the thread, exit status 2, no results.
+            std::fprintf(stderr, "scalelab: error: %s\nscalelab: error: Run was aborted due to an error in thread %d\n",
+                         result.firstAbort.c_str(), *result.exitedOnAbort);
+            return 2;
+        }
         if (a.json) {
             nlohmann::json j = toJson(result);
             j["placement"] = toJson(placement.record());

@@ -45,7 +45,11 @@ struct RunArgs {
     double warmup = 0;
     long long scale = 0;         // 0: detect from pgbench_branches (or 1 for custom scripts)
     long long initScale = 10;    // embedded server without data: initialize at this scale
-    std::string seed = "time";  // --random-seed: time, rand or a number
+    std::string seed;            // --random-seed: time, rand or a number; empty: PGBENCH_RANDOM_SEED, else time
+    std::string showScript;      // --show-script NAME: print it and exit
+    bool continueOnError = false;  // --continue-on-error (pgbench 19)
+    bool exitOnAbort = false;      // --exit-on-abort (pgbench 17)
+    bool debug = false;            // --debug
     std::vector<std::string> defines;  // -D NAME=VALUE
     bool reportPerCommand = false;   // -r
     bool connect = false;            // -C

@@ -7,11 +7,22 @@
 
 namespace scalelab::app {
 
+std::string conninfoOf(const std::string& value) {
+    if (value.find('=') != std::string::npos || value.rfind("postgresql://", 0) == 0 || value.rfind("postgres://", 0) == 0)
+        return value;
+    std::string quoted = "dbname='";
+    for (char c : value) {
+        if (c == '\'' || c == '\\') quoted += '\\';
+        quoted += c;
+    }
+    return quoted + "'";
+}
+
 Target openTarget(const TargetArgs& args) {
     Target t;
     if (!args.conninfo.empty()) {
-        refusePassword(args.conninfo, "--conninfo");
-        t.conninfo = args.conninfo;
+        t.conninfo = conninfoOf(args.conninfo);
+        refusePassword(t.conninfo, "--conninfo");
         return t;
     }
     ServerOptions o;

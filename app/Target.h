@@ -25,4 +25,8 @@ struct Target {
 // or the embedded server cannot start.
 Target openTarget(const TargetArgs& args);
 
+// -d VALUE as pgbench 17's -d/--dbname takes it: a connection string when it is one (it has an
+// "=", or is a postgresql:// or postgres:// URI: libpq's own rule), else a database name.
+std::string conninfoOf(const std::string& value);
+
 } // namespace scalelab::app

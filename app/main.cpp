@@ -112,7 +112,9 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"simple", "extended", "prepared"}));
     runCmd->add_flag("-S,--select-only", run.selectOnly, "Built-in select-only script");
     runCmd->add_flag("-N,--skip-some-updates", run.skipSomeUpdates, "Built-in simple-update script");
-    runCmd->add_option("-b,--builtin", run.builtins, "Built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only");
+    runCmd->add_option("-b,--builtin", run.builtins,
+                       "Built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only (-b list: list them)");
+    runCmd->add_option("--show-script", run.showScript, "Print the built-in script NAME, then exit");
     runCmd->add_option("-f,--file", run.files, "Script file FILE[@WEIGHT] (docs/load.md)");
     runCmd->add_option("--replay", run.replay, "Replay a file of SQL statements, one per transaction");
     runCmd->add_flag("--shuffle", run.shuffle, "Replay: each client in its own random order");
@@ -139,6 +141,10 @@ int main(int argc, char** argv) {
     runCmd->add_flag("-C,--connect", run.connect, "A new connection for each transaction");
     runCmd->add_flag("--failures-detailed", run.failuresDetailed, "Report and log failures by kind (serialization, deadlock)");
     runCmd->add_flag("--verbose-errors", run.verboseErrors, "Print each serialization/deadlock error and what follows it");
+    runCmd->add_flag("--continue-on-error", run.continueOnError,
+                     "A client goes on after an SQL error other than serialization or deadlock (pgbench 19)");
+    runCmd->add_flag("--exit-on-abort", run.exitOnAbort, "End the whole run when any client aborts (pgbench 17)");
+    runCmd->add_flag("--debug", run.debug, "Print each client's steps (sending, receiving, executing) on stderr");
     runCmd->add_flag("-l,--log", run.log, "Write each transaction to PREFIX.PID[.THREAD] in pgbench's log format");
     runCmd->add_option("--log-prefix", run.logPrefix, "Prefix of the log files (default pgbench_log)");
     runCmd->add_option("--sampling-rate", run.samplingRate, "Share of transactions to log, e.g. 0.01");

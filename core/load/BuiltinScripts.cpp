@@ -2,6 +2,8 @@
 // parsed by the same reader as script files.
 #include "load/Script.h"
 
+#include <cstdio>
+
 namespace scalelab {
 namespace {
 
@@ -37,17 +39,20 @@ const Builtin kBuiltins[] = {
      "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"},
 };
 
-const Builtin* findBuiltin(const std::string& name) {
+// The built-in named, or the only one the name begins (pgbench's findBuiltin); `matches` says
+// how many begin with it when there is no single one.
+const Builtin* findBuiltin(const std::string& name, int* matches = nullptr) {
     const Builtin* match = nullptr;
-    int matches = 0;
+    int n = 0;
     for (const auto& b : kBuiltins) {
         if (name == b.name) return &b;
         if (!name.empty() && std::string(b.name).rfind(name, 0) == 0) {
             match = &b;
-            ++matches;
+            ++n;
         }
     }
-    return matches == 1 ? match : nullptr;
+    if (matches) *matches = n;
+    return n == 1 ? match : nullptr;
 }
 
 } // namespace
@@ -63,9 +68,34 @@ const char* builtinScriptText(const std::string& name) {
     return b ? b->text : nullptr;
 }
 
+std::string builtinScriptList() {
+    std::string out = "Available builtin scripts:\n";
+    for (const auto& b : kBuiltins) {
+        char line[96];
+        std::snprintf(line, sizeof line, "  %13s: <builtin: %s>\n", b.name, b.description);
+        out += line;
+    }
+    return out + "\n";
+}
+
+const char* builtinScriptText(const std::string& name, std::string& description) {
+    const Builtin* b = findBuiltin(name);
+    if (b) description = std::string("<builtin: ") + b->description + ">";
+    return b ? b->text : nullptr;
+}
+
+std::string unknownBuiltin(const std::string& name) {
+    int matches = 0;
+    findBuiltin(name, &matches);
+    std::string names = " (built-in scripts: tpcb-like, simple-update, select-only)";
+    if (matches > 1)
+        return "ambiguous builtin name: " + std::to_string(matches) + " builtin scripts found for prefix \"" + name + "\"" + names;
+    return "no builtin script found for name \"" + name + "\"" + names;
+}
+
 Script builtinScript(const std::string& name, VariableTable& vars) {
     const Builtin* b = findBuiltin(name);
-    if (!b) throw Error("no built-in script '" + name + "' (built-in scripts: tpcb-like, simple-update, select-only)");
+    if (!b) throw Error(unknownBuiltin(name));
     Script s = parseScript(b->text, std::string("builtin:") + b->name, vars);
     s.name = std::string("<builtin: ") + b->description + ">";
     return s;

@@ -55,7 +55,8 @@ nlohmann::json loadJobJson(const LoadSpec& s) {
                         {"report_per_command", s.reportPerCommand},
                         {"connect_per_transaction", s.connectPerTransaction},
                         {"failures_detailed", s.failuresDetailed},
-                        {"verbose_errors", s.verboseErrors}};
+                        {"verbose_errors", s.verboseErrors},
+                        {"continue_on_error", s.continueOnError}};
     j["seed"] = s.seed ? nlohmann::json(*s.seed) : nlohmann::json(nullptr);
     return j;
 }
@@ -80,6 +81,7 @@ LoadSpec loadSpecFromJob(const nlohmann::json& j) {
     s.connectPerTransaction = get<bool>(j, "connect_per_transaction");
     s.failuresDetailed = get<bool>(j, "failures_detailed");
     s.verboseErrors = get<bool>(j, "verbose_errors");
+    s.continueOnError = j.value("continue_on_error", false);  // an agent older than the option sends none
     if (!j["seed"].is_null()) s.seed = get<uint64_t>(j, "seed");
     return s;
 }

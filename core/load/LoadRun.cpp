@@ -224,6 +224,7 @@ LoadResult LoadRun::run() {
                 throw ScriptError(s.name + ":" + std::to_string(c.line) + ":1: statement has too many arguments (maximum is 255): " +
                                   c.sql.text);
     RunShared& sh = *shared_;
+    sh.exitOnAbort = spec_.exitOnAbort;
     int threads = std::min(spec_.threads, spec_.clients);
     for (int t = 0; t < threads; ++t) {
         int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -408,11 +409,17 @@ LoadResult LoadRun::run() {
     {
         std::lock_guard<std::mutex> lock(sh.mutex);
         result.firstAbort = sh.firstAbort;
+        if (sh.exitedOnAbort >= 0) result.exitedOnAbort = sh.exitedOnAbort;
     }
     if (sh.failed) {
         result.status = RunStatus::Failed;
         std::lock_guard<std::mutex> lock(sh.mutex);
         result.error = sh.failure;
+    } else if (result.exitedOnAbort) {
+        // pgbench 17's --exit-on-abort: the run ended at its first abort.
+        result.status = RunStatus::Failed;
+        result.error = "Run was aborted due to an error in thread " + std::to_string(*result.exitedOnAbort) + ": " +
+                       result.firstAbort;
     } else if (result.abortedClients > 0) {
         // pgbench: "Run was aborted; the above results are incomplete." (exit status 2)
         result.status = RunStatus::Failed;

@@ -41,6 +41,16 @@ struct LoadSpec {
     bool connectPerTransaction = false;  // -C: a new connection for each transaction
     bool failuresDetailed = false;     // --failures-detailed: failures by kind in the log
     bool verboseErrors = false;        // --verbose-errors: each error and retry on stderr
+    // --continue-on-error (pgbench 19): a transaction ending in an SQL error other than a
+    // serialization failure or a deadlock is rolled back and counted as failed ("other"), and
+    // its client goes on; without it the client aborts (pgbench 15-18).
+    bool continueOnError = false;
+    // --exit-on-abort (pgbench 17): the first client that aborts ends the whole run at once
+    // (LoadResult::exitedOnAbort), instead of the others going on to an incomplete result.
+    bool exitOnAbort = false;
+    // --debug: each client's steps on stderr, as pgbench -d (15) / --debug (17) prints them
+    // ("client 0 sending ...", "client 0 receiving", "client 0 executing \set ...").
+    bool debug = false;
     // -l: pgbench's transaction log, one file per thread (PREFIX.PID, PREFIX.PID.THREAD).
     struct TransactionLog {
         std::string prefix = "pgbench_log";
@@ -138,6 +148,9 @@ struct LoadResult {
     // on; the run's status is Failed and `error` says how many and the first one's words.
     int abortedClients = 0;
     std::string firstAbort;
+    // --exit-on-abort ended the run at the first abort: the thread of that client (pgbench:
+    // "Run was aborted due to an error in thread N", exit status 2, no results).
+    std::optional<int> exitedOnAbort;
     std::vector<HousekeepingStep> housekeeping;  // what was done to the tables before the run
     std::vector<CommandReport> commands;         // -r
     double connectionSecondsTotal = 0;           // -C: time spent connecting and disconnecting, all threads

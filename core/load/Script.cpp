@@ -102,7 +102,7 @@ public:
             c.kind = is("set") ? Command::Kind::Set : is("if") ? Command::Kind::If : Command::Kind::Elif;
             size_t exprStart = words[0].offset + words[0].text.size();
             if (c.kind == Command::Kind::Set) {
-                if (words.size() < 2) fail("missing argument");
+                if (words.size() < 2) fail("missing argument", "", -1, false);
                 c.setName = words[1].text;
                 c.setNameValid = isValidVariableName(c.setName);
                 c.setVar = vars_.slot(c.setName);
@@ -113,7 +113,7 @@ public:
             script_.commands.push_back(std::move(c));
             return;
         }
-        if (words.size() > kMaxArgs) fail("too many arguments");
+        if (words.size() > kMaxArgs) fail("too many arguments", "", -1, false);
         if (is("sleep")) {
             c.kind = Command::Kind::Sleep;
             sleep(c, words);
@@ -193,11 +193,16 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const std::string& msg, const std::string& more = "", long offset = -1) const {
+    [[noreturn]] void fail(const std::string& msg, const std::string& more = "", long offset = -1, bool withLine = true) const {
         int col = offset < 0 ? piece_->column : piece_->column + static_cast<int>(offset);
         std::string text = source_ + ":" + std::to_string(piece_->line) + ":" + std::to_string(col) + ": " + msg;
         if (!more.empty()) text += " (" + more + ")";
         if (!name_.empty()) text += " in command \"" + name_ + "\"";
+        // As pgbench's syntax_error(): the command's line under the message and, where the
+        // error has a place, "^ error found here" under it (pgbench's TAP scripts look for both).
+        // pgbench shows no line for a \set without arguments, a command over its argument
+        // limit, or a misplaced \gset (no command name).
+        if (withLine && !name_.empty()) text += "\n" + shownLine(piece_->text, offset);
         throw ScriptError(text);
     }
 
@@ -255,6 +260,12 @@ private:
 };
 
 } // namespace
+
+std::string shownLine(const std::string& command, long caret) {
+    std::string line = command.substr(0, command.find_first_of("\r\n"));
+    if (caret < 0 || static_cast<size_t>(caret) > line.size()) return line;
+    return line + "\n" + std::string(static_cast<size_t>(caret), ' ') + "^ error found here";
+}
 
 Script parseScript(const std::string& text, const std::string& source, VariableTable& vars) {
     Script script;

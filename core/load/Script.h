@@ -16,11 +16,16 @@
 
 namespace scalelab {
 
-// "file:line:column: message", in pgbench's words where pgbench has them.
+// "file:line:column: message", in pgbench's words where pgbench has them; a command's error
+// goes on with the command's line and, where it has a place, a caret under it.
 class ScriptError : public Error {
 public:
     using Error::Error;
 };
+
+// The first line of a command's text and, when `caret` is a place on it (0-based), a second
+// line with "^ error found here" under that place: pgbench's way of showing where.
+std::string shownLine(const std::string& command, long caret);
 
 struct SqlCommand {
     std::string text;                // as pgbench sends it in simple mode (with :name, with its ';')
@@ -74,6 +79,12 @@ Script parseScript(const std::string& text, const std::string& source, VariableT
 Script builtinScript(const std::string& name, VariableTable& vars);
 std::vector<std::string> builtinScriptNames();
 const char* builtinScriptText(const std::string& name);  // nullptr when unknown
+// The same, and its description "<builtin: select only>" (pgbench --show-script's header).
+const char* builtinScriptText(const std::string& name, std::string& description);
+// pgbench -b list's text: "Available builtin scripts:" and a line per script.
+std::string builtinScriptList();
+// Why `name` names no built-in, in pgbench's words: none begins with it, or several do.
+std::string unknownBuiltin(const std::string& name);
 
 // "name@weight" -> {name, weight}; weight 1 when absent. Throws Error for a bad weight.
 std::pair<std::string, int> splitWeight(const std::string& spec);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
@@ -24,12 +25,19 @@ void RunShared::wakeAll() {
     for (int fd : wakeFds) (void)!write(fd, &one, sizeof one);
 }
 
-void RunShared::clientAborted(const std::string& why) {
+void RunShared::clientAborted(const std::string& why, int thread) {
     {
         std::lock_guard<std::mutex> lock(mutex);
         if (firstAbort.empty()) firstAbort = why;
+        if (exitOnAbort && exitedOnAbort < 0) exitedOnAbort = thread;
     }
     abortedClients.fetch_add(1, std::memory_order_relaxed);
+    if (exitOnAbort) {
+        // pgbench --exit-on-abort: no other transaction starts or is waited for.
+        stop.store(kAbandon, std::memory_order_release);
+        changed.notify_all();
+        wakeAll();
+    }
 }
 
 void RunShared::fail(const std::string& why) {
@@ -153,6 +161,15 @@ PhaseCounters* Worker::phaseAt(int64_t now) {
         return nullptr;
     }
     return &phases_[now >= shared_.measureStartNs ? 1 : 0];
+}
+
+void Worker::debugLine(const char* format, ...) {
+    char text[1024];
+    va_list ap;
+    va_start(ap, format);
+    std::vsnprintf(text, sizeof text, format, ap);
+    va_end(ap);
+    std::fprintf(stderr, "scalelab: %s\n", text);  // one write per line: threads do not interleave within it
 }
 
 int Worker::chooseScript(Client& c) {
@@ -368,6 +385,7 @@ void Worker::advance(Client& c) {
                 c.txStartNs = now;
             }
             c.script = chooseScript(c);
+            if (spec_.debug) debugLine("client %d executing script \"%s\"", c.id, scripts[static_cast<size_t>(c.script)].name.c_str());
             c.command = 0;
             c.tries = 1;
             c.rngAtStart = c.rng.state();

@@ -53,10 +53,13 @@ struct RunShared {
 
     std::atomic<int> abortedClients{0};
     std::string firstAbort;           // under mutex: the first client's abort, in pgbench's words
+    bool exitOnAbort = false;         // written before go: the first abort ends the run
+    int exitedOnAbort = -1;           // under mutex: the thread whose client ended it
 
     void wakeAll();
     void fail(const std::string& why); // records the first failure and abandons the run
-    void clientAborted(const std::string& why);  // one client stops; the others go on (pgbench)
+    // One client stops; the others go on (pgbench), unless exitOnAbort: then the run stops at once.
+    void clientAborted(const std::string& why, int thread);
 };
 
 class Worker {
@@ -114,6 +117,9 @@ private:
     void finishTransaction(Client& c, int64_t now);
     void lose(Client& c, const std::string& what);
     void abortClient(Client& c, const std::string& why);
+    // --debug: one line on stderr, "scalelab: " and the text, as pgbench 15's pg_log_debug.
+    static void debugLine(const char* format, ...) __attribute__((format(printf, 1, 2)));
+    static std::string debugWords(const Command& cmd);
     void abortInCommand(Client& c, const char* what, const std::string& why);
     void commandEnded(const Client& c, size_t command, int64_t now);
     void startConnect(Client& c);             // -C: non-blocking, driven by the event loop
@@ -161,7 +167,7 @@ private:
     int64_t epochShiftNs_ = 0;        // wall clock minus monotonic clock
     struct Aggregate {                // pgbench's StatsData for --aggregate-interval
         int64_t startUs = 0;
-        uint64_t count = 0, skipped = 0, retried = 0, retries = 0, serialization = 0, deadlock = 0;
+        uint64_t count = 0, skipped = 0, retried = 0, retries = 0, serialization = 0, deadlock = 0, other = 0;
         double sum = 0, sum2 = 0, min = 0, max = 0, lagSum = 0, lagSum2 = 0, lagMin = 0, lagMax = 0;
     } agg_;
 };

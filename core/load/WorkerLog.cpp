@@ -73,6 +73,8 @@ void Worker::logTransaction(const Client& c, int64_t nowNs, int64_t latencyNs, c
             ++a.serialization;
         } else if (std::strcmp(outcome, "deadlock") == 0) {
             ++a.deadlock;
+        } else if (std::strcmp(outcome, "other") == 0) {
+            ++a.other;
         }
         return;
     }
@@ -91,19 +93,24 @@ void Worker::logTransaction(const Client& c, int64_t nowNs, int64_t latencyNs, c
 // --aggregate-interval: every interval that ended by `nowUs`, empty ones too, in pgbench 15's
 // format: start, count, latency sum, sum of squares, min, max, the same four of the schedule
 // lag, skipped, retried, retries, serialization and deadlock failures (fields pgbench fills
-// only under -R, -L, --max-tries and --failures-detailed are 0 otherwise).
+// only under -R, -L, --max-tries and --failures-detailed are 0 otherwise); with
+// --continue-on-error also pgbench 19's other failures.
 void Worker::writeAggregates(int64_t nowUs) {
     int64_t interval = static_cast<int64_t>(spec_.log->aggregateIntervalS) * 1000000;
     while (agg_.startUs + interval <= nowUs) {
         const Aggregate& a = agg_;
         bool tries = spec_.maxTries != 1, detailed = spec_.failuresDetailed;
-        std::fprintf(log_, "%lld %llu %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %llu %llu %llu %llu %llu\n",
+        std::fprintf(log_, "%lld %llu %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %llu %llu %llu %llu %llu",
                      static_cast<long long>(a.startUs / 1000000), static_cast<unsigned long long>(a.count), a.sum, a.sum2,
                      a.min, a.max, a.lagSum, a.lagSum2, a.lagMin, a.lagMax,
                      static_cast<unsigned long long>(latencyLimitNs_ > 0 ? a.skipped : 0),
                      static_cast<unsigned long long>(tries ? a.retried : 0), static_cast<unsigned long long>(tries ? a.retries : 0),
                      static_cast<unsigned long long>(detailed ? a.serialization : 0),
                      static_cast<unsigned long long>(detailed ? a.deadlock : 0));
+        // pgbench 19 adds other_sql_failures as a 16th field; it exists only with
+        // --continue-on-error here, so that a log keeps pgbench 15's 15 fields otherwise.
+        if (spec_.continueOnError) std::fprintf(log_, " %llu", static_cast<unsigned long long>(detailed ? a.other : 0));
+        std::fputc('\n', log_);
         int64_t next = agg_.startUs + interval;
         agg_ = Aggregate{};
         agg_.startUs = next;
@@ -141,7 +148,7 @@ void Worker::lose(Client& c, const std::string& what) {
 }
 
 void Worker::abortClient(Client& c, const std::string& why) {
-    shared_.clientAborted(why);
+    shared_.clientAborted(why, index_);
     if (c.pending) PQclear(c.pending);
     c.pending = nullptr;
     if (c.conn) {

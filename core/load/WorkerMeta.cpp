@@ -18,11 +18,27 @@
 #include <numeric>
 #include <ctime>
 
+#include <climits>
+#include <sstream>
+
 namespace scalelab {
 
 // One meta command. False when the client must stop here for now (sleeping, waiting for the
 // pipeline's results, aborted).
+// A meta command as pgbench --debug shows it: its words, one space apart; \set with its
+// variable and \if or \elif alone (pgbench keeps their expressions apart from the words).
+std::string Worker::debugWords(const Command& cmd) {
+    std::string out;
+    std::string word;
+    std::istringstream words(cmd.firstLine);
+    int n = 0;
+    int keep = cmd.kind == Command::Kind::Set ? 2 : cmd.kind == Command::Kind::If || cmd.kind == Command::Kind::Elif ? 1 : INT_MAX;
+    while (n < keep && words >> word) out += (n++ ? " " : "") + word;
+    return out;
+}
+
 bool Worker::runMeta(Client& c, const Command& cmd, bool entering) {
+    if (spec_.debug) debugLine("client %d executing %s", c.id, debugWords(cmd).c_str());
     EvalContext ctx{c.vars, spec_.workload.vars, c.rng, c.script, static_cast<int>(c.command), stderr, {}};
     ScriptValue value;
     switch (cmd.kind) {

@@ -46,6 +46,11 @@ bool Worker::send(Client& c, const Command& cmd, int scriptIndex, int commandInd
                                  static_cast<int>(n), c.paramPtrs.data(), nullptr, nullptr, 0);
         break;
     }
+    if (spec_.debug)  // what pgbench shows: the query as sent, its text with $n, or the statement's name
+        debugLine("client %d sending %s", c.id,
+                  spec_.mode == QueryMode::Simple     ? c.sql.c_str()
+                  : spec_.mode == QueryMode::Extended ? sql.parameterized.c_str()
+                                                      : statementNames_[static_cast<size_t>(scriptIndex)][static_cast<size_t>(commandIndex)].c_str());
     // In a pipeline the queries stay in libpq's buffer until the sync (one send for all of them,
     // as pgbench); otherwise out now.
     bool pipelined = PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF;
@@ -61,6 +66,7 @@ bool Worker::send(Client& c, const Command& cmd, int scriptIndex, int commandInd
 }
 
 void Worker::onReadable(Client& c) {
+    if (spec_.debug) debugLine("client %d receiving", c.id);
     if (!PQconsumeInput(c.conn)) {
         lose(c, PQerrorMessage(c.conn));
         return;
@@ -181,9 +187,11 @@ void Worker::commandDone(Client& c) {
             return;
         }
         bool retryable = std::strcmp(c.sqlstate, "40001") == 0 || std::strcmp(c.sqlstate, "40P01") == 0;
-        if (!retryable) {
+        if (!retryable && !spec_.continueOnError) {
             // pgbench: any other SQL error aborts the client (its open transaction ends with
-            // the connection); the other clients go on.
+            // the connection); the other clients go on. With --continue-on-error (pgbench 19)
+            // it is rolled back and counted as an "other" failure below, as a serialization
+            // failure past its last try is.
             const Script& script = spec_.workload.scripts[static_cast<size_t>(c.script)];
             std::string why = "client " + std::to_string(c.id) + " script " + std::to_string(c.script) + " aborted in command " +
                               std::to_string(c.command) + " query " + std::to_string(c.errorQuery) + ": " +

@@ -3,7 +3,7 @@
 # embedded server: the same exit status, the same debug() values (hence the same random values
 # for the same --random-seed, clients and threads), the same \gset/\aset results, and the same
 # words when a script is refused or a client aborts.
-# Usage: script_vs_pgbench_test.sh PATH/TO/scalelab
+# Usage: script_vs_pgbench_test.sh PATH/TO/scalelab   (PGBENCH=PATH: compare with that pgbench)
 set -uo pipefail
 scalelab=$1
 source "$(dirname "$0")/../support/cli_helpers.sh"
@@ -13,7 +13,8 @@ scripts=$(cd "$(dirname "$0")/../data/scripts" && pwd)
 "$scalelab" server start --data "$data" >"$work/out" 2>&1 || { cat "$work/out"; exit 1; }
 conninfo=$("$scalelab" server status --data "$data" --conninfo)
 bindir=$("$scalelab" --version | sed -n 's/^server: PostgreSQL [^ ]* from \([^ ]*\).*/\1/p')
-pgbench=$bindir/pgbench
+# PGBENCH: another pgbench to compare with (bench/script_vs_pgbench17.sh passes pgbench 17's).
+pgbench=${PGBENCH:-$bindir/pgbench}
 [[ -x $pgbench ]] || pgbench=$(command -v pgbench)
 [[ -x $pgbench ]] || { echo "no pgbench next to the server programs ($bindir)"; exit 1; }
 # As root, pgbench runs as the server's owner like the server (it refuses nothing, but the
@@ -96,6 +97,7 @@ while IFS='|' read -r script phrase; do
   both_say "refused: $script" "$phrase"
 done <<'CASES'
 \\set i 1 +\n|syntax error in command "set"
+\\set i hash()\n|unexpected number of arguments (hash)
 \\set i noSuchFunction()\n|unexpected function name (noSuchFunction)
 \\set i ;\n|unexpected character (;)
 \\set d ln(1.0, 2.0))\n|unexpected number of arguments (ln)
@@ -110,6 +112,10 @@ SELECT 1 \\gset a b\n|too many arguments in command "gset"
 \\if 1\n\\else\n\\else\n\\endif\n|\else after \else
 \\shell\n|missing command in command "shell"
 CASES
+# pgbench's TAP set_i_op: the command's line and a caret under the place of the error.
+compare "refused: set_i_op" "$(inline $'\\set i 1 +\n')" -t 1
+both_say "refused: set_i_op" 'set i 1 +'
+both_say "refused: set_i_op" '          ^ error found here'
 compare "refused: empty" "$(inline '-- nothing')" -t 1
 both_say "refused: empty" 'empty command list for script'
 
@@ -164,5 +170,74 @@ compare "aggregation longer than the run" "$(inline $'SELECT 1;\n')" -T 2 -l --a
 both_say "aggregation longer than the run" "number of seconds for aggregation (3) must not be higher than test duration (2)"
 compare "bad seed" "$(inline $'SELECT 1;\n')" -t 1 --random-seed=abc
 both_say "bad seed" 'unrecognized random seed option "abc"'
+
+# Issue 39: pgbench's newer options, and the older ones ScaleLab did not have.
+# -b list and --show-script: the same text on stderr, exit 0; an ambiguous name refused by both.
+both_run() {  # both_run NAME ARGS...: both tools with the same options and no conninfo of their own
+  local name=$1; shift
+  as_owner "$pgbench" "$@" >"$work/pg" 2>&1; pg_rc=$?
+  "$scalelab" run "$@" >"$work/sl" 2>&1; sl_rc=$?
+  [[ $pg_rc == "$sl_rc" ]] || fail "$name: pgbench exit $pg_rc, scalelab exit $sl_rc; pgbench: $(cat "$work/pg"); scalelab: $(cat "$work/sl")"
+}
+both_run "-b list" -b list
+diff "$work/pg" "$work/sl" >"$work/diff" || fail "-b list differs: $(cat "$work/diff")"
+for name in select-only tpcb simple-update; do
+  both_run "--show-script $name" --show-script "$name"
+  diff "$work/pg" "$work/sl" >"$work/diff" || fail "--show-script $name differs: $(cat "$work/diff")"
+done
+both_run "--show-script s" --show-script s
+both_say "--show-script s" 'ambiguous builtin name: 2 builtin scripts found for prefix "s"'
+# PGBENCH_RANDOM_SEED: the seed when --random-seed is not given (the same random values as
+# pgbench's), overridden by the option; a bad one refused with pgbench's words.
+seeded=$(inline $'\\set a debug(random(1, 1000000))\n')
+PGBENCH_RANDOM_SEED=4242 compare "PGBENCH_RANDOM_SEED" "$seeded" -t 3 -c 2
+both_say "PGBENCH_RANDOM_SEED" "setting random seed to 4242"
+PGBENCH_RANDOM_SEED=4242 compare "PGBENCH_RANDOM_SEED and --random-seed" "$seeded" -t 3 --random-seed=7
+PGBENCH_RANDOM_SEED=abc compare "bad PGBENCH_RANDOM_SEED" "$seeded" -t 1
+both_say "bad PGBENCH_RANDOM_SEED" "error while setting random seed from PGBENCH_RANDOM_SEED environment variable"
+# --debug: each step of each client, in pgbench 15's words.
+compare "--debug" "$(inline $'\\set a random(1, 10)\nSELECT :a;\n')" -t 1 --debug
+for step in 'client 0 executing script "' 'client 0 executing \set a' 'client 0 sending SELECT ' 'client 0 receiving'; do
+  both_say "--debug" "$step"
+done
+# -d with a database name (pgbench 17's -d/--dbname): the server from PGHOST and PGPORT.
+host=$(sed -n "s/.*host=\([^ ]*\).*/\1/p" <<<"$conninfo"); port=$(sed -n "s/.*port=\([0-9]*\).*/\1/p" <<<"$conninfo")
+PGHOST=$host PGPORT=$port PGUSER=postgres "$scalelab" run -d scalelab -n -t 2 -f "$(inline $'SELECT 1;\n')" >"$work/sl" 2>&1 ||
+  fail "-d DBNAME: $(cat "$work/sl")"
+grep -qF "number of transactions actually processed: 2/2" "$work/sl" || fail "-d DBNAME: $(cat "$work/sl")"
+# --continue-on-error (pgbench 19) and --exit-on-abort (pgbench 17), which the installed
+# pgbench 15 does not have: the outcomes their own tests expect (001_pgbench_with_server.pl).
+psql_do() { psql -qX "$conninfo" -c "$1" >/dev/null 2>&1 || fail "psql: $1"; }
+psql_do "DROP TABLE IF EXISTS unique_table; CREATE TABLE unique_table(i int unique);"
+"$scalelab" run -d "$conninfo" -n -t 10 --continue-on-error --failures-detailed \
+  -f "$(inline $'\n\t\t\tINSERT INTO unique_table VALUES(0);\n\t\t\t')" >"$work/sl" 2>&1
+[[ $? == 0 ]] || fail "--continue-on-error: exit status: $(cat "$work/sl")"
+grep -qE 'processed: 1/10\b' "$work/sl" || fail "--continue-on-error: processed: $(cat "$work/sl")"
+grep -qE 'other failures: 9\b' "$work/sl" || fail "--continue-on-error: other failures: $(cat "$work/sl")"
+# Without it the client aborts at its second transaction, as pgbench 15-18.
+"$scalelab" run -d "$conninfo" -n -t 10 -f "$(inline $'INSERT INTO unique_table VALUES(0);\n')" >"$work/sl" 2>&1
+[[ $? == 2 ]] || fail "without --continue-on-error the client aborts: $(cat "$work/sl")"
+psql_do "DROP TABLE IF EXISTS counter; CREATE TABLE counter(i int); INSERT INTO counter VALUES (0);"
+"$scalelab" run -d "$conninfo" -n -t 10 -c 2 -j 2 --exit-on-abort \
+  -f "$(inline $'\nupdate counter set i = i+1 returning i \\gset\n\\if :i = 5\n\\set y 1/0\n\\endif\n')" >"$work/sl" 2>&1
+[[ $? == 2 ]] || fail "--exit-on-abort: exit status: $(cat "$work/sl")"
+grep -q "division by zero" "$work/sl" || fail "--exit-on-abort: no division by zero: $(cat "$work/sl")"
+grep -q "Run was aborted due to an error in thread" "$work/sl" || fail "--exit-on-abort: $(cat "$work/sl")"
+grep -q "number of transactions actually processed" "$work/sl" && fail "--exit-on-abort printed results: $(cat "$work/sl")"
+# A pgbench that has the option (17 and later: bench/script_vs_pgbench17.sh) does the same.
+if as_owner "$pgbench" --help 2>&1 | grep -q -- --exit-on-abort; then
+  eoa=$(inline $'\nupdate counter set i = i+1 returning i \\gset\n\\if :i = 5\n\\set y 1/0\n\\endif\n')
+  psql_do "UPDATE counter SET i = 0;"
+  as_owner "$pgbench" -n -t 10 -c 2 -j 2 --exit-on-abort -f "$eoa" "$conninfo" >"$work/pg" 2>&1
+  [[ $? == 2 ]] || fail "pgbench --exit-on-abort: $(cat "$work/pg")"
+  for phrase in "division by zero" "Run was aborted due to an error in thread"; do
+    grep -q "$phrase" "$work/pg" || fail "pgbench --exit-on-abort does not say '$phrase': $(cat "$work/pg")"
+  done
+fi
+if as_owner "$pgbench" --help 2>&1 | grep -q -- --continue-on-error; then
+  psql_do "TRUNCATE unique_table;"
+  compare "--continue-on-error" "$(inline $'INSERT INTO unique_table VALUES(0);\n')" -t 10 --continue-on-error --failures-detailed
+  both_say "--continue-on-error" "other failures: 9"
+fi
 
 finish script_vs_pgbench

@@ -111,7 +111,7 @@ TEST(SweepPlan, NamesTheJsonPathOfEachProblem) {
     EXPECT_EQ(problem(j), "$.target.reconnect: applies to a server of yours (target.conninfo); the embedded server is restarted at once");
     j = base();
     j["workload"] = {{"builtin", "tpcc"}};
-    EXPECT_EQ(problem(j), "$.workload.builtin[0]: no built-in script 'tpcc' (built-in scripts: tpcb-like, simple-update, select-only)");
+    EXPECT_EQ(problem(j), "$.workload.builtin[0]: no builtin script found for name \"tpcc\" (built-in scripts: tpcb-like, simple-update, select-only)");
     j = base();
     j["threads"] = "many";
     EXPECT_EQ(problem(j), "$.threads: expected a positive number of threads, \"clients\" (one per client) or \"pus\" "

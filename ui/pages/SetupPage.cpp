@@ -344,8 +344,10 @@ void SetupPage::revalidate() {
         try {
             plan_->workload();  // reads and checks the script or replay file
         } catch (const std::exception& e) {
+            // The first line: the command's line and its caret, under it for a terminal, do not
+            // line up in the form's font.
             problems_ << (builtin_->currentIndex() == 3 ? QStringLiteral("$.workload.files: ") : QStringLiteral("$.workload.replay: ")) +
-                             errorText(e);
+                             errorText(e).section(QLatin1Char('\n'), 0, 0);
             plan_.reset();
         }
     }
