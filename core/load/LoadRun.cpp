@@ -431,10 +431,13 @@ LoadResult LoadRun::run() {
                       static_cast<unsigned long long>(result.failures.total()), spec_.maxFailedPct);
         result.status = RunStatus::Failed;
         result.error = std::string(buf) + "; first: " + result.firstErrorMessage;
-    } else if (spec_.durationS > 0 && result.transactions == 0 && lastEndAfterDeadline > 0 && !sh.stoppedByUser.load()) {
+    } else if (spec_.durationS > 0 && result.transactions == 0 && result.failures.total() == 0 && lastEndAfterDeadline > 0 &&
+               !sh.stoppedByUser.load()) {
         // Not "completed, 0 tps" (issue 31.10): the server was busy the whole time. ScaleLab
         // counts what ends inside the run's window (docs/ARCHITECTURE.md); pgbench would count
-        // the transaction that ended after it and divide by the longer time.
+        // the transaction that ended after it and divide by the longer time. (Failed
+        // transactions that ended inside the window did end there: with --continue-on-error a
+        // run of nothing but failures is that, not a run too short for its transactions.)
         result.status = RunStatus::Failed;
         result.error = "no transaction ended inside the " + formatNumber("%g", spec_.durationS) +
                        " s of the run: they take longer than the run (one ended " +

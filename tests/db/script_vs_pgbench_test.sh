@@ -214,6 +214,17 @@ psql_do "DROP TABLE IF EXISTS unique_table; CREATE TABLE unique_table(i int uniq
 [[ $? == 0 ]] || fail "--continue-on-error: exit status: $(cat "$work/sl")"
 grep -qE 'processed: 1/10\b' "$work/sl" || fail "--continue-on-error: processed: $(cat "$work/sl")"
 grep -qE 'other failures: 9\b' "$work/sl" || fail "--continue-on-error: other failures: $(cat "$work/sl")"
+# The log: "other" per failed transaction, and pgbench 19's 16th aggregate field.
+rm -rf "$work/log_coe"; mkdir -p "$work/log_coe"
+"$scalelab" run -d "$conninfo" -n -t 5 --continue-on-error --failures-detailed -l --log-prefix="$work/log_coe/tx" \
+  -f "$(inline $'INSERT INTO unique_table VALUES(0);\n')" >"$work/sl" 2>&1 || fail "--continue-on-error -l: $(cat "$work/sl")"
+[[ $(cat "$work/log_coe"/tx.* | awk '$3 == "other"' | wc -l) == 5 ]] || fail "-l: 5 'other' lines expected: $(cat "$work"/log_coe/tx.*)"
+rm -f "$work"/log_coe/*
+"$scalelab" run -d "$conninfo" -n -T 2 --continue-on-error --failures-detailed -l --aggregate-interval 1 \
+  --log-prefix="$work/log_coe/a" -f "$(inline $'INSERT INTO unique_table VALUES(0);\n')" >"$work/sl" 2>&1 ||
+  fail "--continue-on-error --aggregate-interval: $(cat "$work/sl")"
+awk 'NF != 16 { bad = 1 } { other += $16 } END { exit bad || other == 0 }' "$work"/log_coe/a.* ||
+  fail "--aggregate-interval with --continue-on-error: 16 fields, other failures in the 16th: $(cat "$work"/log_coe/a.*)"
 # Without it the client aborts at its second transaction, as pgbench 15-18.
 "$scalelab" run -d "$conninfo" -n -t 10 -f "$(inline $'INSERT INTO unique_table VALUES(0);\n')" >"$work/sl" 2>&1
 [[ $? == 2 ]] || fail "without --continue-on-error the client aborts: $(cat "$work/sl")"
