@@ -4,7 +4,13 @@
 Starts a throwaway embedded server through `scalelab server start`, loads scale 10 (data
 fits in shared buffers), then for each workload runs pgbench and `scalelab run` in turn,
 PAIRS times each, and prints per side the median tps and the median client CPU time per
-transaction (user + sys of the client process, from getrusage of the child), and the ratios.
+transaction, and the ratios. Both are of each tool's steady state (issue 33): the runs go with
+-P 1, and the counted window runs from the end of the first second in which the tool committed
+anything (its clients all connected) to one second before the end, by its own progress lines;
+the client CPU (user + sys of all its threads, /proc/PID/stat) is read at the window's edges.
+The initial connection time is a figure of its own. (Before 2026-12-02 the script divided
+pgbench's whole-run figures, whose -T clock includes its serial connects, by ScaleLab's
+steady-state ones: at 256 clients and more that compared a connection phase with an event loop.)
 
     bench/loadgen_vs_pgbench.py [--scalelab build/release/app/scalelab] [--pairs 5] [--time 10]
                                 [--workloads select-only,tpcb-like,pipeline]
@@ -37,6 +43,45 @@ def run_child(cmd):
     n = int(re.search(r"^number of transactions actually processed: (\d+)", out.stdout, re.M).group(1))
     conn = re.search(r"^initial connection time = ([0-9.]+) ms", out.stdout, re.M)
     return tps, cpu / n * 1e6, float(conn.group(1)) if conn else float("nan")  # us of client CPU per transaction
+
+PROGRESS = re.compile(r"^progress: ([0-9.]+) s, ([0-9.]+) tps")
+
+def cpu_seconds(pid):
+    """utime + stime of every thread of the process so far (/proc/PID/stat), in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+def run_steady(cmd):
+    """One run with -P 1, measured over its steady state (issue 33): from the end of the first
+    second in which it committed anything (every client connected: both tools connect before
+    their clients start) until one second before the end, by its own progress lines; the
+    client CPU over the same window from /proc/PID/stat, sampled as each progress line
+    arrives. Returns (tps, client CPU us per transaction, initial connection ms)."""
+    proc = subprocess.Popen(cmd + ["-P", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines, err = [], []
+    for line in proc.stderr:
+        m = PROGRESS.match(line)
+        if m:
+            try:
+                lines.append((float(m.group(1)), float(m.group(2)), cpu_seconds(proc.pid)))
+            except OSError:  # the process is gone: the last line carries no CPU figure
+                lines.append((float(m.group(1)), float(m.group(2)), float("nan")))
+        else:
+            err.append(line)
+    out = proc.stdout.read()
+    if proc.wait() != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{out}{''.join(err)}")
+    first = next((i for i, l in enumerate(lines) if l[1] > 0), None)
+    if first is None or len(lines) - 1 - (first + 1) < 2:
+        sys.exit(f"too short a steady state in {' '.join(cmd)}: progress {lines}; give a longer --time")
+    window = lines[first + 1:len(lines) - 1]  # after the first busy second, before the last one
+    start = lines[first]
+    seconds = window[-1][0] - start[0]
+    transactions = sum(tps * (x - prev[0]) for (x, tps, _), prev in zip(window, [start] + window[:-1]))
+    cpu = window[-1][2] - start[2]
+    conn = re.search(r"^initial connection time = ([0-9.]+) ms", out, re.M)
+    return transactions / seconds, cpu / transactions * 1e6, float(conn.group(1)) if conn else float("nan")
 
 def bootstrap_ratio(a, b, rounds=2000, seed=1):
     """95% interval of median(b)/median(a), resampling the pairs (a[i], b[i]) together."""
@@ -120,8 +165,8 @@ def main():
                 flag = flags[name]
                 sides = {"pgbench": [], "scalelab": []}
                 for i in range(a.pairs):
-                    sides["pgbench"].append(run_child([a.pgbench, conninfo] + common + flag))
-                    sides["scalelab"].append(run_child([a.scalelab, "run", "--conninfo", conninfo] + common + flag))
+                    sides["pgbench"].append(run_steady([a.pgbench, conninfo] + common + flag))
+                    sides["scalelab"].append(run_steady([a.scalelab, "run", "--conninfo", conninfo] + common + flag))
                     for side in ("pgbench", "scalelab"):
                         csv_rows.append((f"{side} {name}", clients, i + 1, sides[side][-1][0]))
                     print(f"  {name} c={clients} pair {i + 1}: pgbench {sides['pgbench'][-1][0]:.0f} tps, "
