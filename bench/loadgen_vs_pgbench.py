@@ -30,7 +30,7 @@ same generator (pgbench), and print the median tps on each and the ratio.
 
     bench/loadgen_vs_pgbench.py --data [--pairs 7] [--time 10]
 """
-import argparse, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, os, re, resource, shutil, statistics, subprocess, sys, tempfile, threading, time
 
 def run_child(cmd):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -59,6 +59,10 @@ def run_steady(cmd):
     client CPU over the same window from /proc/PID/stat, sampled as each progress line
     arrives. Returns (tps, client CPU us per transaction, initial connection ms)."""
     proc = subprocess.Popen(cmd + ["-P", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A tool that hangs is killed, not waited for: its -T plus two minutes for connecting.
+    seconds_allowed = float(cmd[cmd.index("-T") + 1]) + 120 if "-T" in cmd else 600
+    watchdog = threading.Timer(seconds_allowed, proc.kill)
+    watchdog.start()
     lines, err = [], []
     for line in proc.stderr:
         m = PROGRESS.match(line)
@@ -70,6 +74,7 @@ def run_steady(cmd):
         else:
             err.append(line)
     out = proc.stdout.read()
+    watchdog.cancel()
     if proc.wait() != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{out}{''.join(err)}")
     first = next((i for i, l in enumerate(lines) if l[1] > 0), None)

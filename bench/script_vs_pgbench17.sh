@@ -7,14 +7,21 @@
 # Prints each comparison that differs, and a summary line.
 set -uo pipefail
 build=$(realpath "${1:?usage: bench/script_vs_pgbench17.sh BUILD_DIR [ROOT]}")
-root=${2:-/tmp/trixie-pg17}
+root=${2:-/tmp/trixie-pg17}  # made once by this script (a marker says so), reused after
 cd "$(dirname "$0")/.."
-if [[ ! -x $root/usr/lib/postgresql/17/bin/pgbench ]]; then
-  command -v debootstrap >/dev/null || { echo "needs debootstrap (apt-get install debootstrap)"; exit 1; }
-  debootstrap --variant=minbase --include=postgresql-17 trixie "$root" http://deb.debian.org/debian >"$root.log" 2>&1 ||
-    { echo "debootstrap failed: see $root.log"; exit 1; }
+# The root is used as root: only a directory this script made (it leaves a marker in it) is
+# reused; anything else at that name, such as /tmp itself or a link planted in /tmp, is refused.
+marker=$root/.scalelab-pgbench17-root
+if [[ -L $root || ( -e $root && ( ! -O $root || ! -f $marker || -L $marker ) ) ]]; then
+  echo "$root exists and is not a root this script made: give another ROOT"; exit 1
 fi
-chmod 755 "$root"
+if [[ ! -e $root ]]; then
+  command -v debootstrap >/dev/null || { echo "needs debootstrap (apt-get install debootstrap)"; exit 1; }
+  mkdir -m 755 "$root" || exit 1
+  debootstrap --variant=minbase --include=postgresql-17 trixie "$root" http://deb.debian.org/debian >"$root/debootstrap.log" 2>&1 ||
+    { echo "debootstrap failed: see $root/debootstrap.log"; exit 1; }
+  touch "$marker"
+fi
 wrapper=$root/pgbench17
 cat >"$wrapper" <<SH
 #!/bin/sh
