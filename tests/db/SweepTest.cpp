@@ -220,8 +220,10 @@ TEST(Sweep, ThePrecisionRuleAddsInterleavedRoundsUpToTheLimit) {
     EXPECT_EQ(perRound, (std::map<int, int>{{1, 4}, {2, 4}, {3, 4}, {4, 4}}));
     EXPECT_TRUE(rec.noted("round 3 added by the precision rule, 4 runs:"));
     EXPECT_TRUE(rec.noted("round 4 added by the precision rule, 4 runs:"));
-    // The compared pair is judged on its change interval, not each point's own.
-    EXPECT_TRUE(rec.noted("A at 1 client: 4 rounds, the precision rule's limit, and still change interval "));
+    // The compared pair is judged on its change interval, not each point's own; on a noisy
+    // machine (a sanitizer build) that interval may be too wide to bound, said in those words.
+    EXPECT_TRUE(rec.noted("A at 1 client: 4 rounds, the precision rule's limit, and still change interval"))
+        << ::testing::PrintToString(rec.notes);
     EXPECT_TRUE(rec.noted("B against A (Welch), as `scalelab report --compare` says it"));
     // Resumed, a sweep at its limit runs nothing more.
     SweepRunner(parsePlan(j), *store, nullptr, true).run();
