@@ -164,6 +164,8 @@ void printReport(const LoadSpec& spec, const LoadResult& r, const std::string& p
                   << "tps = " << fmt("%f", r.tps) << " (without initial connection time)\n";
     }
     if (spec.reportPerCommand) printPerCommand(spec, r);
+    if (!r.engine.empty())
+        std::cout << "engine: " << r.engine << (r.engineWhy.empty() ? "" : " (libpq: " + r.engineWhy + ")") << "\n";
     std::cout << "status: " << runStatusName(r.status) << "\n";
     if (r.status == RunStatus::Failed) std::cout << "error: " << r.error << "\n";
     if (r.abortedClients > 0) std::cerr << "scalelab: Run was aborted; the above results are incomplete.\n";
@@ -304,6 +306,7 @@ int runRunCommand(const RunArgs& a) {
         if (spec.seed) note("setting random seed to " + std::to_string(*spec.seed));
         spec.workload = buildWorkload(a);
         spec.mode = parseQueryMode(a.mode);
+        spec.engine = *loadEngineFromName(a.engine);  // CLI11 checked the word
         spec.clients = a.clients;
         spec.threads = a.threads;
         spec.durationS = a.duration;

@@ -32,6 +32,7 @@ struct RunArgs {
     double duration = 0;
     long long transactions = 0;
     std::string mode = "simple";
+    std::string engine = "auto";   // --engine: auto, wire or libpq
     bool selectOnly = false;     // -S
     bool skipSomeUpdates = false;  // -N
     std::vector<std::string> builtins;

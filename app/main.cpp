@@ -110,6 +110,10 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber)->excludes(timeOpt);
     runCmd->add_option("-M,--protocol", run.mode, "Query mode: simple, extended or prepared")
         ->check(CLI::IsMember({"simple", "extended", "prepared"}));
+    runCmd->add_option("--engine", run.engine,
+                       "How the clients speak once connected: auto (wire where it can), wire (ScaleLab reads and "
+                       "writes the protocol itself) or libpq; docs/load-engines.md")
+        ->check(CLI::IsMember({"auto", "wire", "libpq"}));
     runCmd->add_flag("-S,--select-only", run.selectOnly, "Built-in select-only script");
     runCmd->add_flag("-N,--skip-some-updates", run.skipSomeUpdates, "Built-in simple-update script");
     runCmd->add_option("-b,--builtin", run.builtins,

@@ -17,7 +17,9 @@ steady-state ones: at 256 clients and more that compared a connection phase with
 
 --counts 8,64,256,512,1000 repeats it per client count and ends with a table: per workload and
 count the median tps ratio and client-CPU-per-transaction ratio with a bootstrap 95% interval
-(pairs resampled together) and both sides' median initial connection time. --csv FILE writes
+(pairs resampled together), both sides' median initial connection time and peak resident
+memory (VmRSS at the progress lines). --engines wire,libpq runs one ScaleLab side per engine
+(docs/load-engines.md), each against pgbench. --csv FILE writes
 every run as a runs CSV for `scalelab import` (series "pgbench select-only", ...), so that
 ScaleLab's own export can chart it.
 
@@ -52,23 +54,31 @@ def cpu_seconds(pid):
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+def rss_kb(pid):
+    """The process's resident memory now (/proc/PID/status VmRSS), in KiB."""
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+
 def run_steady(cmd):
     """One run with -P 1, measured over its steady state (issue 33): from the end of the first
     second in which it committed anything (every client connected: both tools connect before
     their clients start) until one second before the end, by its own progress lines; the
     client CPU over the same window from /proc/PID/stat, sampled as each progress line
-    arrives. Returns (tps, client CPU us per transaction, initial connection ms)."""
+    arrives. Returns (tps, client CPU us per transaction, initial connection ms, peak resident
+    memory KiB seen at the progress lines)."""
     proc = subprocess.Popen(cmd + ["-P", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # A tool that hangs is killed, not waited for: its -T plus two minutes for connecting.
     seconds_allowed = float(cmd[cmd.index("-T") + 1]) + 120 if "-T" in cmd else 600
     watchdog = threading.Timer(seconds_allowed, proc.kill)
     watchdog.start()
     lines, err = [], []
+    rss_peak_kb = 0
     for line in proc.stderr:
         m = PROGRESS.match(line)
         if m:
             try:
                 lines.append((float(m.group(1)), float(m.group(2)), cpu_seconds(proc.pid)))
+                rss_peak_kb = max(rss_peak_kb, rss_kb(proc.pid))
             except OSError:  # the process is gone: the last line carries no CPU figure
                 lines.append((float(m.group(1)), float(m.group(2)), float("nan")))
         else:
@@ -86,7 +96,8 @@ def run_steady(cmd):
     transactions = sum(tps * (x - prev[0]) for (x, tps, _), prev in zip(window, [start] + window[:-1]))
     cpu = window[-1][2] - start[2]
     conn = re.search(r"^initial connection time = ([0-9.]+) ms", out, re.M)
-    return transactions / seconds, cpu / transactions * 1e6, float(conn.group(1)) if conn else float("nan")
+    return (transactions / seconds, cpu / transactions * 1e6, float(conn.group(1)) if conn else float("nan"),
+            rss_peak_kb)
 
 def bootstrap_ratio(a, b, rounds=2000, seed=1):
     """95% interval of median(b)/median(a), resampling the pairs (a[i], b[i]) together."""
@@ -137,6 +148,8 @@ def main():
     ap.add_argument("--workloads", default="select-only,tpcb-like", help="comma-separated: select-only, tpcb-like, pipeline")
     ap.add_argument("--counts", default="", help="comma-separated client counts (overrides --clients), e.g. 8,64,256,512,1000")
     ap.add_argument("--csv", default="", help="also write every run as a runs CSV (series, clients, repetition, tps) for scalelab import")
+    ap.add_argument("--engines", default="", help="comma-separated ScaleLab engines to run as sides of their own (wire,libpq); "
+                    "default: one side, the engine ScaleLab chooses")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="scalelab-bench-")
     os.chmod(work, 0o755)
@@ -163,34 +176,44 @@ def main():
                  "pipeline": ["-f", pipeline, "-M", "extended"]}
         print(f"pgbench: {subprocess.run([a.pgbench, '--version'], capture_output=True, text=True).stdout.strip()}")
         print(f"scalelab: {a.scalelab}; clients {counts} j={a.threads} T={a.time}, scale 10, {a.pairs} pairs\n")
+        engines = a.engines.split(",") if a.engines else [""]
+        names = ["scalelab" + (f"-{e}" if e else "") for e in engines]
         rows, csv_rows = [], []
         for clients in counts:
             common = ["-c", str(clients), "-j", str(a.threads), "-T", str(a.time)]
             for name in a.workloads.split(","):
                 flag = flags[name]
-                sides = {"pgbench": [], "scalelab": []}
+                sides = {"pgbench": [], **{n: [] for n in names}}
                 for i in range(a.pairs):
                     sides["pgbench"].append(run_steady([a.pgbench, conninfo] + common + flag))
-                    sides["scalelab"].append(run_steady([a.scalelab, "run", "--conninfo", conninfo] + common + flag))
-                    for side in ("pgbench", "scalelab"):
+                    for side, engine in zip(names, engines):
+                        extra = ["--engine", engine] if engine else []
+                        sides[side].append(run_steady([a.scalelab, "run", "--conninfo", conninfo] + common + flag + extra))
+                    for side in sides:
                         csv_rows.append((f"{side} {name}", clients, i + 1, sides[side][-1][0]))
-                    print(f"  {name} c={clients} pair {i + 1}: pgbench {sides['pgbench'][-1][0]:.0f} tps, "
-                          f"scalelab {sides['scalelab'][-1][0]:.0f} tps", flush=True)
-                med = {k: [statistics.median(r[j] for r in v) for j in range(3)] for k, v in sides.items()}
-                tps_lo, tps_hi = bootstrap_ratio([r[0] for r in sides["pgbench"]], [r[0] for r in sides["scalelab"]])
-                cpu_lo, cpu_hi = bootstrap_ratio([r[1] for r in sides["pgbench"]], [r[1] for r in sides["scalelab"]])
+                    print(f"  {name} c={clients} pair {i + 1}: " +
+                          ", ".join(f"{side} {sides[side][-1][0]:.0f} tps" for side in sides), flush=True)
+                med = {k: [statistics.median(r[j] for r in v) for j in range(4)] for k, v in sides.items()}
                 print(f"{name}, {clients} clients:")
-                for k, (tps, cpu, conn) in med.items():
-                    print(f"  {k:9s} median tps {tps:10.1f}   client CPU/transaction {cpu:7.2f} us   initial connection {conn:8.1f} ms")
-                tps_ratio, cpu_ratio = med["scalelab"][0] / med["pgbench"][0], med["scalelab"][1] / med["pgbench"][1]
-                print(f"  ratio scalelab/pgbench: tps {tps_ratio:.3f} [{tps_lo:.3f}, {tps_hi:.3f}], "
-                      f"CPU/transaction {cpu_ratio:.3f} [{cpu_lo:.3f}, {cpu_hi:.3f}] (bootstrap 95%)\n", flush=True)
-                rows.append((name, clients, tps_ratio, tps_lo, tps_hi, cpu_ratio, cpu_lo, cpu_hi, med["pgbench"][2], med["scalelab"][2]))
+                for k, (tps, cpu, conn, rss) in med.items():
+                    print(f"  {k:16s} median tps {tps:10.1f}   client CPU/transaction {cpu:7.2f} us   "
+                          f"initial connection {conn:8.1f} ms   resident {rss / 1024:7.1f} MiB")
+                for side in names:
+                    tps_lo, tps_hi = bootstrap_ratio([r[0] for r in sides["pgbench"]], [r[0] for r in sides[side]])
+                    cpu_lo, cpu_hi = bootstrap_ratio([r[1] for r in sides["pgbench"]], [r[1] for r in sides[side]])
+                    tps_ratio, cpu_ratio = med[side][0] / med["pgbench"][0], med[side][1] / med["pgbench"][1]
+                    print(f"  ratio {side}/pgbench: tps {tps_ratio:.3f} [{tps_lo:.3f}, {tps_hi:.3f}], "
+                          f"CPU/transaction {cpu_ratio:.3f} [{cpu_lo:.3f}, {cpu_hi:.3f}] (bootstrap 95%)", flush=True)
+                    rows.append((name, clients, side, tps_ratio, tps_lo, tps_hi, cpu_ratio, cpu_lo, cpu_hi,
+                                 med["pgbench"][2], med[side][2], med["pgbench"][3], med[side][3]))
+                print()
         if len(rows) > 1:
-            print("| workload | clients | tps ratio [95%] | CPU/tx ratio [95%] | pgbench connect ms | scalelab connect ms |")
-            print("| --- | ---: | ---: | ---: | ---: | ---: |")
+            print("| workload | clients | side | tps ratio [95%] | CPU/tx ratio [95%] | pgbench connect ms | scalelab connect ms "
+                  "| pgbench RSS MiB | scalelab RSS MiB |")
+            print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
             for r in rows:
-                print(f"| {r[0]} | {r[1]} | {r[2]:.3f} [{r[3]:.3f}, {r[4]:.3f}] | {r[5]:.3f} [{r[6]:.3f}, {r[7]:.3f}] | {r[8]:.1f} | {r[9]:.1f} |")
+                print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.3f} [{r[4]:.3f}, {r[5]:.3f}] | {r[6]:.3f} [{r[7]:.3f}, {r[8]:.3f}] "
+                      f"| {r[9]:.1f} | {r[10]:.1f} | {r[11] / 1024:.1f} | {r[12] / 1024:.1f} |")
         if a.csv:
             with open(a.csv, "w") as f:
                 f.write("series,clients,repetition,tps\n")

@@ -107,6 +107,10 @@ LoadResult mergeHostResults(const std::vector<LoadResult>& parts) {
         m.abortedClients += p.abortedClients;
         if (m.firstAbort.empty()) m.firstAbort = p.firstAbort;
         m.connectionSecondsTotal += p.connectionSecondsTotal;
+        // Every host's engine: one word when they agree, else "wire+libpq".
+        if (m.engine.empty()) m.engine = p.engine;
+        else if (!p.engine.empty() && p.engine != m.engine) m.engine = "wire+libpq";
+        if (m.engineWhy.empty()) m.engineWhy = p.engineWhy;
         for (const auto& h : p.housekeeping) m.housekeeping.push_back(h);
         samples = std::max(samples, p.samples.size());
     }

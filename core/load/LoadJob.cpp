@@ -56,7 +56,8 @@ nlohmann::json loadJobJson(const LoadSpec& s) {
                         {"connect_per_transaction", s.connectPerTransaction},
                         {"failures_detailed", s.failuresDetailed},
                         {"verbose_errors", s.verboseErrors},
-                        {"continue_on_error", s.continueOnError}};
+                        {"continue_on_error", s.continueOnError},
+                        {"engine", loadEngineName(s.engine)}};
     j["seed"] = s.seed ? nlohmann::json(*s.seed) : nlohmann::json(nullptr);
     return j;
 }
@@ -82,6 +83,9 @@ LoadSpec loadSpecFromJob(const nlohmann::json& j) {
     s.failuresDetailed = get<bool>(j, "failures_detailed");
     s.verboseErrors = get<bool>(j, "verbose_errors");
     s.continueOnError = j.value("continue_on_error", false);  // an agent older than the option sends none
+    auto engine = loadEngineFromName(j.value("engine", std::string("auto")));
+    if (!engine) throw Error("the job's engine is not auto, wire or libpq: " + j.value("engine", std::string()));
+    s.engine = *engine;
     if (!j["seed"].is_null()) s.seed = get<uint64_t>(j, "seed");
     return s;
 }

@@ -70,6 +70,8 @@ nlohmann::json toJson(const LoadResult& r) {
         j["commands"] = commands;
     }
     if (r.connectionSecondsTotal > 0) j["connection_seconds_total"] = r.connectionSecondsTotal;
+    if (!r.engine.empty()) j["engine"] = r.engine;
+    if (!r.engineWhy.empty()) j["engine_why"] = r.engineWhy;
     if (r.system) j["system"] = toJson(*r.system, false);
     if (r.histogram) j["histogram"] = toJson(*r.histogram);
     return j;
@@ -170,6 +172,8 @@ LoadResult loadResultFromJson(const nlohmann::json& j) {
         r.commands.push_back(std::move(one));
     }
     r.connectionSecondsTotal = fieldOr<double>(j, "connection_seconds_total", 0);
+    r.engine = fieldOr<std::string>(j, "engine", "");
+    r.engineWhy = fieldOr<std::string>(j, "engine_why", "");
     if (j.contains("histogram")) {
         r.histogram = histogramFromJson(j["histogram"]);
         r.latency = LatencyHistogram::fromData(*r.histogram).summary();

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <thread>
 
@@ -116,6 +117,21 @@ private:
 
 } // namespace
 
+const char* loadEngineName(LoadEngine engine) {
+    switch (engine) {
+    case LoadEngine::Auto: return "auto";
+    case LoadEngine::Wire: return "wire";
+    case LoadEngine::Libpq: return "libpq";
+    }
+    return "?";
+}
+
+std::optional<LoadEngine> loadEngineFromName(std::string_view name) {
+    for (LoadEngine e : {LoadEngine::Auto, LoadEngine::Wire, LoadEngine::Libpq})
+        if (name == loadEngineName(e)) return e;
+    return std::nullopt;
+}
+
 const char* runStatusName(RunStatus status) {
     switch (status) {
     case RunStatus::Completed: return "completed";
@@ -218,6 +234,12 @@ LoadResult LoadRun::run() {
     if (spec_.conninfo.empty()) throw Error("no connection string for the target server");
     ensureFileDescriptors(spec_.clients);
     if (!spec_.seed) spec_.seed = static_cast<uint64_t>(monotonicNs() / 1000);  // pgbench's "time"
+    if (const char* forced = std::getenv("SCALELAB_ENGINE"); forced && *forced && spec_.engine == LoadEngine::Auto) {
+        // The suite runs the load tests on both engines this way (tests/db/CMakeLists.txt).
+        auto engine = loadEngineFromName(forced);
+        if (!engine) throw Error(std::string("SCALELAB_ENGINE=") + forced + ": not an engine (auto, wire or libpq)");
+        spec_.engine = *engine;
+    }
     for (const auto& s : spec_.workload.scripts)
         for (const auto& c : s.commands)
             if (spec_.mode != QueryMode::Simple && c.sql.vars.size() > 255)
@@ -355,13 +377,19 @@ LoadResult LoadRun::run() {
     // Totals of the counted window, exact now that the workers are gone.
     Totals measured;
     int64_t lastFinish = 0, lastEndAfterDeadline = 0;
+    int wireConnections = 0, libpqConnections = 0;
     for (const auto& w : workers) {
         measured.add(w->measured());
         lastFinish = std::max(lastFinish, w->finishedNs());
         lastEndAfterDeadline = std::max(lastEndAfterDeadline, w->lastEndAfterDeadlineNs());
         if (result.firstErrorMessage.empty()) result.firstErrorMessage = w->firstFailureMessage();
         result.connectionSecondsTotal += seconds(w->connectionNs());
+        wireConnections += w->wireConnections();
+        libpqConnections += w->libpqConnections();
+        if (result.engineWhy.empty()) result.engineWhy = w->libpqWhy();
     }
+    result.engine = wireConnections > 0 && libpqConnections > 0 ? "wire+libpq" : wireConnections > 0 ? "wire" : "libpq";
+    if (libpqConnections == 0) result.engineWhy.clear();
     if (spec_.reportPerCommand) {
         // Per command, summed over the workers (each kept its own, single-writer).
         for (size_t si = 0; si < spec_.workload.scripts.size(); ++si) {

@@ -15,8 +15,18 @@
 
 namespace scalelab {
 
+// How the clients speak to the server once connected (docs/load-engines.md). libpq always
+// connects and authenticates; "wire" then speaks the protocol on the socket itself (no
+// PGresult per query, no Describe unless a result is stored), "libpq" stays with libpq.
+enum class LoadEngine { Auto, Wire, Libpq };
+const char* loadEngineName(LoadEngine engine);           // "auto", "wire", "libpq"
+std::optional<LoadEngine> loadEngineFromName(std::string_view name);
+
 struct LoadSpec {
     std::string conninfo;
+    // Auto: wire wherever it can (not for scripts with pipelines, nor TLS or GSSAPI-encrypted
+    // connections), else libpq. SCALELAB_ENGINE=wire|libpq in the environment overrides Auto.
+    LoadEngine engine = LoadEngine::Auto;
     Workload workload;
     QueryMode mode = QueryMode::Simple;
     int clients = 1;
@@ -154,6 +164,10 @@ struct LoadResult {
     std::vector<HousekeepingStep> housekeeping;  // what was done to the tables before the run
     std::vector<CommandReport> commands;         // -r
     double connectionSecondsTotal = 0;           // -C: time spent connecting and disconnecting, all threads
+    // The engine the clients' queries went through: "wire" or "libpq" ("wire+libpq" when some
+    // connections could not use wire), and why libpq where it was chosen for them.
+    std::string engine;
+    std::string engineWhy;
     std::vector<LoadSample> samples;
     // From the end of the warm-up until every client had disconnected (so the server had
     // counted their last commits); when the run has a SystemSampler.

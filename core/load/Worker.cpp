@@ -101,6 +101,8 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
             c.replayOffset = static_cast<uint64_t>(c.rng.between(0, static_cast<int64_t>(nScripts - 1)));
         }
     }
+    for (const auto& s : spec.workload.scripts)
+        for (const auto& cmd : s.commands) scriptsPipeline_ = scriptsPipeline_ || cmd.kind == Command::Kind::StartPipeline;
     int total = 0;
     for (const auto& s : spec.workload.scripts) cumulativeWeights_.push_back(total += s.weight);
     if (spec.reportPerCommand)
@@ -257,6 +259,8 @@ void Worker::loop() {
                 onReadable(*c);
             } else if (c->phase == Client::Phase::Connecting) {
                 connectStep(*c);
+            } else if (c->wire) {
+                wireReadable(*c);  // not expecting anything: as below
             } else if (c->conn && !PQconsumeInput(c->conn)) {
                 // Not expecting anything: a notice, or the server ended the session.
                 lose(*c, PQerrorMessage(c->conn));
@@ -394,13 +398,13 @@ void Worker::advance(Client& c) {
         if (c.phase != Client::Phase::Exec) return;
         const Script& script = scripts[static_cast<size_t>(c.script)];
         if (c.command == script.commands.size()) {
-            if (PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF) {
+            if (scriptsPipeline_ && PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF) {
                 abortClient(c, "client " + std::to_string(c.id) + " aborted: end of script reached with pipeline open (" +
                                    script.name + ")");
                 return;
             }
             finishTransaction(c, monotonicNs());
-            if (!spec_.workload.replay && PQtransactionStatus(c.conn) != PQTRANS_IDLE) {
+            if (!spec_.workload.replay && txStatus(c) != PQTRANS_IDLE) {
                 abortClient(c, "client " + std::to_string(c.id) +
                                    " aborted: end of script reached without completing the last transaction (" +
                                    script.name + ")");
@@ -416,7 +420,7 @@ void Worker::advance(Client& c) {
         size_t executing = c.command;
         if (spec_.reportPerCommand) c.commandStartNs = monotonicNs();
         if (cmd.kind == Command::Kind::Sql) {
-            bool pipelined = PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF;
+            bool pipelined = scriptsPipeline_ && PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF;
             if (pipelined && cmd.sql.store != SqlCommand::Store::None) {
                 bool gset = cmd.sql.store == SqlCommand::Store::Gset;
                 abortInCommand(c, gset ? "gset" : "aset", gset ? "\\gset is not allowed in pipeline mode" : "\\aset is not allowed in pipeline mode");

@@ -87,6 +87,10 @@ public:
     };
     const std::vector<std::vector<CommandStats>>& commandStats() const { return commandStats_; }
     int64_t connectionNs() const { return connectionNs_; }  // -C: connecting and disconnecting
+    // Connections that used the wire engine and libpq, and why libpq (read after the join).
+    int wireConnections() const { return wireConnections_; }
+    int libpqConnections() const { return libpqConnections_; }
+    const std::string& libpqWhy() const { return libpqWhy_; }
 
 private:
     struct Client;
@@ -112,6 +116,21 @@ private:
     void markDone(Client& c);
     void nextTransactionLater(Client& c);        // pgbench: other clients get a turn between transactions
     bool storeResult(Client& c, const PGresult* r, int query, bool last);
+    bool storeWireResult(Client& c, int query, bool last, int rows);
+    template <class NameAt, class ValueAt>
+    bool storeRow(Client& c, int query, bool gset, int rows, int fields, NameAt nameAt, ValueAt valueAt);
+    // The wire engine (WorkerWire.cpp): the protocol spoken on the socket libpq connected.
+    bool wireWanted(PGconn* conn, std::string& why) const;  // false: libpq, and why
+    void startWire(Client& c);          // after connecting (and preparing): the engine decided
+    void queueWire(Client& c, const Command& cmd, int scriptIndex, int commandIndex);
+    int flushWire(Client& c);           // 0 all written, 1 more to write, -1 broken
+    void wireReadable(Client& c);       // read what arrived and act on it
+    void processWire(Client& c);
+    // Either engine: the connection's state as libpq's functions say it.
+    PGTransactionStatusType txStatus(const Client& c) const;
+    bool connectionBroken(const Client& c) const;
+    std::string connectionError(const Client& c) const;
+    bool sendRollback(Client& c);
     void commandDone(Client& c);
     void afterError(Client& c);
     void finishTransaction(Client& c, int64_t now);
@@ -149,6 +168,9 @@ private:
     int64_t lastEndAfterDeadlineNs_ = 0;
     std::vector<std::vector<CommandStats>> commandStats_;
     int64_t connectionNs_ = 0;
+    bool scriptsPipeline_ = false;       // some script has \startpipeline: the libpq engine
+    int wireConnections_ = 0, libpqConnections_ = 0;
+    std::string libpqWhy_;
     // The event loop: an epoll set of the clients' sockets (and the run's wake-up eventfd), a
     // min-heap of timers (sleeps, throttling), and the clients due a turn. All sized before the
     // run: nothing allocates while it runs.

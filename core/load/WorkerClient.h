@@ -5,6 +5,7 @@
 // WorkerMeta.cpp (meta commands), WorkerResults.cpp (sending commands, reading results,
 // errors and retries), WorkerLog.cpp (-l transaction logs).
 #include "load/Worker.h"
+#include "load/WireProtocol.h"
 
 #include <libpq-fe.h>
 
@@ -49,9 +50,46 @@ struct Worker::Client {
     std::vector<const char*> paramPtrs;
     std::string sql;            // simple mode: the command with values substituted
     char lastNotice[512] = {0}; // the server's last notice: its words when it ends the session
+    // The wire engine (WorkerWire.cpp): after connecting, ScaleLab speaks on the socket itself.
+    bool wire = false;
+    int fd = -1;
+    bool utf8 = true;           // client_encoding UTF8: error positions count UTF-8 characters
+    char txStatus = 'I';        // the last ReadyForQuery's: I, T or E
+    bool busy = false;          // a query sent, its ReadyForQuery not yet read
+    bool closed = false;        // the socket broke or the server closed it
+    std::string closedWhy;      // libpq's words for that
+    std::string out;            // messages not yet written, from outSent on
+    size_t outSent = 0;
+    wire::InBuffer in;
+    bool tuples = false;        // the result being read has rows ('T' or 'D' seen) ...
+    int rows = 0;               // ... this many
+    bool gsetPending = false;   // \gset: the last complete result, stored at ReadyForQuery
+    int pendingRows = 0;
+    bool pendingTuples = false;
+    std::vector<std::string> columns, values;  // the columns and the last row read (\gset, \aset)
 };
 
 namespace worker_detail {
+
+// \gset/\aset from either engine's result: the column names and last row's values.
+template <class NameAt, class ValueAt>
+bool storeColumnsInto(const Workload& w, const SqlCommand& sql, VariableValues& vars, int fields, int rows,
+                      NameAt nameAt, ValueAt valueAt, std::string& invalid) {
+    for (int f = 0; f < fields; ++f) {
+        const char* column = nameAt(f);
+        int slot = w.vars.find(sql.prefix, column);
+        if (slot < 0 || !vars.defined(slot)) {
+            std::string name = sql.prefix + column;  // a new variable: pgbench checks its name
+            if (!isValidVariableName(name)) {
+                invalid = name;
+                return false;
+            }
+            if (slot < 0) continue;  // no script reads it
+        }
+        vars.setText(slot, valueAt(rows - 1, f));
+    }
+    return true;
+}
 
 // libpq's messages end in a newline; ours are one line.
 inline std::string chomp(std::string msg) {

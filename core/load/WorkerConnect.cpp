@@ -78,6 +78,7 @@ bool Worker::connectAll() {
             return false;
         }
     }
+    for (auto& c : clients_) startWire(c);
     return shared_.stop.load(std::memory_order_acquire) == RunShared::kRunning;
 }
 
@@ -190,6 +191,7 @@ void Worker::connectStep(Client& c) {
                 PQexitPipelineMode(c.conn);
                 c.preparing = false;
                 setNeedFlush(c, false);
+                startWire(c);
                 connectionNs_ += monotonicNs() - c.connectStartNs;
                 c.phase = Client::Phase::Start;
                 advance(c);
@@ -217,6 +219,7 @@ void Worker::connectStep(Client& c) {
         c.preparing = true;
         return;
     }
+    startWire(c);
     connectionNs_ += monotonicNs() - c.connectStartNs;
     c.phase = Client::Phase::Start;
     advance(c);
@@ -231,6 +234,7 @@ void Worker::disconnect(Client& c) {
     int64_t start = monotonicNs();
     if (c.conn) PQfinish(c.conn);
     c.conn = nullptr;
+    c.wire = false;
     connectionNs_ += monotonicNs() - start;
 }
 

@@ -154,6 +154,7 @@ void Worker::abortClient(Client& c, const std::string& why) {
     if (c.conn) {
         PQfinish(c.conn);  // an open transaction ends with the session
         c.conn = nullptr;
+        c.wire = false;
     }
     markDone(c);
 }
@@ -170,8 +171,7 @@ void Worker::abortInCommand(Client& c, const char* what, const std::string& why)
 void Worker::cancelAndClose() {
     for (auto& c : clients_) {
         if (!c.conn) continue;
-        if (c.phase == Client::Phase::Waiting && PQstatus(c.conn) == CONNECTION_OK &&
-            PQtransactionStatus(c.conn) == PQTRANS_ACTIVE) {
+        if (c.phase == Client::Phase::Waiting && PQstatus(c.conn) == CONNECTION_OK && txStatus(c) == PQTRANS_ACTIVE) {
             if (PGcancel* cancel = PQgetCancel(c.conn)) {
                 char err[256];
                 PQcancel(cancel, err, sizeof err);
@@ -180,6 +180,7 @@ void Worker::cancelAndClose() {
         }
         PQfinish(c.conn);
         c.conn = nullptr;
+        c.wire = false;
     }
 }
 

@@ -24,9 +24,7 @@ bool Worker::send(Client& c, const Command& cmd, int scriptIndex, int commandInd
     const SqlCommand& sql = cmd.sql;
     size_t n = sql.vars.size();
     for (size_t k = 0; k < n; ++k) c.paramPtrs[k] = c.vars.text(sql.vars[k]);  // nullptr (SQL NULL) when undefined
-    int ok = 0;
-    switch (spec_.mode) {
-    case QueryMode::Simple:
+    if (spec_.mode == QueryMode::Simple) {
         // A variable that is not defined stays as written, as pgbench's assignVariables().
         c.sql.clear();
         for (size_t k = 0; k < n; ++k) {
@@ -35,28 +33,34 @@ bool Worker::send(Client& c, const Command& cmd, int scriptIndex, int commandInd
             else c.sql.append(":").append(spec_.workload.vars.name(sql.vars[k]));
         }
         c.sql.append(sql.pieces[n]);
-        ok = PQsendQuery(c.conn, c.sql.c_str());
-        break;
-    case QueryMode::Extended:
-        ok = PQsendQueryParams(c.conn, sql.parameterized.c_str(), static_cast<int>(n), nullptr, c.paramPtrs.data(),
-                               nullptr, nullptr, 0);
-        break;
-    case QueryMode::Prepared:
-        ok = PQsendQueryPrepared(c.conn, statementNames_[static_cast<size_t>(scriptIndex)][static_cast<size_t>(commandIndex)].c_str(),
-                                 static_cast<int>(n), c.paramPtrs.data(), nullptr, nullptr, 0);
-        break;
+    }
+    const std::string& statement = statementNames_[static_cast<size_t>(scriptIndex)][static_cast<size_t>(commandIndex)];
+    int ok = 1;
+    if (c.wire) {
+        queueWire(c, cmd, scriptIndex, commandIndex);
+    } else {
+        switch (spec_.mode) {
+        case QueryMode::Simple: ok = PQsendQuery(c.conn, c.sql.c_str()); break;
+        case QueryMode::Extended:
+            ok = PQsendQueryParams(c.conn, sql.parameterized.c_str(), static_cast<int>(n), nullptr, c.paramPtrs.data(),
+                                   nullptr, nullptr, 0);
+            break;
+        case QueryMode::Prepared:
+            ok = PQsendQueryPrepared(c.conn, statement.c_str(), static_cast<int>(n), c.paramPtrs.data(), nullptr, nullptr, 0);
+            break;
+        }
     }
     if (spec_.debug)  // what pgbench shows: the query as sent, its text with $n, or the statement's name
         debugLine("client %d sending %s", c.id,
                   spec_.mode == QueryMode::Simple     ? c.sql.c_str()
                   : spec_.mode == QueryMode::Extended ? sql.parameterized.c_str()
-                                                      : statementNames_[static_cast<size_t>(scriptIndex)][static_cast<size_t>(commandIndex)].c_str());
+                                                      : statement.c_str());
     // In a pipeline the queries stay in libpq's buffer until the sync (one send for all of them,
     // as pgbench); otherwise out now.
-    bool pipelined = PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF;
-    int flushed = !ok ? -1 : pipelined ? 0 : PQflush(c.conn);
+    bool pipelined = scriptsPipeline_ && PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF;
+    int flushed = !ok ? -1 : pipelined ? 0 : c.wire ? flushWire(c) : PQflush(c.conn);
     if (flushed < 0) {
-        lose(c, PQerrorMessage(c.conn));
+        lose(c, connectionError(c));
         return false;
     }
     if (!pipelined) setNeedFlush(c, flushed == 1);
@@ -66,6 +70,10 @@ bool Worker::send(Client& c, const Command& cmd, int scriptIndex, int commandInd
 }
 
 void Worker::onReadable(Client& c) {
+    if (c.wire) {
+        wireReadable(c);
+        return;
+    }
     if (spec_.debug) debugLine("client %d receiving", c.id);
     if (!PQconsumeInput(c.conn)) {
         lose(c, PQerrorMessage(c.conn));
@@ -149,28 +157,37 @@ void Worker::processResults(Client& c) {
 
 // \gset (the last result: exactly one row) or \aset (any result with rows): each column into
 // the variable named by the prefix and the column name, as text. False when the client aborted.
-bool Worker::storeResult(Client& c, const PGresult* r, int query, bool gset) {
+template <class NameAt, class ValueAt>
+bool Worker::storeRow(Client& c, int query, bool gset, int rows, int fields, NameAt nameAt, ValueAt valueAt) {
     const SqlCommand& sql = spec_.workload.scripts[static_cast<size_t>(c.script)].commands[c.command].sql;
     auto metaError = [&](const std::string& what) {
         abortClient(c, "client " + std::to_string(c.id) + " script " + std::to_string(c.script) + " command " +
                            std::to_string(c.command) + " query " + std::to_string(query) + ": " + what);
         return false;
     };
-    int rows = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) : 0;
     if (gset && rows != 1) return metaError("expected one row, got " + std::to_string(rows));
-    for (int f = 0; f < PQnfields(r); ++f) {
-        const char* column = PQfname(r, f);
-        int slot = spec_.workload.vars.find(sql.prefix, column);
-        if (slot < 0 || !c.vars.defined(slot)) {
-            std::string name = sql.prefix + column;  // a new variable: pgbench checks its name
-            if (!isValidVariableName(name))
-                return metaError(std::string(gset ? "gset" : "aset") + ": invalid variable name: \"" + name +
-                                 "\"; error storing into variable " + name);
-            if (slot < 0) continue;  // no script reads it
-        }
-        c.vars.setText(slot, PQgetvalue(r, rows - 1, f));
-    }
+    std::string invalid;
+    if (!worker_detail::storeColumnsInto(spec_.workload, sql, c.vars, fields, rows, nameAt, valueAt, invalid))
+        return metaError(std::string(gset ? "gset" : "aset") + ": invalid variable name: \"" + invalid +
+                         "\"; error storing into variable " + invalid);
     return true;
+}
+
+bool Worker::storeResult(Client& c, const PGresult* r, int query, bool gset) {
+    int rows = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) : 0;
+    return storeRow(c, query, gset, rows, PQnfields(r), [&](int f) { return PQfname(r, f); },
+                    [&](int row, int f) { return PQgetvalue(r, row, f); });
+}
+
+// The wire engine's result: the columns of its RowDescription and its last DataRow.
+bool Worker::storeWireResult(Client& c, int query, bool gset, int rows) {
+    int fields = static_cast<int>(c.columns.size());
+    if (rows > 0 && c.values.size() != c.columns.size()) {
+        lose(c, "the server's row has " + std::to_string(c.values.size()) + " values for " + std::to_string(fields) + " columns");
+        return false;
+    }
+    return storeRow(c, query, gset, rows, fields, [&](int f) { return c.columns[static_cast<size_t>(f)].c_str(); },
+                    [&](int, int f) { return c.values[static_cast<size_t>(f)].c_str(); });
 }
 
 void Worker::commandDone(Client& c) {
@@ -181,9 +198,8 @@ void Worker::commandDone(Client& c) {
     }
     if (c.sqlstate[0]) {
         // The server ended the session (pg_terminate_backend, shutdown) or the socket broke.
-        if (PQstatus(c.conn) == CONNECTION_BAD || std::strncmp(c.sqlstate, "57P0", 4) == 0 ||
-            std::strncmp(c.sqlstate, "08", 2) == 0) {
-            lose(c, PQerrorMessage(c.conn));
+        if (connectionBroken(c) || std::strncmp(c.sqlstate, "57P0", 4) == 0 || std::strncmp(c.sqlstate, "08", 2) == 0) {
+            lose(c, connectionError(c));
             return;
         }
         bool retryable = std::strcmp(c.sqlstate, "40001") == 0 || std::strcmp(c.sqlstate, "40P01") == 0;
@@ -203,17 +219,12 @@ void Worker::commandDone(Client& c) {
         if (spec_.verboseErrors)
             std::fprintf(stderr, "client %d got an error in command %zu (SQL) of script %d; %s\n", c.id, c.command, c.script,
                          c.errorMessage.c_str());
-        PGTransactionStatusType tx = PQtransactionStatus(c.conn);
+        PGTransactionStatusType tx = txStatus(c);
         if (tx == PQTRANS_INERROR || tx == PQTRANS_INTRANS) {
             c.rollingBack = true;
             char state[6];
             std::memcpy(state, c.sqlstate, sizeof state);
-            int flushed = PQsendQuery(c.conn, "ROLLBACK") ? PQflush(c.conn) : -1;
-            if (flushed < 0) {
-                lose(c, PQerrorMessage(c.conn));
-                return;
-            }
-            setNeedFlush(c, flushed == 1);
+            if (!sendRollback(c)) return;
             std::memcpy(c.sqlstate, state, sizeof state);
             return;  // still Waiting, now for the ROLLBACK
         }

@@ -545,3 +545,88 @@ TEST_F(LoadRunTest, WithoutWarmupTheSystemSummaryCoversTheWholeRun) {
     EXPECT_GE(r.system->seconds, 1.5);
     EXPECT_GT(*r.system->loadGeneratorCpuPct, 0.0);
 }
+
+// The two engines (docs/load-engines.md): a client that meets an error aborts with the same
+// words through both, libpq's text of the server's error included (the syntax cursor, DETAIL,
+// HINT, QUERY, CONTEXT), in every query mode.
+TEST_F(LoadRunTest, BothEnginesAbortWithLibpqsWordsForTheServersErrors) {
+    const std::vector<std::string> scripts = {
+        "SELECT 1/0;\n",
+        "SELEC 1;\n",
+        "SELECT 1 +\n\t  'x'::int;\n",
+        "SELECT 'a rather long line that goes on and on and on well past sixty columns', 'y'::int;\n",
+        "SELECT 'é', 'ü', nosuchcolumn;\n",
+        "DO $$BEGIN RAISE EXCEPTION 'boom' USING DETAIL = 'the detail', HINT = 'the hint'; END$$;\n",
+        "DO $$BEGIN EXECUTE 'SELECT 1 FROM nosuchtable'; END$$;\n",
+        "SELECT 1 AS a UNION SELECT 2 \\gset\n",
+        "SELECT 1 AS \"not valid\" \\gset\n",
+        "SELECT 1 \\; SELECT 2/0 \\; SELECT 3 \\gset\n",
+    };
+    for (QueryMode mode : {QueryMode::Simple, QueryMode::Extended, QueryMode::Prepared}) {
+        for (const auto& text : scripts) {
+            if (mode != QueryMode::Simple && text.find("\\;") != std::string::npos) continue;  // one statement each
+            std::string words[2];
+            for (LoadEngine engine : {LoadEngine::Wire, LoadEngine::Libpq}) {
+                LoadSpec s = spec("", 1, 1, 1);
+                s.mode = mode;
+                s.engine = engine;
+                s.workload.addScriptText(text, "e.sql");
+                LoadResult r = LoadRun(s).run();
+                EXPECT_EQ(r.engine, loadEngineName(engine));
+                EXPECT_EQ(r.abortedClients, 1) << text;
+                words[engine == LoadEngine::Wire ? 0 : 1] = r.firstAbort;
+            }
+            EXPECT_EQ(words[0], words[1]) << queryModeName(mode) << ": " << text;
+            EXPECT_FALSE(words[0].empty());
+        }
+    }
+}
+
+// \gset and \aset store the same values through both engines, NULL as empty text, and the
+// results count the same (simple mode: the values are substituted into quoted text).
+TEST_F(LoadRunTest, BothEnginesStoreTheSameValues) {
+    const std::string script =
+        "SELECT 7 AS seven, NULL AS nothing, 'x y' AS words \\gset g_\n"
+        "SELECT 1 AS a \\; SELECT 2 AS a, 3 AS b \\aset\n"
+        "SELECT :g_seven + :a + :b AS total, length(':g_words') AS n, ':g_nothing' = '' AS empty \\gset\n"
+        "\\if :total = 12 and :n = 3 and :empty\n"
+        "SELECT 1;\n"
+        "\\else\n"
+        "SELECT 1/0;\n"
+        "\\endif\n";
+    for (LoadEngine engine : {LoadEngine::Wire, LoadEngine::Libpq}) {
+        LoadSpec s = spec("", 2, 1, 20);
+        s.engine = engine;
+        s.workload.addScriptText(script, "store.sql");
+        LoadResult r = LoadRun(s).run();
+        EXPECT_EQ(r.status, RunStatus::Completed) << loadEngineName(engine) << ": " << r.error;
+        EXPECT_EQ(r.transactions, 40u);
+        EXPECT_EQ(r.engine, loadEngineName(engine));
+    }
+}
+
+// Auto takes wire, except where it cannot: a script with a pipeline runs on libpq, said with
+// the reason; asked for wire, such a run fails before it starts, saying why.
+TEST_F(LoadRunTest, TheRunSaysWhichEngineRanAndWhy) {
+    const char* forced = std::getenv("SCALELAB_ENGINE");
+    LoadSpec plain = spec("select-only", 2, 1, 5);
+    LoadResult r = LoadRun(plain).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_EQ(r.engine, forced ? std::string(forced) : std::string("wire"));
+
+    LoadSpec piped = spec("", 2, 1, 5);
+    piped.mode = QueryMode::Extended;
+    piped.workload.addScriptText("\\startpipeline\nSELECT 1;\nSELECT 2;\n\\endpipeline\n", "pipe.sql");
+    piped.engine = LoadEngine::Auto;
+    if (!forced) {
+        LoadResult p = LoadRun(piped).run();
+        ASSERT_EQ(p.status, RunStatus::Completed) << p.error;
+        EXPECT_EQ(p.engine, "libpq");
+        EXPECT_EQ(p.engineWhy, "the scripts use pipelines");
+    }
+    piped.engine = LoadEngine::Wire;
+    LoadResult refused = LoadRun(piped).run();
+    EXPECT_EQ(refused.status, RunStatus::Failed);
+    EXPECT_EQ(refused.transactions, 0u);
+    EXPECT_NE(refused.error.find("the wire engine cannot run this: the scripts use pipelines"), std::string::npos) << refused.error;
+}

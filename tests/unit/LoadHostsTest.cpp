@@ -97,6 +97,15 @@ TEST(LoadHosts, MergedPercentilesAreThoseOfAllTransactionsTogether) {
     EXPECT_DOUBLE_EQ(merged.measuredSeconds, 10.2);  // the window: from the common start to the last end
     EXPECT_DOUBLE_EQ(merged.tps, static_cast<double>(all.size()) / 10.2);
     EXPECT_DOUBLE_EQ(merged.latency.p50Ms, whole.p50Ms);
+    // The engine: one word when the hosts agree, both when they do not.
+    LoadResult wire = hostResult(fast, 10.0, 4), libpq = hostResult(slow, 10.2, 4);
+    wire.engine = "wire";
+    libpq.engine = "libpq";
+    libpq.engineWhy = "the connection uses TLS";
+    EXPECT_EQ(mergeHostResults({wire, wire}).engine, "wire");
+    LoadResult mixed = mergeHostResults({wire, libpq});
+    EXPECT_EQ(mixed.engine, "wire+libpq");
+    EXPECT_EQ(mixed.engineWhy, "the connection uses TLS");
     EXPECT_DOUBLE_EQ(merged.latency.p95Ms, whole.p95Ms);
     EXPECT_DOUBLE_EQ(merged.latency.p99Ms, whole.p99Ms);
     EXPECT_DOUBLE_EQ(merged.latency.maxMs, whole.maxMs);
@@ -206,7 +215,9 @@ TEST(LoadHosts, AHostGetsTheScriptsByTheirTextAndTheRunsSettings) {
     s.maxTries = 3;
     s.seed = 77;
     s.reportPerCommand = true;
+    s.engine = LoadEngine::Libpq;
     LoadSpec back = loadSpecFromJob(nlohmann::json::parse(loadJobJson(s).dump()));
+    EXPECT_EQ(back.engine, LoadEngine::Libpq) << "each host runs the engine asked for";
     EXPECT_EQ(back.conninfo, s.conninfo);
     ASSERT_EQ(back.workload.scripts.size(), 2u);
     EXPECT_EQ(back.workload.describe(), s.workload.describe());
