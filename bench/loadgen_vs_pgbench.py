@@ -145,7 +145,8 @@ def main():
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--data", action="store_true", help="compare the data of pgbench -i and scalelab init instead")
-    ap.add_argument("--workloads", default="select-only,tpcb-like", help="comma-separated: select-only, tpcb-like, pipeline")
+    ap.add_argument("--workloads", default="select-only,tpcb-like",
+                    help="comma-separated: select-only, tpcb-like (both -M prepared), select-only-simple, tpcb-like-simple, pipeline")
     ap.add_argument("--counts", default="", help="comma-separated client counts (overrides --clients), e.g. 8,64,256,512,1000")
     ap.add_argument("--csv", default="", help="also write every run as a runs CSV (series, clients, repetition, tps) for scalelab import")
     ap.add_argument("--engines", default="", help="comma-separated ScaleLab engines to run as sides of their own (wire,libpq); "
@@ -173,6 +174,7 @@ def main():
             f.write("\\endpipeline\n")
         os.chmod(pipeline, 0o644)
         flags = {"select-only": ["-S", "-M", "prepared"], "tpcb-like": ["-M", "prepared"],
+                 "select-only-simple": ["-S", "-M", "simple"], "tpcb-like-simple": ["-M", "simple"],
                  "pipeline": ["-f", pipeline, "-M", "extended"]}
         print(f"pgbench: {subprocess.run([a.pgbench, '--version'], capture_output=True, text=True).stdout.strip()}")
         print(f"scalelab: {a.scalelab}; clients {counts} j={a.threads} T={a.time}, scale 10, {a.pairs} pairs\n")

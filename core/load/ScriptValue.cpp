@@ -1,6 +1,7 @@
 #include "load/ScriptValue.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +26,12 @@ const char* formatValue(const ScriptValue& v, char* buf, size_t size) {
     case ScriptValue::Type::None:
     case ScriptValue::Type::Null: snprintf(buf, size, "NULL"); break;
     case ScriptValue::Type::Bool: snprintf(buf, size, "%s", v.b ? "true" : "false"); break;
-    case ScriptValue::Type::Int: snprintf(buf, size, "%lld", static_cast<long long>(v.i)); break;
+    case ScriptValue::Type::Int: {
+        // Every transaction formats its \set values: to_chars, not printf's format parsing.
+        auto end = std::to_chars(buf, buf + size - 1, v.i).ptr;
+        *end = '\0';
+        break;
+    }
     case ScriptValue::Type::Double:
         // PostgreSQL's own snprintf spells the special values this way.
         if (std::isnan(v.d)) snprintf(buf, size, "NaN");
