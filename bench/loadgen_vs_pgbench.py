@@ -56,8 +56,8 @@ def cpu_seconds(pid):
 
 def rss_kb(pid):
     """The process's resident memory now (/proc/PID/status VmRSS), in KiB."""
-    with open(f"/proc/{pid}/status") as f:
-        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+    with open(f"/proc/{pid}/status") as f:  # an exited process (a zombie) has no VmRSS line: 0
+        return next((int(l.split()[1]) for l in f if l.startswith("VmRSS:")), 0)
 
 def run_steady(cmd):
     """One run with -P 1, measured over its steady state (issue 33): from the end of the first

@@ -28,13 +28,12 @@ struct Message {
     uint32_t length = 0;         // of the body
 };
 
-// Received bytes, split into whole messages. One buffer per connection, 2 KiB (a pgbench
-// transaction's answers are a few hundred bytes), grown only for a message larger than any
-// before it (a result's rows stream through it); left uninitialised: memory per client counts
-// at 1,000 clients.
+// Received bytes, split into whole messages. One buffer per connection, 512 bytes (a pgbench
+// transaction's answers are tens of bytes), grown only for a message larger than any before
+// it (a result's rows stream through it): memory per client counts at 1,000 clients.
 class InBuffer {
 public:
-    explicit InBuffer(size_t capacity = 2048) : data_(new char[capacity]), size_(capacity) {}
+    explicit InBuffer(size_t capacity = 512) : data_(new char[capacity]), size_(capacity) {}
     // One recv() on the (non-blocking) socket: >0 bytes read, 0 the server closed the
     // connection, -1 an error (errno), -2 nothing to read now.
     long readFrom(int fd);

@@ -91,7 +91,7 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
         if (!w.isDefined(VariableTable::kRandomSeed))
             c.vars.setValue(VariableTable::kRandomSeed, ScriptValue::integer(static_cast<int64_t>(spec.seed.value_or(0))));
         c.paramPtrs.resize(maxParams);
-        c.sql.reserve(1024);
+        if (spec.mode == QueryMode::Simple) c.sql.reserve(1024);  // the text with values: simple mode only
         if (spec.workload.replay && spec.workload.shuffle && nScripts > 1) {
             // pos -> (offset + stride * pos) mod n with gcd(stride, n) = 1 visits every
             // statement once per round, in an order of this client's own.

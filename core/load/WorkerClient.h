@@ -49,7 +49,7 @@ struct Worker::Client {
     VariableValues vars;
     std::vector<const char*> paramPtrs;
     std::string sql;            // simple mode: the command with values substituted
-    char lastNotice[512] = {0}; // the server's last notice: its words when it ends the session
+    std::string lastNotice;     // the server's last notice: its words when it ends the session (empty: none yet)
     // The wire engine (WorkerWire.cpp): after connecting, ScaleLab speaks on the socket itself.
     bool wire = false;
     int fd = -1;
@@ -100,9 +100,7 @@ inline std::string chomp(std::string msg) {
 // libpq would print notices on stderr; a worker never logs. Keep the last one instead: when
 // the server terminates an idle session, its reason arrives this way.
 inline void keepNotice(void* arg, const char* message) {
-    char* into = static_cast<char*>(arg);
-    std::strncpy(into, message, 511);
-    into[511] = '\0';
+    static_cast<std::string*>(arg)->assign(message);  // a notice may allocate; a steady transaction has none
 }
 
 } // namespace worker_detail

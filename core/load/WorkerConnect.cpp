@@ -70,7 +70,7 @@ bool Worker::connectAll() {
             if (polling[i] == PGRES_POLLING_OK) --pending;
         }
     }
-    for (auto& c : clients_) PQsetNoticeProcessor(c.conn, keepNotice, c.lastNotice);
+    for (auto& c : clients_) PQsetNoticeProcessor(c.conn, keepNotice, &c.lastNotice);
     if (spec_.mode == QueryMode::Prepared && !prepareAll()) return false;
     for (auto& c : clients_) {
         if (PQsetnonblocking(c.conn, 1) != 0) {
@@ -206,7 +206,7 @@ void Worker::connectStep(Client& c) {
     case PGRES_POLLING_WRITING: watchFor(c, EPOLLOUT); return;
     default: break;
     }
-    PQsetNoticeProcessor(c.conn, keepNotice, c.lastNotice);
+    PQsetNoticeProcessor(c.conn, keepNotice, &c.lastNotice);
     PQsetnonblocking(c.conn, 1);
     watchFor(c, EPOLLIN);
     if (spec_.mode == QueryMode::Prepared) {

@@ -137,7 +137,7 @@ void Worker::finishTransaction(Client& c, int64_t now) {
 
 void Worker::lose(Client& c, const std::string& what) {
     std::string msg = what;
-    if (std::strncmp(c.lastNotice, "FATAL:", 6) == 0) msg = std::string(c.lastNotice) + " (" + what + ")";
+    if (c.lastNotice.rfind("FATAL:", 0) == 0) msg = c.lastNotice + " (" + what + ")";
     while (!msg.empty() && msg.back() == '\n') msg.pop_back();
     size_t nl;
     while ((nl = msg.find('\n')) != std::string::npos) msg.replace(nl, 1, " ");

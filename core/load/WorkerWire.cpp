@@ -57,8 +57,7 @@ void Worker::startWire(Client& c) {
     c.busy = false;
     c.closed = false;
     c.closedWhy.clear();
-    c.out.clear();
-    c.out.reserve(512);
+    c.out.clear();  // grows to the largest command's messages in the first transactions, then stays
     c.outSent = 0;
     c.in.clear();
 }
@@ -159,9 +158,7 @@ void Worker::processWire(Client& c) {
         while (c.in.next(m)) {
             // libpq takes an error outside a query as a notice, as it does here.
             if (m.type == 'N' || m.type == 'E') {
-                std::string text = wire::describe(m, false, nullptr, c.utf8);
-                std::strncpy(c.lastNotice, text.c_str(), sizeof c.lastNotice - 1);
-                c.lastNotice[sizeof c.lastNotice - 1] = '\0';
+                c.lastNotice = wire::describe(m, false, nullptr, c.utf8);
             }
         }
         return;
@@ -222,9 +219,7 @@ void Worker::processWire(Client& c) {
             ++c.query;
             break;
         case 'N': {
-            std::string text = wire::describe(m, false, nullptr, c.utf8);
-            std::strncpy(c.lastNotice, text.c_str(), sizeof c.lastNotice - 1);
-            c.lastNotice[sizeof c.lastNotice - 1] = '\0';
+            c.lastNotice = wire::describe(m, false, nullptr, c.utf8);
             break;
         }
         case 'G':
