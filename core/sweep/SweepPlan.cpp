@@ -248,6 +248,9 @@ SweepPlan parsePlan(const json& j) {
         } catch (const Error& e) {
             fail("$.workload.mode", e.what());
         }
+        std::string engine = wl.string("engine", "auto");
+        if (auto e = loadEngineFromName(engine)) p.engine = *e;
+        else fail("$.workload.engine", "unknown engine '" + engine + "' (choices: auto, wire, libpq)");
         p.rate = wl.number("rate", 0, 0, "0 (unthrottled) or more transactions per second");
         p.maxTries = static_cast<int>(wl.integer("max_tries", 1, 0));  // 0: no limit (timed runs or a latency limit)
         p.scriptScale = wl.integer("scale", 0, 1);  // 0: not given

@@ -1,6 +1,7 @@
 #pragma once
 // A sweep plan: series x client counts x repetitions, and everything a run needs. Read from
 // JSON (schema in docs/sweeps.md); every error names the JSON path and what was expected.
+#include "load/LoadSpec.h"
 #include "load/PgbenchData.h"
 #include "load/Workload.h"
 #include "sweep/LoadHostsPlan.h"
@@ -58,6 +59,7 @@ struct SweepPlan {
     std::string replay;
     bool shuffle = false;
     QueryMode mode = QueryMode::Simple;
+    LoadEngine engine = LoadEngine::Auto;   // docs/load-engines.md
     double rate = 0;
     int maxTries = 1;
     double latencyLimitMs = 0;              // pgbench -L

@@ -346,6 +346,7 @@ void SweepRunner::run() {
             spec.conninfo = conninfo;
             spec.workload = workload;
             spec.mode = plan_.mode;
+            spec.engine = plan_.engine;
             spec.clients = planned.clients;
             spec.threads = plan_.threads.threadsFor(planned.clients, placement.loadGeneratorPus());
             spec.durationS = plan_.durationS;

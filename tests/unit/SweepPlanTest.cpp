@@ -130,6 +130,11 @@ TEST(SweepPlan, PgbenchRunProtocolMembers) {
     EXPECT_EQ(p.scriptScale, 7);
     EXPECT_EQ(p.latencyLimitMs, 50);
     EXPECT_EQ(p.maxFailedPct, 1.5);
+    EXPECT_EQ(p.engine, LoadEngine::Auto);
+    j["workload"] = {{"engine", "libpq"}};
+    EXPECT_EQ(parsePlan(j).engine, LoadEngine::Libpq);
+    j["workload"] = {{"engine", "fast"}};
+    EXPECT_EQ(problem(j), "$.workload.engine: unknown engine 'fast' (choices: auto, wire, libpq)");
     j["workload"] = {{"vacuum", "sometimes"}};
     EXPECT_EQ(problem(j), "$.workload.vacuum: unknown vacuum choice 'sometimes' (choices: pgbench, all, none)");
     j["workload"] = {{"max_failed_pct", 120}};
