@@ -65,31 +65,10 @@ struct Worker::Client {
     int rows = 0;               // ... this many
     bool gsetPending = false;   // \gset: the last complete result, stored at ReadyForQuery
     int pendingRows = 0;
-    bool pendingTuples = false;
     std::vector<std::string> columns, values;  // the columns and the last row read (\gset, \aset)
 };
 
 namespace worker_detail {
-
-// \gset/\aset from either engine's result: the column names and last row's values.
-template <class NameAt, class ValueAt>
-bool storeColumnsInto(const Workload& w, const SqlCommand& sql, VariableValues& vars, int fields, int rows,
-                      NameAt nameAt, ValueAt valueAt, std::string& invalid) {
-    for (int f = 0; f < fields; ++f) {
-        const char* column = nameAt(f);
-        int slot = w.vars.find(sql.prefix, column);
-        if (slot < 0 || !vars.defined(slot)) {
-            std::string name = sql.prefix + column;  // a new variable: pgbench checks its name
-            if (!isValidVariableName(name)) {
-                invalid = name;
-                return false;
-            }
-            if (slot < 0) continue;  // no script reads it
-        }
-        vars.setText(slot, valueAt(rows - 1, f));
-    }
-    return true;
-}
 
 // libpq's messages end in a newline; ours are one line.
 inline std::string chomp(std::string msg) {

@@ -166,10 +166,18 @@ bool Worker::storeRow(Client& c, int query, bool gset, int rows, int fields, Nam
         return false;
     };
     if (gset && rows != 1) return metaError("expected one row, got " + std::to_string(rows));
-    std::string invalid;
-    if (!worker_detail::storeColumnsInto(spec_.workload, sql, c.vars, fields, rows, nameAt, valueAt, invalid))
-        return metaError(std::string(gset ? "gset" : "aset") + ": invalid variable name: \"" + invalid +
-                         "\"; error storing into variable " + invalid);
+    for (int f = 0; f < fields; ++f) {
+        const char* column = nameAt(f);
+        int slot = spec_.workload.vars.find(sql.prefix, column);
+        if (slot < 0 || !c.vars.defined(slot)) {
+            std::string name = sql.prefix + column;  // a new variable: pgbench checks its name
+            if (!isValidVariableName(name))
+                return metaError(std::string(gset ? "gset" : "aset") + ": invalid variable name: \"" + name +
+                                 "\"; error storing into variable " + name);
+            if (slot < 0) continue;  // no script reads it
+        }
+        c.vars.setText(slot, valueAt(rows - 1, f));
+    }
     return true;
 }
 

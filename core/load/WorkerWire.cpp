@@ -22,7 +22,7 @@ constexpr const char* kServerClosed =
 
 bool Worker::wireWanted(PGconn* conn, std::string& why) const {
     if (spec_.engine == LoadEngine::Libpq) {
-        why = "chosen";
+        why = "asked for";
         return false;
     }
     if (scriptsPipeline_) {
