@@ -7,6 +7,8 @@
 #include "load/LoadResultJson.h"
 #include "load/LoadRun.h"
 #include "load/PgbenchData.h"
+#include "metrics/RemoteMachine.h"
+#include "metrics/SystemSampler.h"
 #include "load/Random.h"
 #include "server/ConnectionCapacity.h"
 #include "topo/PlacementScope.h"
@@ -59,8 +61,10 @@ std::string fmt(const char* format, double v) {
     return buf;
 }
 
-// iostat's summary: avg-cpu, then a line per device, then process CPU and server counters.
-void printSystemSummary(const SystemSample& m) {
+// iostat's summary: the machine it is of, avg-cpu, then a line per device, then process CPU and
+// server counters.
+void printSystemSummary(const SystemSample& m, const MetricsMachine* machine) {
+    if (machine) std::printf("machine: %s\n", machine->describe().c_str());
     const CpuUsage& c = m.cpu.total;
     std::printf("avg-cpu:  %%user   %%nice %%system %%iowait  %%steal   %%idle\n         %6.2f  %6.2f  %6.2f  %6.2f  %6.2f  %6.2f\n",
                 c.user, c.nice, c.system + c.irq + c.softirq, c.iowait, c.steal, c.idle);
@@ -105,7 +109,7 @@ void printPerCommand(const LoadSpec& spec, const LoadResult& r) {
     }
 }
 
-void printReport(const LoadSpec& spec, const LoadResult& r, const std::string& placement) {
+void printReport(const LoadSpec& spec, const LoadResult& r, const std::string& placement, const MetricsMachine* machine = nullptr) {
     std::cout << "transaction type: " << r.workload << "\n"
               << "scaling factor: " << r.scale << "\n"
               << "query mode: " << queryModeName(r.mode) << "\n"
@@ -153,7 +157,7 @@ void printReport(const LoadSpec& spec, const LoadResult& r, const std::string& p
               << ", max = " << fmt("%.3f", l.maxMs) << " ms\n";
     if (spec.rate > 0)
         std::cout << "rate limit schedule lag: avg " << fmt("%.3f", r.lagMeanMs) << " (max " << fmt("%.3f", r.lagMaxMs) << ") ms\n";
-    if (r.system) printSystemSummary(*r.system);
+    if (r.system) printSystemSummary(*r.system, machine);
     if (spec.connectPerTransaction) {
         uint64_t ended = r.transactions + failed;
         std::cout << "average connection time = "
@@ -339,7 +343,13 @@ int runRunCommand(const RunArgs& a) {
         if (a.progress > 0) spec.sampleIntervalS = a.progress;
         if (a.duration == 0 && a.transactions == 0) spec.transactionsPerClient = 10;  // pgbench's default
         validate(spec);  // before anything starts: a typo must not cost an initdb
+        if (!a.metricsHost.empty() && a.target.conninfo.empty())
+            throw UsageError("--metrics-host is for a server of yours on another machine (--conninfo); the embedded server "
+                             "runs here, and its machine is measured here");
         if (!a.loadHosts.empty()) {
+            if (!a.metricsHost.empty())
+                throw UsageError("--metrics-host with --load-hosts: give both in a sweep plan (target.metrics_host, "
+                                 "load_hosts); `run` takes one or the other");
             if (!a.placement.empty() || a.separate || a.realSmt || a.offlineCpus)
                 throw UsageError("--placement, --separate, --real-smt and --offline-cpus place this machine's load generator: with --load-hosts the clients run elsewhere");
             if (a.log) throw UsageError("-l writes each thread's log on its own machine: not available with --load-hosts");
@@ -394,7 +404,15 @@ int runRunCommand(const RunArgs& a) {
             target.conninfo, target.embedded ? target.embedded->status().pid : 0, placement.loadGeneratorPus());
         sources.disks.only = a.devices;
         sources.disks.partitions = a.partitions;
+        if (!a.metricsHost.empty()) {
+            HostCommand command;
+            if (!a.sshCommand.empty()) command.ssh = words(a.sshCommand);
+            command.remoteProgram = a.remoteScalelab;
+            sources.machine = std::make_shared<RemoteMachine>(a.metricsHost, command);
+        }
         SystemSampler metrics(sources);
+        if (!metrics.machine().server && !a.json)
+            note("CPU, disk and pressure figures are from " + metrics.machine().describe() + ": " + metrics.machine().why);
         LoadRun run(spec, progress, &metrics);
         LoadResult result;
         int interrupted = 0;
@@ -414,9 +432,14 @@ int runRunCommand(const RunArgs& a) {
         if (a.json) {
             nlohmann::json j = toJson(result);
             j["placement"] = toJson(placement.record());
+            j["metrics_machine"] = toJson(metrics.machine());
             std::cout << j.dump(2) << "\n";
         } else {
-            printReport(spec, result, placement.record().describe());
+            printReport(spec, result, placement.record().describe(), &metrics.machine());
+        }
+        if (sources.machine && !sources.machine->lost().empty()) {
+            std::fprintf(stderr, "scalelab: error: %s: the machine's figures stop there\n", sources.machine->lost().c_str());
+            if (!interrupted && result.abortedClients == 0 && result.status != RunStatus::Failed) return 1;
         }
         // Stopped by SIGINT or SIGTERM: 130 or 143, after the report (pgbench dies of the
         // signal, which a shell reports the same way). Else pgbench's exit status: 2 when

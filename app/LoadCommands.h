@@ -73,6 +73,7 @@ struct RunArgs {
     std::vector<std::string> loadHosts;  // --load-hosts: the clients run there (docs/load-hosts.md)
     std::string sshCommand;              // empty: ssh -o BatchMode=yes
     std::string remoteScalelab = "scalelab";
+    std::string metricsHost;             // --metrics-host: the server's machine, read by ScaleLab's agent (docs/hosts.md)
 };
 
 void addTargetOptions(CLI::App* cmd, TargetArgs& target);

@@ -10,6 +10,7 @@
 #include "TopologyCommand.h"
 
 #include "load/LoadAgent.h"
+#include "sweep/Provenance.h"
 #include "server/PgBinaries.h"
 #include "store/ExperimentStore.h"
 #include "store/PgStore.h"
@@ -170,8 +171,11 @@ int main(int argc, char** argv) {
     runCmd->add_option("--load-hosts", run.loadHosts,
                        "Run the clients from these hosts (ssh destinations, or local), comma-separated (docs/load-hosts.md)")
         ->delimiter(',');
-    runCmd->add_option("--ssh-command", run.sshCommand, "The ssh command for --load-hosts (default: ssh -o BatchMode=yes)");
-    runCmd->add_option("--remote-scalelab", run.remoteScalelab, "ScaleLab's path on the load hosts (default: scalelab)");
+    runCmd->add_option("--ssh-command", run.sshCommand, "The ssh command for --load-hosts and --metrics-host (default: ssh -o BatchMode=yes)");
+    runCmd->add_option("--remote-scalelab", run.remoteScalelab, "ScaleLab's path on the load hosts and the metrics host (default: scalelab)");
+    runCmd->add_option("--metrics-host", run.metricsHost,
+                       "The machine of the --conninfo server (ssh destination, or local): its CPU, disks, pressure and "
+                       "server processes are read there by ScaleLab's agent (docs/hosts.md)");
     runCmd->add_option("--device", run.devices, "Report this block device (repeatable; default: every whole disk)");
     runCmd->add_flag("--partitions", run.partitions, "Report partitions too");
     // A load host's side of `run --load-hosts`: started by the coordinator (through ssh), it
@@ -324,7 +328,7 @@ int main(int argc, char** argv) {
     }
     if (initCmd->parsed()) return scalelab::app::runInitCommand(init);
     if (runCmd->parsed()) return scalelab::app::runRunCommand(run);
-    if (agentCmd->parsed()) return scalelab::serveLoadAgent(std::cin, std::cout);
+    if (agentCmd->parsed()) return scalelab::serveLoadAgent(std::cin, std::cout, scalelab::machineProvenance);
     if (topoCmd->parsed()) return scalelab::app::runTopologyCommand(topology);
     if (sweepCmd->parsed()) return scalelab::app::runSweepCommand(sweep);
     if (runsCmd->parsed()) return scalelab::app::runRunsCommand(runsFile, excludeRuns, includeRuns);

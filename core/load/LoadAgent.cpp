@@ -3,6 +3,8 @@
 #include "load/LoadJob.h"
 #include "load/LoadResultJson.h"
 #include "load/LoadRun.h"
+#include "metrics/MachineAgent.h"
+#include "metrics/MachineReading.h"
 #include "metrics/SystemSampler.h"
 #include "util/Clock.h"
 #include "util/Error.h"
@@ -43,15 +45,10 @@ std::pair<uint64_t, uint64_t> networkBytes() {
     return {rx, tx};
 }
 
-std::string hostName() {
-    char name[256] = {0};
-    gethostname(name, sizeof name - 1);
-    return name;
-}
-
 class Agent {
 public:
-    Agent(std::istream& in, std::ostream& out) : in_(in), out_(out) {}
+    Agent(std::istream& in, std::ostream& out, std::function<nlohmann::json()> provenance)
+        : in_(in), out_(out), provenance_(std::move(provenance)) {}
 
     int serve() {
         std::string line;
@@ -62,13 +59,15 @@ public:
         } catch (const nlohmann::json::exception& e) {
             return fail(std::string("the job is not JSON: ") + e.what());
         }
-        send({{"hello", {{"version", scalelabVersion()}, {"host", hostName()}, {"protocol", kLoadAgentProtocol}}}});
+        send({{"hello", {{"version", scalelabVersion()}, {"host", thisHostName()}, {"protocol", kLoadAgentProtocol}}}});
         try {
             if (job.value("protocol", 0) != kLoadAgentProtocol)
                 return fail("this agent speaks protocol " + std::to_string(kLoadAgentProtocol) + ", the coordinator " +
                             std::to_string(job.value("protocol", 0)));
             if (job.value("version", std::string()) != scalelabVersion())
                 return fail("this host runs ScaleLab " + scalelabVersion() + ", the coordinator " + job.value("version", std::string("?")));
+            if (job.contains("machine"))
+                return serveMachineAgent(in_, [this](const nlohmann::json& m) { send(m); }, provenance_);
             LoadSpec spec = loadSpecFromJob(job.at("job"));
             const auto& share = job.at("share");
             spec.clients = share.at("clients").get<int>();
@@ -156,11 +155,14 @@ private:
 
     std::istream& in_;
     std::ostream& out_;
+    std::function<nlohmann::json()> provenance_;
     std::mutex mutex_;  // samples come from the run's sampling thread
 };
 
 } // namespace
 
-int serveLoadAgent(std::istream& in, std::ostream& out) { return Agent(in, out).serve(); }
+int serveLoadAgent(std::istream& in, std::ostream& out, std::function<nlohmann::json()> provenance) {
+    return Agent(in, out, std::move(provenance)).serve();
+}
 
 } // namespace scalelab

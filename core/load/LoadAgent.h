@@ -12,14 +12,21 @@
 //   agent -> coordinator  {"result":{...},"host_load":{...}} the end (CPU, network); then it exits
 //   agent -> coordinator  {"error":"..."}                  instead, when it cannot go on
 //   coordinator -> agent  {"stop":true} or end of input   finish the transactions in flight
+#include "util/HostCommand.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
 #include <iosfwd>
 
 namespace scalelab {
 
-constexpr int kLoadAgentProtocol = 2;  // 2: the clock exchange before the start
+constexpr int kLoadAgentProtocol = kAgentProtocol;  // one protocol with the metrics host
 
-// Serves one job read from `in`, answering on `out`. Returns the exit status: 0 when a result
-// was sent (a failed run is a result too), 1 when an error was.
-int serveLoadAgent(std::istream& in, std::ostream& out);
+// Serves one job read from `in`, answering on `out`, or, asked for the machine (a metrics
+// host, metrics/RemoteMachine.h), readings of this machine until told to stop; `provenance`
+// describes this machine then. Returns the exit status: 0 when a result was sent (a failed run
+// is a result too) or the readings ended as asked, 1 when an error was sent.
+int serveLoadAgent(std::istream& in, std::ostream& out, std::function<nlohmann::json()> provenance = {});
 
 } // namespace scalelab

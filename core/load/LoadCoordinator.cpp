@@ -6,6 +6,7 @@
 #include "load/PgbenchData.h"
 #include "util/Clock.h"
 #include "util/Error.h"
+#include "util/HostCommand.h"
 #include "util/PipedProcess.h"
 #include "util/Versions.h"
 
@@ -45,13 +46,6 @@ double processCpuSeconds() {
     return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
-std::string selfExe() {
-    char path[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n <= 0) throw Error("cannot find this program's path (/proc/self/exe) to start a local agent");
-    path[n] = '\0';
-    return path;
-}
 } // namespace
 
 nlohmann::json toJson(const HostOutcome& h) {
@@ -89,12 +83,7 @@ LoadCoordinator::~LoadCoordinator() {
 }
 
 std::vector<std::string> LoadCoordinator::agentCommand(const std::string& host) const {
-    if (host == "local") return {options_.localProgram.empty() ? selfExe() : options_.localProgram, "agent"};
-    std::vector<std::string> argv = options_.ssh;
-    argv.push_back(host);
-    argv.push_back(options_.remoteProgram);
-    argv.push_back("agent");
-    return argv;
+    return HostCommand{options_.ssh, options_.remoteProgram, options_.localProgram}.agentArgv(host);
 }
 
 void LoadCoordinator::post(Event e) {

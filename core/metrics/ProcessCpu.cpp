@@ -1,5 +1,6 @@
 #include "metrics/ProcessCpu.h"
 
+#include <fstream>
 #include <sstream>
 
 namespace scalelab {
@@ -13,6 +14,7 @@ std::optional<ProcStat> parsePidStat(const std::string& line) {
     } catch (const std::exception&) {
         return std::nullopt;
     }
+    p.comm = line.substr(open + 1, close - open - 1);
     // After ")": state(3) ppid(4) pgrp session tty tpgid flags minflt cminflt majflt cmajflt
     // utime(14) stime(15) cutime(16) cstime(17)
     std::istringstream f(line.substr(close + 1));
@@ -21,6 +23,36 @@ std::optional<ProcStat> parsePidStat(const std::string& line) {
     for (int i = 5; i <= 13; ++i) f >> skip;
     if (!(f >> p.utime >> p.stime >> p.cutime >> p.cstime)) return std::nullopt;
     return p;
+}
+
+namespace {
+std::optional<ProcStat> statOf(const std::string& root, pid_t pid) {
+    std::ifstream in(root + "/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(in, line)) return std::nullopt;
+    return parsePidStat(line);
+}
+
+// "postmaster" is the name PostgreSQL's server program had before version 16 as a link.
+bool isServerProgram(const std::string& comm) { return comm == "postgres" || comm == "postmaster"; }
+} // namespace
+
+std::optional<pid_t> postmasterOfBackend(const std::string& root, pid_t backend, std::string& why) {
+    auto self = statOf(root, backend);
+    if (!self) {
+        why = "no process " + std::to_string(backend);
+        return std::nullopt;
+    }
+    if (!isServerProgram(self->comm)) {
+        why = "process " + std::to_string(backend) + " is '" + self->comm + "', not PostgreSQL";
+        return std::nullopt;
+    }
+    auto parent = statOf(root, self->ppid);
+    if (!parent || !isServerProgram(parent->comm)) {
+        why = "the parent of process " + std::to_string(backend) + " is not a PostgreSQL postmaster";
+        return std::nullopt;
+    }
+    return parent->pid;
 }
 
 uint64_t serverTreeTicks(pid_t root, const std::vector<ProcStat>& processes) {

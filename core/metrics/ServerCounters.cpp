@@ -128,4 +128,6 @@ ServerCounterSnapshot ServerCounters::readAfterLoadLeft(int timeoutMs) {
     }
 }
 
+int ServerCounters::backendPid() const { return PQbackendPID(conn_.get()); }
+
 } // namespace scalelab

@@ -51,6 +51,9 @@ public:
     // Reads until no load session is left (at most `timeoutMs`): a backend reports its last
     // commits when it exits, so only then do the counters hold all of them.
     ServerCounterSnapshot readAfterLoadLeft(int timeoutMs);
+    // The pid of this reader's backend on the server's machine (which machine that is, a
+    // process of that pid there tells: postmasterOfBackend).
+    int backendPid() const;
 
 private:
     // libpq directly: libpqxx 6.4 leaks a result when a statement meets a server that died,

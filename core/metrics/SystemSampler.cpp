@@ -1,5 +1,8 @@
 #include "metrics/SystemSampler.h"
 
+#include "metrics/MachineReading.h"
+#include "metrics/RemoteMachine.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 #include <time.h>
@@ -14,13 +17,6 @@ namespace fs = std::filesystem;
 namespace scalelab {
 namespace {
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 double nowSeconds() {
     timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -32,36 +28,8 @@ bool underSysBlock(const std::string& name, const void* root) {
     return stat((*static_cast<const fs::path*>(root) / "sys/block" / name).c_str(), &st) == 0;
 }
 
-std::optional<ProcStat> readPidStat(const fs::path& dir) {
-    std::ifstream in(dir / "stat");
-    std::string line;
-    if (!std::getline(in, line)) return std::nullopt;
-    return parsePidStat(line);
-}
-
-// /proc/PID/stat of the postmaster and every process whose parent it is. A child reaped while
-// /proc is being scanned would be counted in neither its own line nor the postmaster's cutime:
-// the scan is repeated until the postmaster's reaped-children time is the same before and after.
-std::vector<ProcStat> serverProcessStats(const fs::path& proc, pid_t postmaster) {
-    const fs::path self = proc / std::to_string(postmaster);
-    for (int attempt = 0;; ++attempt) {
-        auto before = readPidStat(self);
-        if (!before) return {};
-        std::vector<ProcStat> out;
-        std::error_code ec;
-        for (const auto& entry : fs::directory_iterator(proc, ec)) {
-            const std::string name = entry.path().filename().string();
-            if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
-            if (auto p = readPidStat(entry.path()); p && p->ppid == postmaster) out.push_back(*p);
-        }
-        auto after = readPidStat(self);
-        if (!after) return {};
-        bool steady = before->cutime == after->cutime && before->cstime == after->cstime;
-        if (steady || attempt == 4) {
-            out.push_back(*after);
-            return out;
-        }
-    }
+bool inRemoteBlock(const std::string& name, const void* machine) {
+    return static_cast<const RemoteMachine*>(machine)->isWholeDisk(name);
 }
 
 } // namespace
@@ -79,6 +47,43 @@ MetricsSources MetricsSources::forThisProcess(const std::string& conninfo, pid_t
 SystemSampler::SystemSampler(MetricsSources sources) : sources_(std::move(sources)) {
     if (!sources_.conninfo.empty())
         counters_ = std::make_unique<ServerCounters>(sources_.conninfo, sources_.loadApplicationName);
+    machineTicksPerSecond_ = sources_.ticksPerSecond;
+    if (sources_.machine) {
+        const RemoteMachine& m = *sources_.machine;
+        machine_.host = m.host();
+        machine_.hostname = m.hostname();
+        machine_.loadGenerator = m.host() == "local" && sources_.clientsHere;
+        machineTicksPerSecond_ = m.ticksPerSecond();
+        if (counters_) {
+            int backend = counters_->backendPid();
+            std::string why;
+            machine_.server = sources_.machine->findServer(backend, why);
+            machine_.why = machine_.server ? "the server's backend " + std::to_string(backend) + " runs there"
+                                           : "the server's backend " + std::to_string(backend) + " is not there (" + why + ")";
+        } else {
+            machine_.why = "no connection to the server to tell";
+        }
+        return;
+    }
+    machine_.host = "local";
+    machine_.hostname = thisHostName();
+    machine_.loadGenerator = sources_.clientsHere;
+    if (sources_.serverPostmaster) {
+        machine_.server = true;
+        machine_.why = "the server started here (postmaster " + std::to_string(sources_.serverPostmaster) + ")";
+    } else if (counters_) {
+        int backend = counters_->backendPid();
+        std::string why;
+        if (auto postmaster = postmasterOfBackend(sources_.root, backend, why)) {
+            sources_.serverPostmaster = *postmaster;
+            machine_.server = true;
+            machine_.why = "the server's backend " + std::to_string(backend) + " runs here";
+        } else {
+            machine_.why = "the server's backend " + std::to_string(backend) + " is not here (" + why + "): the server runs elsewhere";
+        }
+    } else {
+        machine_.why = "no connection to the server to tell";
+    }
 }
 
 SystemSampler::~SystemSampler() = default;
@@ -101,39 +106,48 @@ SystemSnapshot SystemSampler::readSystem() {
     fs::path root = sources_.root;
     SystemSnapshot s;
     s.seconds = nowSeconds();
-    s.cpu = parseCpuStat(slurp(root / "proc/stat"));
-    s.disks = parseDiskStats(slurp(root / "proc/diskstats"));
+    MachineReading m = sources_.machine ? sources_.machine->read() : readMachine(sources_.root, sources_.serverPostmaster);
+    s.machineSeconds = sources_.machine ? m.seconds : s.seconds;
+    s.cpu = std::move(m.cpu);
+    s.disks = std::move(m.disks);
+    s.serverTicks = m.serverTicks;
+    s.cpuPressure = m.cpuPressure;
+    s.ioPressure = m.ioPressure;
     if (sources_.loadGenerator) {
         std::ifstream in(root / "proc" / std::to_string(sources_.loadGenerator) / "stat");
         std::string line;
         if (std::getline(in, line))
             if (auto p = parsePidStat(line)) s.loadGeneratorTicks = p->utime + p->stime;
     }
-    if (sources_.serverPostmaster)
-        s.serverTicks = serverTreeTicks(sources_.serverPostmaster, serverProcessStats(root / "proc", sources_.serverPostmaster));
-    s.cpuPressure = parsePressure(slurp(root / "proc/pressure/cpu"));
-    s.ioPressure = parsePressure(slurp(root / "proc/pressure/io"));
     return s;
 }
 
 SystemSample SystemSampler::between(const SystemSnapshot& a, const SystemSnapshot& b) const {
     SystemSample out;
     out.seconds = b.seconds - a.seconds;
+    // The measured machine's rates over its own clock's interval (a metrics host's readings
+    // are taken when asked, so both intervals are the same span, each on its own clock).
+    double machineSeconds = b.machineSeconds - a.machineSeconds;
     out.cpu = cpuBetween(a.cpu, b.cpu);
     fs::path root = sources_.root;
-    out.disks = disksBetween(a.disks, b.disks, out.seconds, sources_.disks, underSysBlock, &root);
+    out.disks = sources_.machine
+                    ? disksBetween(a.disks, b.disks, machineSeconds, sources_.disks, inRemoteBlock, sources_.machine.get())
+                    : disksBetween(a.disks, b.disks, machineSeconds, sources_.disks, underSysBlock, &root);
     if (sources_.loadGenerator)
         out.loadGeneratorCpuPct = cpuPercent(a.loadGeneratorTicks, b.loadGeneratorTicks, out.seconds, sources_.ticksPerSecond);
-    if (sources_.serverPostmaster)
-        out.serverCpuPct = cpuPercent(a.serverTicks, b.serverTicks, out.seconds, sources_.ticksPerSecond);
-    if (a.cpuPressure && b.cpuPressure) out.cpuPressure = pressureBetween(*a.cpuPressure, *b.cpuPressure, out.seconds);
-    if (a.ioPressure && b.ioPressure) out.ioPressure = pressureBetween(*a.ioPressure, *b.ioPressure, out.seconds);
+    if (machine_.server)
+        out.serverCpuPct = cpuPercent(a.serverTicks, b.serverTicks, machineSeconds, machineTicksPerSecond_);
+    if (a.cpuPressure && b.cpuPressure) out.cpuPressure = pressureBetween(*a.cpuPressure, *b.cpuPressure, machineSeconds);
+    if (a.ioPressure && b.ioPressure) out.ioPressure = pressureBetween(*a.ioPressure, *b.ioPressure, machineSeconds);
     if (a.counters && b.counters) {
         // A reset is marked, and the interval has no server rates: never a real-looking 0.
         if (countersWereReset(*a.counters, *b.counters)) out.serverCountersReset = true;
         else out.server = ratesBetween(*a.counters, *b.counters, out.seconds);
     }
-    int pus = sources_.loadGeneratorPus > 0 ? sources_.loadGeneratorPus : std::max<int>(1, static_cast<int>(b.cpu.perPu.size()));
+    // The PUs of this machine, where the load generator runs (a metrics host's are not).
+    int pus = sources_.loadGeneratorPus > 0 ? sources_.loadGeneratorPus
+              : sources_.machine           ? std::max<int>(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)))
+                                           : std::max<int>(1, static_cast<int>(b.cpu.perPu.size()));
     out.clientBound = out.loadGeneratorCpuPct && *out.loadGeneratorCpuPct > kClientBoundShare * 100.0 * pus;
     return out;
 }

@@ -4,6 +4,7 @@
 // same computation serves a 1-second interval and a whole run.
 #include "metrics/CpuStat.h"
 #include "metrics/DiskStats.h"
+#include "metrics/MetricsMachine.h"
 #include "metrics/Pressure.h"
 #include "metrics/ProcessCpu.h"
 #include "metrics/ServerCounters.h"
@@ -21,22 +22,30 @@ namespace scalelab {
 // the counters wait for these sessions to leave before their final read.
 constexpr const char* kLoadApplicationName = "scalelab-load";
 
+class RemoteMachine;
+
 struct MetricsSources {
     std::string root = "/";       // files are read from ROOT/proc/... and ROOT/sys/block: tests give captured ones
     pid_t loadGenerator = 0;      // this process; 0: not measured
+    bool clientsHere = true;      // the clients run on this machine (not only on other load hosts)
     pid_t serverPostmaster = 0;   // local server; 0: remote, not measured
     std::string conninfo;         // counters of this database; empty: none
     std::string loadApplicationName = kLoadApplicationName;
     DiskFilter disks;
     int loadGeneratorPus = 0;     // PUs the load generator may use (client-bound guard); 0: all online
     long ticksPerSecond = 100;    // sysconf(_SC_CLK_TCK)
+    // The machine whose CPU, disks, pressure and server processes are read: this one (null), or
+    // a metrics host through its agent. The load generator's CPU and the counters are always
+    // read here (the load generator runs here; the counters come over a connection).
+    std::shared_ptr<RemoteMachine> machine;
 
     // The live machine, this process as the load generator.
     static MetricsSources forThisProcess(const std::string& conninfo, pid_t postmaster, int loadGeneratorPus);
 };
 
 struct SystemSnapshot {
-    double seconds = 0;  // monotonic clock
+    double seconds = 0;         // monotonic clock
+    double machineSeconds = 0;  // the measured machine's monotonic clock (`seconds` when it is this one)
     CpuStatSnapshot cpu;
     std::vector<DiskCounters> disks;
     uint64_t loadGeneratorTicks = 0, serverTicks = 0;
@@ -57,7 +66,11 @@ struct SystemSample {
 
 class SystemSampler {
 public:
-    explicit SystemSampler(MetricsSources sources);  // connects for counters; throws Error when it cannot
+    // Connects for counters, and tells where the server runs (machine()): the embedded
+    // server's postmaster is here; a server reached over a connection is on the measured
+    // machine when its backend is (postmasterOfBackend), and its processes' CPU is then measured
+    // too. Throws Error when it cannot connect or the metrics host fails.
+    explicit SystemSampler(MetricsSources sources);
     ~SystemSampler();
     SystemSnapshot snapshot();
     // A snapshot taken once the load's sessions have left the server (at most `timeoutMs`),
@@ -65,11 +78,15 @@ public:
     SystemSnapshot finalSnapshot(int timeoutMs);
     SystemSample between(const SystemSnapshot& before, const SystemSnapshot& after) const;
     const MetricsSources& sources() const { return sources_; }
+    // The machine the CPU, disk and pressure figures are from, and its role in the run.
+    const MetricsMachine& machine() const { return machine_; }
 
 private:
     SystemSnapshot readSystem();  // everything but the counters
     MetricsSources sources_;
     std::unique_ptr<ServerCounters> counters_;
+    MetricsMachine machine_;
+    long machineTicksPerSecond_ = 100;
 };
 
 // The fraction above which a run is flagged client-bound: the curve would measure the client.

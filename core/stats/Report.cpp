@@ -1,5 +1,7 @@
 #include "stats/Report.h"
 
+#include "store/ExperimentOverview.h"
+
 #include "stats/SeriesNames.h"
 #include "util/Error.h"
 
@@ -26,6 +28,7 @@ StatsReport buildStatsReport(const std::vector<RunRecord>& runs, const std::vect
     auto points = pointRuns(runs, order, o.metric);
     if (points.empty()) throw Error(experiment + " has no completed runs with " + runMetricName(o.metric));
     r.points = summarizePoints(points, o.confidence);
+    if (o.metric == RunMetric::CpuBusy) r.machines = metricsMachinesOf(runs);
     if (r.compared()) {
         for (const auto& name : {o.baseline, o.candidate})
             if (std::find(order.begin(), order.end(), name) == order.end())

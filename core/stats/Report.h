@@ -38,6 +38,7 @@ struct StatsReport {
     std::optional<CurveVerdict> verdict;        // when options name two series: per point and over the curve
     std::vector<UslRow> usl;                    // one per series with points, when options.usl
     std::vector<PeakRow> peaks;                 // when options.peak
+    std::string machines;                       // cpu_busy: the machines it is of (docs/hosts.md), "" if not recorded
     bool compared() const { return !options.baseline.empty() && !options.candidate.empty(); }
 };
 

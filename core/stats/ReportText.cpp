@@ -47,6 +47,7 @@ std::string reportText(const StatsReport& r) {
     const char* metric = runMetricName(o.metric);
     add(out, "%s (%s), mean with %s confidence interval (Student's t) over the runs of each point\n", metric,
         runMetricUnit(o.metric), level.c_str());
+    if (!r.machines.empty()) add(out, "machine: %s\n", r.machines.c_str());
     add(out, "%-20s %7s %3s %12s %10s %12s %12s\n", "series", "clients", "n", "mean", "sd", "ci low", "ci high");
     for (const auto& p : r.points) {
         const PointSummary& s = p.summary;

@@ -1,10 +1,12 @@
 #include "store/ExperimentOverview.h"
 
+#include "metrics/MetricsMachine.h"
 #include "util/Format.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <map>
 
 namespace scalelab {
@@ -95,6 +97,18 @@ void describeScripts(std::vector<OverviewItem>& out, const std::string& section,
 
 } // namespace
 
+std::string metricsMachinesOf(const std::vector<RunRecord>& runs) {
+    std::vector<std::string> seen;
+    for (const auto& r : runs)
+        if (auto m = metricsMachineFromJson(r.detail)) {
+            std::string d = m->describe();
+            if (std::find(seen.begin(), seen.end(), d) == seen.end()) seen.push_back(d);
+        }
+    std::string out;
+    for (const auto& d : seen) out += (out.empty() ? "" : "; ") + d;
+    return out;
+}
+
 std::vector<OverviewItem> experimentOverview(ExperimentStore& store) {
     std::vector<OverviewItem> out;
     const std::string ex = "Experiment";
@@ -116,6 +130,7 @@ std::vector<OverviewItem> experimentOverview(ExperimentStore& store) {
     for (const auto& [status, n] : byStatus) runText += ", " + std::to_string(n) + " " + status;
     runText += "; " + std::to_string(counted) + " counted, " + std::to_string(excluded) + " excluded";
     add(out, ex, "Runs", runText);
+    add(out, ex, "CPU and disk figures of", metricsMachinesOf(runs));
     if (notes) add(out, ex, "Run notes", std::to_string(notes) + (notes == 1 ? " run has a note" : " runs have a note"));
     add(out, ex, "Note", store.note());
 
@@ -129,6 +144,8 @@ std::vector<OverviewItem> experimentOverview(ExperimentStore& store) {
         auto changed = [&](const char* key) { return i == 0 || !previous.contains(key) || previous[key] != part(key); };
         if (i == 0) add(out, ex, "Measured from", records[i].takenAt);
         if (changed("machine")) describeMachine(out, "Machine" + suffix, part("machine"));
+        if (changed("server_machine") && j.contains("server_machine"))  // a metrics host's own description
+            describeMachine(out, "Server machine " + text(part("server_machine"), "metrics_host") + suffix, part("server_machine"));
         if (changed("server")) describeServer(out, "PostgreSQL" + suffix, part("server"));
         if (changed("scripts")) describeScripts(out, "Scripts" + suffix, part("scripts"));
         if (changed("machine")) {

@@ -20,4 +20,9 @@ struct OverviewItem {
 // (a resumed sweep on the same box); one that differs is shown under "... (session N, TIME)".
 std::vector<OverviewItem> experimentOverview(ExperimentStore& store);
 
+// The machines the runs' CPU, disk and pressure figures are of (docs/hosts.md), as
+// MetricsMachine::describe says them, several joined by "; ". "" when no run recorded it (runs
+// made before ScaleLab did, imports).
+std::string metricsMachinesOf(const std::vector<RunRecord>& runs);
+
 } // namespace scalelab

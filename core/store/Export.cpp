@@ -1,5 +1,6 @@
 #include "store/Export.h"
 
+#include "metrics/MetricsMachine.h"
 #include "stats/ExperimentPoints.h"
 #include "store/Csv.h"
 #include "store/ReportCsv.h"
@@ -11,6 +12,12 @@ namespace scalelab {
 namespace {
 
 std::string opt(const std::optional<double>& v) { return v ? csvNumber(*v) : ""; }
+
+// The machine the run's cpu_busy_pct (and samples' CPU columns) are of; "" when not recorded.
+std::string metricsMachineOf(const RunRecord& r) {
+    auto m = metricsMachineFromJson(r.detail);
+    return m ? m->describe() : "";
+}
 
 } // namespace
 
@@ -47,7 +54,8 @@ std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string
     w.row({"run_id", "run_index", "series", "clients", "threads", "repetition", "status", "excluded", "flags", "tps",
            "transactions", "failures", "measured_s", "latency_mean_ms", "latency_sd_ms", "latency_p50_ms", "latency_p90_ms",
            "latency_p95_ms", "latency_p99_ms", "latency_p999_ms", "latency_max_ms", "cpu_busy_pct", "loadgen_cpu_pct",
-           "server_cpu_pct", "logical_reads_s", "commits_s", "started_at", "ended_at", "source", "error", "note"});
+           "server_cpu_pct", "logical_reads_s", "commits_s", "started_at", "ended_at", "source", "error", "note",
+           "metrics_machine"});
     for (const auto& r : runs) {
         const auto& l = r.latency;
         w.row({std::to_string(r.id), r.runIndex ? std::to_string(*r.runIndex + 1) : "", r.series, std::to_string(r.clients),
@@ -56,7 +64,7 @@ std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string
                csvNumber(l.meanMs), csvNumber(l.stddevMs), csvNumber(l.p50Ms), csvNumber(l.p90Ms), csvNumber(l.p95Ms),
                csvNumber(l.p99Ms), csvNumber(l.p999Ms), csvNumber(l.maxMs), opt(r.cpuBusyPct), opt(r.loadGeneratorCpuPct),
                opt(r.serverCpuPct), opt(r.logicalReadsPerSec), opt(r.commitsPerSec), r.startedAt, r.endedAt, r.source,
-               r.error, r.note});
+               r.error, r.note, metricsMachineOf(r)});
     }
     w.close();
     written.push_back(runsPath);

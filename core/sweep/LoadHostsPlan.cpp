@@ -8,18 +8,38 @@ namespace scalelab {
 namespace {
 [[noreturn]] void fail(const std::string& path, const std::string& what) { throw Error(path + ": " + what); }
 
+std::string hostName(const nlohmann::json& v, const std::string& at) {
+    if (!v.is_string()) fail(at, "expected an ssh destination (user@host, host) or \"local\"");
+    std::string h = v.get<std::string>();
+    if (h.empty() || h.find_first_of(" \t\n") != std::string::npos || h[0] == '-')
+        fail(at, "'" + h + "' is not an ssh destination (user@host, host) or \"local\"");
+    return h;
+}
+
 std::vector<std::string> hostList(const nlohmann::json& v, const std::string& path) {
     if (!v.is_array() || v.empty()) fail(path, "expected a non-empty list of hosts, e.g. [\"bench@client1\", \"bench@client2\"]");
     std::vector<std::string> hosts;
-    for (size_t i = 0; i < v.size(); ++i) {
-        std::string at = path + "[" + std::to_string(i) + "]";
-        if (!v[i].is_string()) fail(at, "expected an ssh destination (user@host, host) or \"local\"");
-        std::string h = v[i].get<std::string>();
-        if (h.empty() || h.find_first_of(" \t\n") != std::string::npos || h[0] == '-')
-            fail(at, "'" + h + "' is not an ssh destination (user@host, host) or \"local\"");
-        hosts.push_back(h);
-    }
+    for (size_t i = 0; i < v.size(); ++i) hosts.push_back(hostName(v[i], path + "[" + std::to_string(i) + "]"));
     return hosts;
+}
+
+// ssh_command and scalelab of an object form; other members than `hostsKey` are refused.
+void sshOptions(const nlohmann::json& v, const std::string& path, const char* hostsKey, std::vector<std::string>& ssh,
+                std::string& scalelab) {
+    for (auto it = v.begin(); it != v.end(); ++it)
+        if (it.key() != hostsKey && it.key() != "ssh_command" && it.key() != "scalelab")
+            fail(path + "." + it.key(), std::string("unknown member (") + hostsKey + ", ssh_command, scalelab)");
+    if (v.contains("ssh_command")) {
+        if (!v["ssh_command"].is_string()) fail(path + ".ssh_command", "expected a command, e.g. \"ssh -F ~/.ssh/bench\"");
+        std::istringstream words(v["ssh_command"].get<std::string>());
+        for (std::string w; words >> w;) ssh.push_back(w);
+        if (ssh.empty()) fail(path + ".ssh_command", "is empty");
+    }
+    if (v.contains("scalelab")) {
+        if (!v["scalelab"].is_string() || v["scalelab"].get<std::string>().empty())
+            fail(path + ".scalelab", "expected ScaleLab's path on the hosts");
+        scalelab = v["scalelab"].get<std::string>();
+    }
 }
 } // namespace
 
@@ -30,22 +50,22 @@ LoadHostsPlan parseLoadHostsPlan(const nlohmann::json& v) {
         return p;
     }
     if (!v.is_object()) fail("$.load_hosts", "expected a list of hosts, or {\"hosts\": [...], \"ssh_command\": ..., \"scalelab\": ...}");
-    for (auto it = v.begin(); it != v.end(); ++it)
-        if (it.key() != "hosts" && it.key() != "ssh_command" && it.key() != "scalelab")
-            fail("$.load_hosts." + it.key(), "unknown member (hosts, ssh_command, scalelab)");
+    sshOptions(v, "$.load_hosts", "hosts", p.sshCommand, p.scalelab);
     if (!v.contains("hosts")) fail("$.load_hosts.hosts", "missing: the hosts");
     p.hosts = hostList(v["hosts"], "$.load_hosts.hosts");
-    if (v.contains("ssh_command")) {
-        if (!v["ssh_command"].is_string()) fail("$.load_hosts.ssh_command", "expected a command, e.g. \"ssh -F ~/.ssh/bench\"");
-        std::istringstream words(v["ssh_command"].get<std::string>());
-        for (std::string w; words >> w;) p.sshCommand.push_back(w);
-        if (p.sshCommand.empty()) fail("$.load_hosts.ssh_command", "is empty");
+    return p;
+}
+
+MetricsHostPlan parseMetricsHostPlan(const nlohmann::json& v, const std::string& path) {
+    MetricsHostPlan p;
+    if (v.is_string()) {
+        p.host = hostName(v, path);
+        return p;
     }
-    if (v.contains("scalelab")) {
-        if (!v["scalelab"].is_string() || v["scalelab"].get<std::string>().empty())
-            fail("$.load_hosts.scalelab", "expected ScaleLab's path on the hosts");
-        p.scalelab = v["scalelab"].get<std::string>();
-    }
+    if (!v.is_object()) fail(path, "expected a host (\"db1\", \"bench@db1\"), or {\"host\": ..., \"ssh_command\": ..., \"scalelab\": ...}");
+    sshOptions(v, path, "host", p.sshCommand, p.scalelab);
+    if (!v.contains("host")) fail(path + ".host", "missing: the host");
+    p.host = hostName(v["host"], path + ".host");
     return p;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 // A plan's load hosts (docs/load-hosts.md): every run's clients from these machines.
+// Also the server's metrics host (docs/hosts.md).
 //   "load_hosts": ["bench@client1", "bench@client2"]
 //   "load_hosts": {"hosts": [...], "ssh_command": "ssh -F cfg", "scalelab": "/opt/scalelab/bin/scalelab"}
 #include <nlohmann/json.hpp>
@@ -17,5 +18,17 @@ struct LoadHostsPlan {
 
 // Throws Error "$.load_hosts...: what" for anything else than the two forms above.
 LoadHostsPlan parseLoadHostsPlan(const nlohmann::json& v);
+
+// A server's metrics host (docs/hosts.md): the machine a server of the user's runs on, where
+// ScaleLab's agent reads the CPU, disks, pressure and the server's processes.
+//   "metrics_host": "bench@db1"
+//   "metrics_host": {"host": "bench@db1", "ssh_command": "ssh -F cfg", "scalelab": "/opt/scalelab/bin/scalelab"}
+struct MetricsHostPlan {
+    std::string host;
+    std::vector<std::string> sshCommand;  // empty: ssh -o BatchMode=yes
+    std::string scalelab;                 // empty: the default
+};
+// Throws Error "PATH...: what".
+MetricsHostPlan parseMetricsHostPlan(const nlohmann::json& v, const std::string& path);
 
 } // namespace scalelab

@@ -225,6 +225,12 @@ SweepPlan parsePlan(const json& j) {
             fail("$.target", "give either conninfo (a server of yours) or data_dir/pg_bindir (the embedded server), not both");
         if (p.conninfo.empty() && t->contains("reconnect"))
             fail("$.target.reconnect", "applies to a server of yours (target.conninfo); the embedded server is restarted at once");
+        if (const json* mh = target.get("metrics_host")) {
+            if (p.conninfo.empty())
+                fail("$.target.metrics_host", "is for a server of yours on another machine (target.conninfo); the embedded "
+                                              "server runs here, and its machine is measured here");
+            p.metricsHost = parseMetricsHostPlan(*mh, "$.target.metrics_host");
+        }
         target.finish();
     }
 

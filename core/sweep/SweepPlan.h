@@ -53,6 +53,7 @@ struct SweepPlan {
     std::optional<std::filesystem::path> dataDir, pgBindir;
     std::vector<Setting> serverSettings;
     double reconnectS = 120;                // a target server that stops answering is asked again this long
+    std::optional<MetricsHostPlan> metricsHost;  // the conninfo server's machine, read by ScaleLab's agent (docs/hosts.md)
     // workload
     std::vector<std::string> builtins, files;
     std::vector<std::string> defines;       // "NAME=VALUE", as -D

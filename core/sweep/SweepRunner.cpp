@@ -4,6 +4,7 @@
 #include "load/LoadRun.h"
 #include "load/PgbenchData.h"
 #include "metrics/MetricsJson.h"
+#include "metrics/RemoteMachine.h"
 #include "metrics/SystemSampler.h"
 #include "server/AlterSystem.h"
 #include "server/ConnectionCapacity.h"
@@ -208,6 +209,9 @@ void SweepRunner::run() {
     sessionStart_ = started;
     int doneThisSession = 0;
     bool provenanceTaken = false;
+    bool metricsMachineSaid = false;  // the Messages say once where the machine figures come from
+    // A metrics host that cannot be reached stops the sweep before its first run, in its words.
+    if (plan_.metricsHost && !metricsHost_) metricsHost_ = startMetricsHost();
     SweepProgress progress;
     progress.total = total_;
     progress.done = done;
@@ -312,9 +316,14 @@ void SweepRunner::run() {
                     sizeEmbeddedServerFor(*servers.active(), maxClients, [&](const std::string& s) { servers.note(s); });
                 servers.ensureData(conninfo, usesPgbenchTables);
                 if (!provenanceTaken) {
-                    store_.addProvenance({{"machine", machineProvenance()},
-                                          {"server", serverProvenance(conninfo)},
-                                          {"scripts", scriptProvenance(workload)}});
+                    nlohmann::json provenance = {{"machine", machineProvenance()},
+                                                 {"server", serverProvenance(conninfo)},
+                                                 {"scripts", scriptProvenance(workload)}};
+                    if (metricsHost_) {  // the server's machine, as its agent described it
+                        provenance["server_machine"] = metricsHost_->provenance();
+                        provenance["server_machine"]["metrics_host"] = metricsHost_->host();
+                    }
+                    store_.addProvenance(provenance);
                     provenanceTaken = true;
                 }
                 scale = scaleForRun(usesPgbenchTables, usesPgbenchTables ? inspectPgbenchData(conninfo) : PgbenchDataInfo{},
@@ -363,8 +372,36 @@ void SweepRunner::run() {
             spec.onWorkerStart = placement.bindWorkers();
 
             MetricsSources sources = MetricsSources::forThisProcess(conninfo, postmaster, placement.loadGeneratorPus());
-            if (plan_.loadHosts) sources.loadGenerator = 0;  // the clients run elsewhere: each host measures its own
-            SystemSampler sampler(sources);
+            if (plan_.loadHosts) {
+                sources.loadGenerator = 0;  // the clients run elsewhere: each host measures its own
+                const auto& h = plan_.loadHosts->hosts;
+                sources.clientsHere = std::find(h.begin(), h.end(), "local") != h.end();
+            }
+            // The metrics host lost during an earlier run is started again; when it cannot be, or
+            // is lost again while asked where the server is, this run fails in its words (and runs
+            // again at the end), as a run whose server went away.
+            std::unique_ptr<SystemSampler> samplerOwner;
+            try {
+                if (plan_.metricsHost && !metricsHost_->lost().empty()) metricsHost_ = startMetricsHost();
+                sources.machine = metricsHost_;
+                samplerOwner = std::make_unique<SystemSampler>(sources);
+            } catch (const std::exception& e) {
+                if (!plan_.metricsHost || metricsHost_->lost().empty()) throw;  // not the metrics host's doing
+                RunRecord record = notStarted(planned, series, std::string("before the run: ") + e.what());
+                if (planned.index >= plannedCount) record.flags.add(RunFlag::ExtraRound);
+                record.id = save(record, {});
+                remember(record);
+                if (observer_) observer_->onRunFinished(record);
+                failed(record, planned, std::nullopt);
+                continue;
+            }
+            SystemSampler& sampler = *samplerOwner;
+            progress.metricsMachine = sampler.machine().describe();
+            if (!metricsMachineSaid) {
+                servers.note("CPU, disk and pressure figures are from " + sampler.machine().describe() +
+                             (sampler.machine().server ? "" : ": " + sampler.machine().why));
+                metricsMachineSaid = true;
+            }
 
             progress.state = SweepState::Running;
             report(progress);
@@ -378,6 +415,13 @@ void SweepRunner::run() {
             record.startedAt = started_at;
             record.endedAt = utcTimestamp();
             record.detail["placement"] = toJson(placement.record());
+            record.detail["metrics_machine"] = toJson(sampler.machine());
+            // The metrics host went silent in this run: its machine's figures stop part-way,
+            // so the run fails and runs again, as when a load host is lost.
+            if (metricsHost_ && !metricsHost_->lost().empty() && record.status == RunStatus::Completed) {
+                record.status = RunStatus::Failed;
+                record.error = "the run completed, but " + metricsHost_->lost();
+            }
             record.detail["threads_rule"] = plan_.json.value("threads", nlohmann::json("pus"));
             if (!hosts.is_null()) record.detail["load_hosts"] = hosts;
             std::optional<ServerLoss> loss;
@@ -440,6 +484,13 @@ void SweepRunner::run() {
     progress.etaS = 0;
     progress.state = stopped_ ? SweepState::Stopped : SweepState::Finished;
     report(progress);
+}
+
+std::shared_ptr<RemoteMachine> SweepRunner::startMetricsHost() const {
+    HostCommand command;
+    if (!plan_.metricsHost->sshCommand.empty()) command.ssh = plan_.metricsHost->sshCommand;
+    if (!plan_.metricsHost->scalelab.empty()) command.remoteProgram = command.localProgram = plan_.metricsHost->scalelab;
+    return std::make_shared<RemoteMachine>(plan_.metricsHost->host, command);
 }
 
 } // namespace scalelab

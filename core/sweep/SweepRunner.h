@@ -16,6 +16,7 @@
 namespace scalelab {
 
 class LoadRun;
+class RemoteMachine;
 class SweepServers;
 
 // Where a sweep is: preparing a run (server, data), settling before it, running it, paused
@@ -34,6 +35,7 @@ struct SweepProgress {
     double etaS = 0;      // for the runs left, from this session's pace (or the plan's durations)
     SweepState state = SweepState::Preparing;
     double runS = 0;      // a run's planned length, warm-up included; 0 for runs of N transactions
+    std::string metricsMachine;  // the machine the CPU, disk and pressure figures are from (MetricsMachine::describe)
 };
 
 // Called on the sweep's thread; must not block for long (the GUI queues a signal).
@@ -83,6 +85,8 @@ private:
     LoadResult runLoad(LoadSpec spec, SystemSampler& sampler, const SweepProgress& progress, nlohmann::json& hosts);
     void setStopCurrent(std::function<void()> stop);
     std::string resumeHint() const;
+    // The plan's metrics host, its agent started (docs/hosts.md). Throws Error in its words.
+    std::shared_ptr<RemoteMachine> startMetricsHost() const;
 
     SweepPlan plan_;
     ExperimentStore& store_;
@@ -96,6 +100,7 @@ private:
     std::atomic<bool> stopped_{false};
     std::chrono::steady_clock::time_point sessionStart_{};  // set by run()
     std::function<void()> stopCurrent_;  // stops the run in progress; guarded by mutex_
+    std::shared_ptr<RemoteMachine> metricsHost_;  // kept from run to run; started again once lost
 };
 
 } // namespace scalelab

@@ -54,6 +54,18 @@ private slots:
         QCOMPARE(page.timeline().size(), size_t{1});
     }
 
+    // The CPU and disk charts are of one machine, which the page names (docs/hosts.md): a
+    // server elsewhere must not be read from this machine's figures.
+    void thePageSaysWhoseCpuTheChartsShow() {
+        LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(page.machineLabel()->isHidden());  // nothing known before a run
+        SweepProgress p = at(1, SweepState::Running);
+        p.metricsMachine = "vm1 (load generator, not the server)";
+        page.showProgress(p);
+        QVERIFY(!page.machineLabel()->isHidden());
+        QCOMPARE(page.machineLabel()->text(), QStringLiteral("CPU, disk and PU figures are of vm1 (load generator, not the server)"));
+    }
+
     void theWholeSweepTimelineKeepsEveryRunWithItsStartMarked() {
         LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
         page.startSweep();

@@ -6,6 +6,7 @@
 #include "util/TempDir.h"
 
 #include <QFile>
+#include <QRadioButton>
 #include <QDoubleSpinBox>
 #include <QComboBox>
 #include <QLabel>
@@ -121,6 +122,42 @@ private slots:
         QVERIFY(setup->plan().has_value());
         QVERIFY(!setup->plan()->loadHosts.has_value());
         QVERIFY(!setup->planJson().contains("load_hosts"));
+    }
+
+    // The server's machine (target.metrics_host, docs/hosts.md): a field of a server of yours,
+    // its ssh settings kept from the plan, a bad host named by the field's label, and nothing
+    // written for the embedded server (measured here).
+    void theServersMachineIsAFieldOfAServerOfYours() {
+        TempDir dir("scalelab-planfile");
+        QString in = QString::fromStdString((dir.path() / "metrics.json").string());
+        std::ofstream(in.toStdString()) << R"({"version": 1, "series": [{"label": "A"}], "clients": [2, 4], "duration": 5,
+            "target": {"conninfo": "host=db1 dbname=bench",
+                       "metrics_host": {"host": "bench@db1", "ssh_command": "ssh -F /etc/bench/ssh_config"}}})";
+        MainWindow window;
+        QCOMPARE(window.loadPlanFrom(in), QString());
+        SetupPage* setup = window.setupPage();
+        QCOMPARE(setup->metricsHostEdit()->text(), QStringLiteral("bench@db1"));
+        QVERIFY(setup->metricsHostEdit()->isEnabled());
+        QCOMPARE(setup->keptMembers(), QStringList{QStringLiteral("$.target.metrics_host.ssh_command")});
+        setup->metricsHostEdit()->setText(QStringLiteral("bench@db2"));
+        QVERIFY(setup->plan().has_value());
+        QCOMPARE(setup->plan()->metricsHost->host, std::string("bench@db2"));
+        QCOMPARE(setup->plan()->metricsHost->sshCommand, (std::vector<std::string>{"ssh", "-F", "/etc/bench/ssh_config"}));
+
+        setup->metricsHostEdit()->setText(QStringLiteral("-oProxyCommand=x"));
+        QVERIFY2(setup->problems().join(QLatin1Char(' ')).contains(QStringLiteral("Server's machine")),
+                 qPrintable(setup->problems().join(QLatin1Char(' '))));
+        QVERIFY2(!setup->metricsHostEdit()->styleSheet().isEmpty(), "the field is marked");
+
+        setup->metricsHostEdit()->clear();
+        QVERIFY(setup->plan().has_value());
+        QVERIFY(!setup->plan()->metricsHost.has_value());
+        QVERIFY(!setup->planJson()["target"].contains("metrics_host"));
+
+        setup->metricsHostEdit()->setText(QStringLiteral("bench@db1"));
+        setup->embeddedRadio()->setChecked(true);  // the embedded server: measured here, the field is off
+        QVERIFY(!setup->metricsHostEdit()->isEnabled());
+        QVERIFY(!setup->planJson()["target"].contains("metrics_host"));
     }
 
     void aBadPlanFileSaysWhatAndWhere() {

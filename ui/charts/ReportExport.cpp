@@ -4,6 +4,7 @@
 #include "charts/ScalingChart.h"
 #include "stats/MachineMarkers.h"
 #include "stats/SeriesNames.h"
+#include "store/ExperimentOverview.h"
 #include "store/HtmlReport.h"
 #include "util/AtomicFile.h"
 #include "util/Error.h"
@@ -115,7 +116,9 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
         useExportFonts(&chart, kReportChartText);
         return chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString();
     };
-    in.charts.push_back({std::string(runMetricLabel(view.metric)) + " by clients: " + in.view, chartOf(view)});
+    std::string machines = view.metric == RunMetric::CpuBusy ? metricsMachinesOf(c.runs) : std::string();
+    in.charts.push_back({std::string(runMetricLabel(view.metric)) + (machines.empty() ? "" : " of " + machines) + " by clients: " + in.view,
+                         chartOf(view)});
     auto present = metricsPresent(c.runs);
     if (isThroughputMetric(view.metric) &&
         std::find(present.begin(), present.end(), RunMetric::LatencyP95) != present.end()) {

@@ -2,6 +2,7 @@
 #include "bridge/ErrorText.h"
 
 #include "stats/Usl.h"
+#include "store/ExperimentOverview.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -77,6 +78,9 @@ ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vect
                              ErrorBars bars, double confidence, bool withFit) {
     ScalingData d;
     d.metric = QString::fromLatin1(runMetricLabel(metric));
+    // A machine's CPU is of one machine: the title says which (docs/hosts.md).
+    if (metric == RunMetric::CpuBusy)
+        if (std::string of = metricsMachinesOf(runs); !of.empty()) d.metric += QStringLiteral(" of ") + QString::fromStdString(of);
     d.unit = QString::fromUtf8(runMetricUnit(metric));
     d.errorBars = errorBarsLabel(bars, confidence);
     auto summaries = summarizePoints(pointRuns(runs, order, metric), confidence);

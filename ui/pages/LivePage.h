@@ -46,6 +46,7 @@ public:
     void showFinished(const QString& error);
 
     QLabel* statusLabel() const { return status_; }
+    QLabel* machineLabel() const { return machine_; }
     QListWidget* messages() const { return warnings_; }
 
     TimelineChartView* tpsChart() const { return tps_; }
@@ -77,6 +78,7 @@ private:
     bool paused_ = false;
     QProgressBar* bar_;
     QLabel* status_;
+    QLabel* machine_;  // which machine the CPU, disk and PU figures are of
     QPushButton *pause_, *stop_;
     TimelineChartView *tps_, *latency_, *cpu_, *disk_, *iops_, *server_;
     TimelineChartView *sweepTps_, *sweepCpu_;

@@ -6,6 +6,7 @@
 #include "pages/ResultsPage.h"
 
 #include "charts/TimelineChartView.h"
+#include "metrics/MetricsMachine.h"
 #include "store/CombinedRuns.h"
 #include "store/PgStore.h"
 
@@ -236,6 +237,9 @@ void ResultsPage::showRunDetail(int row) {
     detailRun_ = run.id;
     detail_->setTitle(tr("Run %1: %2, %3 clients, round %4").arg(run.id).arg(QString::fromStdString(run.series)).arg(run.clients).arg(run.repetition));
     QString hosts = loadHostsText(run.detail);
+    if (auto machine = metricsMachineFromJson(run.detail))  // whose CPU and disks the charts below show
+        hosts = tr("CPU, disk and pressure figures of %1").arg(QString::fromStdString(machine->describe())) +
+                (hosts.isEmpty() ? QString() : QStringLiteral("\n") + hosts);
     runHosts_->setText(hosts);
     runHosts_->setVisible(!hosts.isEmpty());
     store_->readSamples(

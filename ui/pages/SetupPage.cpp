@@ -43,6 +43,7 @@ QString forTheForm(const QString& problem) {
         {"$.clients", "Client counts"},         {"$.duration", "Duration"},
         {"$.warmup", "Warm-up"},                {"$.repetitions", "Repetitions"},
         {"$.target.conninfo", "Connection"},    {"$.target.data_dir", "Data directory"},
+        {"$.target.metrics_host", "Server's machine"},
         {"$.workload.files", "Script file"},    {"$.workload.replay", "Replay file"},
         {"$.workload.mode", "Query mode"},      {"$.workload.define", "Variables (-D)"},
         {"$.workload.scale", "Scale"},          {"$.transactions", "Transactions per client"},
@@ -96,6 +97,11 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     tf->addRow(remote_);
     tf->addRow(tr("Connection"), connRow);
     tf->addRow(QString(), connectionResult_);
+    metricsHost_ = new QLineEdit;
+    metricsHost_->setPlaceholderText(tr("empty: the CPU and disks shown are this machine's; or bench@db1"));
+    metricsHost_->setToolTip(tr("The machine your server runs on: ScaleLab's agent reads its CPU, disks and the "
+                                "server's processes there (started over ssh with your keys): docs/hosts.md"));
+    tf->addRow(tr("Server's machine"), metricsHost_);
     loadHosts_ = new QLineEdit;
     loadHosts_->setPlaceholderText(tr("empty: the clients run on this machine; or bench@client1, bench@client2"));
     loadHosts_->setToolTip(tr("Machines the clients run from, shared among them (started over ssh with your keys and "
@@ -232,7 +238,7 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
         if (series_->currentRow() >= 0) series_->removeRow(series_->currentRow());
         revalidate();
     });
-    for (auto* e : {dataDir_, conninfo_, clients_, scriptFile_, defines_, seed_, loadHosts_})
+    for (auto* e : {dataDir_, conninfo_, metricsHost_, clients_, scriptFile_, defines_, seed_, loadHosts_})
         connect(e, &QLineEdit::textChanged, this, &SetupPage::revalidate);
     connect(shuffle_, &QCheckBox::toggled, this, &SetupPage::revalidate);
     for (auto* c : {builtin_, mode_, threadsRule_, order_, length_})
@@ -291,6 +297,7 @@ QWidget* SetupPage::fieldFor(const QString& path) const {
     if (path.startsWith(QLatin1String("$.warmup"))) return warmup_;
     if (path.startsWith(QLatin1String("$.repetitions"))) return repetitions_;
     if (path.startsWith(QLatin1String("$.target.conninfo"))) return conninfo_;
+    if (path.startsWith(QLatin1String("$.target.metrics_host"))) return metricsHost_;
     if (path.startsWith(QLatin1String("$.target"))) return dataDir_;
     if (path.startsWith(QLatin1String("$.workload.files")) || path.startsWith(QLatin1String("$.workload.replay")) ||
         path.startsWith(QLatin1String("$.workload.mode")))
@@ -333,6 +340,7 @@ void SetupPage::revalidate() {
     warmup_->setEnabled(timed);
     transactions_->setEnabled(!timed);
     shuffle_->setEnabled(builtin_->currentIndex() == 4);
+    metricsHost_->setEnabled(remote_->isChecked());  // the embedded server is measured here
     // The plan parser is the one judge of the plan, the same as `scalelab sweep`'s; the form
     // marks the field the error's JSON path names.
     try {

@@ -56,7 +56,9 @@ public:
     QLineEdit* definesEdit() const { return defines_; }  // "name=value, ...": workload.define
     QLineEdit* seedEdit() const { return seed_; }        // empty: a new seed per sweep
     QLineEdit* loadHostsEdit() const { return loadHosts_; }  // "bench@c1, bench@c2": load_hosts; empty: here
+    QLineEdit* metricsHostEdit() const { return metricsHost_; }  // target.metrics_host; empty: none
     QRadioButton* remoteRadio() const { return remote_; }
+    QRadioButton* embeddedRadio() const { return embedded_; }
     QLabel* problemsLabel() const { return problemsLabel_; }
     QLabel* estimateLabel() const { return estimate_; }
     QPushButton* testConnectionButton() const { return testConnection_; }
@@ -77,7 +79,7 @@ private:
 
     TopologyInfo machine_;
     QRadioButton *embedded_, *remote_;
-    QLineEdit *dataDir_, *conninfo_, *clients_, *scriptFile_, *defines_, *seed_, *loadHosts_;
+    QLineEdit *dataDir_, *conninfo_, *metricsHost_, *clients_, *scriptFile_, *defines_, *seed_, *loadHosts_;
     QComboBox *builtin_, *mode_, *threadsRule_, *order_, *length_;
     QSpinBox *scale_, *threadsFixed_, *repetitions_, *transactions_;
     QCheckBox* shuffle_;

@@ -38,7 +38,8 @@ const char* const kFormMembers[] = {"version", "target", "workload", "series", "
                                     "warmup", "transactions", "repetitions", "order", "data", "seed", "load_hosts"};
 const char* const kFormLoadHosts[] = {"hosts"};
 const char* const kFormWorkload[] = {"builtin", "files", "replay", "shuffle", "mode", "define"};
-const char* const kFormTarget[] = {"data_dir", "conninfo"};
+const char* const kFormTarget[] = {"data_dir", "conninfo", "metrics_host"};
+const char* const kFormMetricsHost[] = {"host"};
 const char* const kFormSeries[] = {"label", "placement", "separate", "settings"};
 const char* const kFormData[] = {"scale"};
 
@@ -67,6 +68,8 @@ QStringList SetupPage::keptMembers() const {
     list(loaded_, QStringLiteral("$."), kFormMembers);
     if (loaded_.contains("workload")) list(loaded_["workload"], QStringLiteral("$.workload."), kFormWorkload);
     if (loaded_.contains("target")) list(loaded_["target"], QStringLiteral("$.target."), kFormTarget);
+    if (loaded_.contains("target") && loaded_["target"].is_object() && loaded_["target"].contains("metrics_host"))
+        list(loaded_["target"]["metrics_host"], QStringLiteral("$.target.metrics_host."), kFormMetricsHost);
     if (loaded_.contains("data")) list(loaded_["data"], QStringLiteral("$.data."), kFormData);
     if (loaded_.contains("load_hosts")) list(loaded_["load_hosts"], QStringLiteral("$.load_hosts."), kFormLoadHosts);
     if (loaded_.contains("series") && loaded_["series"].is_array())
@@ -104,6 +107,13 @@ nlohmann::json SetupPage::planJson() const {
         keepOthers(hosts, loaded_["load_hosts"], kFormLoadHosts);
         j["load_hosts"] = hosts;
     }
+    // The metrics host is the form's; how it is reached is the plan's, as for load hosts.
+    if (j["target"].contains("metrics_host") && loaded_.contains("target") && loaded_["target"].is_object() &&
+        loaded_["target"].contains("metrics_host") && loaded_["target"]["metrics_host"].is_object()) {
+        nlohmann::json host = {{"host", j["target"]["metrics_host"]}};
+        keepOthers(host, loaded_["target"]["metrics_host"], kFormMetricsHost);
+        j["target"]["metrics_host"] = host;
+    }
     // The target's other members (its settings, pg_bindir) belong to the same kind of target.
     if (loaded_.contains("target") && loaded_["target"].is_object() &&
         loaded_["target"].contains("conninfo") == j["target"].contains("conninfo"))
@@ -121,6 +131,8 @@ nlohmann::json SetupPage::planFromForm() const {
     j["version"] = 1;
     if (embedded_->isChecked()) j["target"] = {{"data_dir", dataDir_->text().toStdString()}};
     else j["target"] = {{"conninfo", conninfo_->text().trimmed().toStdString()}};
+    if (remote_->isChecked() && !metricsHost_->text().trimmed().isEmpty())
+        j["target"]["metrics_host"] = metricsHost_->text().trimmed().toStdString();
     nlohmann::json w;
     if (builtin_->currentIndex() == 3) {
         w["files"] = {scriptFile_->text().toStdString()};
@@ -180,6 +192,7 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
         remote_->setChecked(!p.embedded());
         if (p.dataDir) dataDir_->setText(QString::fromStdString(p.dataDir->string()));
         conninfo_->setText(QString::fromStdString(p.conninfo));
+        metricsHost_->setText(p.metricsHost ? QString::fromStdString(p.metricsHost->host) : QString());
         if (!p.builtins.empty())  // "select-only@3": the first script, without its weight
             builtin_->setCurrentText(QString::fromStdString(p.builtins[0].substr(0, p.builtins[0].find('@'))));
         if (!p.files.empty()) builtin_->setCurrentIndex(3), scriptFile_->setText(QString::fromStdString(p.files[0]));

@@ -1,0 +1,147 @@
+#include "metrics/MachineReading.h"
+
+#include "metrics/ProcessCpu.h"
+#include "util/Error.h"
+
+#include <unistd.h>
+#include <time.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace scalelab {
+namespace {
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+double nowSeconds() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+std::optional<ProcStat> readPidStat(const fs::path& dir) {
+    std::ifstream in(dir / "stat");
+    std::string line;
+    if (!std::getline(in, line)) return std::nullopt;
+    return parsePidStat(line);
+}
+
+// /proc/PID/stat of the postmaster and every process whose parent it is. A child reaped while
+// /proc is being scanned would be counted in neither its own line nor the postmaster's cutime:
+// the scan is repeated until the postmaster's reaped-children time is the same before and after.
+std::vector<ProcStat> serverProcessStats(const fs::path& proc, pid_t postmaster) {
+    const fs::path self = proc / std::to_string(postmaster);
+    for (int attempt = 0;; ++attempt) {
+        auto before = readPidStat(self);
+        if (!before) return {};
+        std::vector<ProcStat> out;
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(proc, ec)) {
+            const std::string name = entry.path().filename().string();
+            if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
+            if (auto p = readPidStat(entry.path()); p && p->ppid == postmaster) out.push_back(*p);
+        }
+        auto after = readPidStat(self);
+        if (!after) return {};
+        bool steady = before->cutime == after->cutime && before->cstime == after->cstime;
+        if (steady || attempt == 4) {
+            out.push_back(*after);
+            return out;
+        }
+    }
+}
+
+nlohmann::json timesJson(int pu, const CpuTimes& t) {
+    return {pu, t.user, t.nice, t.system, t.idle, t.iowait, t.irq, t.softirq, t.steal};
+}
+
+CpuTimes timesFrom(const nlohmann::json& a) {
+    CpuTimes t;
+    uint64_t* fields[] = {&t.user, &t.nice, &t.system, &t.idle, &t.iowait, &t.irq, &t.softirq, &t.steal};
+    for (size_t i = 0; i < 8; ++i) *fields[i] = a.at(i + 1).get<uint64_t>();
+    return t;
+}
+
+nlohmann::json pressureJson(const std::optional<PressureTotals>& p) {
+    return p ? nlohmann::json::array({p->someUs, p->fullUs}) : nlohmann::json();
+}
+
+std::optional<PressureTotals> pressureFrom(const nlohmann::json& j, const char* key) {
+    if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+    return PressureTotals{j[key].at(0).get<uint64_t>(), j[key].at(1).get<uint64_t>()};
+}
+
+} // namespace
+
+MachineReading readMachine(const std::string& rootText, pid_t postmaster) {
+    fs::path root = rootText;
+    MachineReading r;
+    r.seconds = nowSeconds();
+    r.cpu = parseCpuStat(slurp(root / "proc/stat"));
+    r.disks = parseDiskStats(slurp(root / "proc/diskstats"));
+    if (postmaster) r.serverTicks = serverTreeTicks(postmaster, serverProcessStats(root / "proc", postmaster));
+    r.cpuPressure = parsePressure(slurp(root / "proc/pressure/cpu"));
+    r.ioPressure = parsePressure(slurp(root / "proc/pressure/io"));
+    return r;
+}
+
+std::vector<std::string> wholeDisks(const std::string& root) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(fs::path(root) / "sys/block", ec)) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::string thisHostName() {
+    char name[256] = {0};
+    gethostname(name, sizeof name - 1);
+    return name;
+}
+
+nlohmann::json toJson(const MachineReading& r) {
+    nlohmann::json cpu = nlohmann::json::array({timesJson(-1, r.cpu.total)});
+    for (const auto& [pu, t] : r.cpu.perPu) cpu.push_back(timesJson(pu, t));
+    nlohmann::json disks = nlohmann::json::array();
+    for (const auto& d : r.disks)
+        disks.push_back({d.name, d.reads, d.sectorsRead, d.msReading, d.writes, d.sectorsWritten, d.msWriting, d.msDoingIo});
+    return {{"seconds", r.seconds}, {"cpu", cpu}, {"disks", disks}, {"server_ticks", r.serverTicks},
+            {"cpu_pressure", pressureJson(r.cpuPressure)}, {"io_pressure", pressureJson(r.ioPressure)}};
+}
+
+MachineReading machineReadingFromJson(const nlohmann::json& j) {
+    try {
+        MachineReading r;
+        r.seconds = j.at("seconds").get<double>();
+        for (const auto& a : j.at("cpu")) {
+            int pu = a.at(0).get<int>();
+            if (pu < 0) r.cpu.total = timesFrom(a);
+            else r.cpu.perPu.emplace_back(pu, timesFrom(a));
+        }
+        for (const auto& a : j.at("disks")) {
+            DiskCounters d;
+            d.name = a.at(0).get<std::string>();
+            uint64_t* fields[] = {&d.reads, &d.sectorsRead, &d.msReading, &d.writes, &d.sectorsWritten, &d.msWriting, &d.msDoingIo};
+            for (size_t i = 0; i < 7; ++i) *fields[i] = a.at(i + 1).get<uint64_t>();
+            r.disks.push_back(std::move(d));
+        }
+        r.serverTicks = j.at("server_ticks").get<uint64_t>();
+        r.cpuPressure = pressureFrom(j, "cpu_pressure");
+        r.ioPressure = pressureFrom(j, "io_pressure");
+        return r;
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(std::string("a machine reading that is not ScaleLab's: ") + e.what());
+    }
+}
+
+} // namespace scalelab
