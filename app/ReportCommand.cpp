@@ -4,6 +4,7 @@
 #include "stats/Report.h"
 #include "stats/ReportText.h"
 #include "store/CombinedRuns.h"
+#include "store/ExperimentOverview.h"
 #include "store/Import.h"
 #include "store/ReportCsv.h"
 #include "util/Error.h"
@@ -35,7 +36,19 @@ int runReportCommand(const ReportArgs& a) {
         o.peak = a.peak;
         o.peakBaseline = a.baseline;
         StatsReport report = buildStatsReport(runs.runs, runs.order, o, a.experiment);
-        std::fputs(terminalSafe(reportText(report), true).c_str(), stdout);  // labels are from a file
+        std::string out;
+        if (a.format.empty()) {
+            out = reportText(report);
+        } else {
+            std::vector<std::string> summary = experimentSummary(runs.provenance, runs.runs);
+            if (a.format == "markdown") {
+                out = reportMarkdown(report, summary);
+            } else {  // text: the summary above the console tables, as a mailing list post
+                for (const auto& line : summary) out += line + "\n";
+                out += (summary.empty() ? "" : "\n") + reportText(report);
+            }
+        }
+        std::fputs(terminalSafe(out, true).c_str(), stdout);  // labels are from a file
         if (!a.csvDir.empty()) writeReportCsv(report, a.csvDir);
         return 0;
     });

@@ -19,6 +19,7 @@ struct ReportArgs {
     std::string baseline;
     std::string csvDir;
     std::vector<std::string> with;     // other experiments whose series are added
+    std::string format;                // "": the console tables; "text" or "markdown": with the experiment's summary, to paste
 };
 
 struct ImportArgs {

@@ -271,6 +271,10 @@ int main(int argc, char** argv) {
     reportCmd->add_flag("--peak", report.peak, "Peak table");
     reportCmd->add_option("--baseline", report.baseline, "Series the peak table compares with");
     reportCmd->add_option("--csv", report.csvDir, "Also write the tables as CSV files into this directory");
+    reportCmd->add_option("--format", report.format,
+                          "text (fixed-width, for a mailing list) or markdown (for an issue tracker): the tables with "
+                          "a summary of the machine, server, workload and runs, to paste")
+        ->check(CLI::IsMember({"text", "markdown"}));
     reportCmd->add_option("--with", report.with, "Add the series of another experiment (file or store location), "
                                                  "named \"LABEL [NAME]\" (repeatable)")->check(kExperimentCheck);
 

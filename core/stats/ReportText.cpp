@@ -1,5 +1,6 @@
 #include "stats/ReportText.h"
 
+#include "stats/ReportCells.h"
 #include "util/Format.h"
 
 #include <algorithm>
@@ -10,12 +11,11 @@
 namespace scalelab {
 namespace {
 
-std::string fmt(const char* f, double v) { return formatNumber(f, v); }
-std::string opt(const char* f, const std::optional<double>& v) { return v ? fmt(f, *v) : "-"; }
-// An interval's lower end, marked "^" where it was clamped at 0 (a footnote says so).
-std::string low(const PointSummary& s) { return opt("%.2f", s.ciLow) + (s.ciLowClamped ? "^" : ""); }
-constexpr const char* kClampedNote =
-    "^: the interval reached below 0 and is clamped there (no run's value is negative): too few runs, or runs far apart\n";
+using report_cells::low;
+using report_cells::optional;
+std::string fmt(const char* f, double v) { return report_cells::number(f, v); }
+std::string opt(const char* f, const std::optional<double>& v) { return optional(f, v); }
+const std::string kClampedNote = std::string(report_cells::kClampedNote) + "\n";
 
 // printf onto a string.
 void add(std::string& out, const char* f, ...) __attribute__((format(printf, 2, 3)));
@@ -34,9 +34,7 @@ void add(std::string& out, const char* f, ...) {
     va_end(ap);
 }
 
-std::string pm(double v, double se, const char* f) {
-    return fmt(f, v) + (std::isnan(se) ? std::string(" +/- -") : " +/- " + fmt(f, se));
-}
+std::string pm(double v, double se, const char* f) { return report_cells::plusMinus(v, se, f); }
 
 } // namespace
 
@@ -71,12 +69,8 @@ std::string reportText(const StatsReport& r) {
         for (const auto& p : v.points) {
             const Comparison& c = p.comparison;
             std::string interval = changeIntervalText(p.simultaneousLow, p.simultaneousHigh);
-            std::string runs = p.advice.runsForCurve ? std::to_string(*p.advice.runsForCurve)
-                               : p.advice.powerNow  ? ">" + std::to_string(kMaxAdvisedRuns)
-                                                    : "-";
-            std::string change = c.percentChange ? fmt("%+.2f%%", *c.percentChange) : "-";
-            if (!c.singleRunSide.empty())
-                runs = p.advice.runsForSingleSide ? std::to_string(*p.advice.runsForSingleSide) + "*" : "-";
+            std::string runs = report_cells::runsPerSide(p);
+            std::string change = report_cells::change(p);
             std::string same = !tost ? "" : !p.equivalent ? "  -" : *p.equivalent ? "  yes" : "  not shown";
             add(out, "%7d %12.2f %12.2f %9s %21s %9s %9s %-14s %9s%s\n", p.clients, c.a.mean, c.b.mean, change.c_str(),
                 interval.c_str(), opt("%.4f", c.pValue).c_str(), opt("%.4f", p.pAdjusted).c_str(), pointCallName(p.call),

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace scalelab {
 namespace {
@@ -107,6 +108,93 @@ std::string metricsMachinesOf(const std::vector<RunRecord>& runs) {
     std::string out;
     for (const auto& d : seen) out += (out.empty() ? "" : "; ") + d;
     return out;
+}
+
+std::vector<std::string> experimentSummary(const std::vector<nlohmann::json>& provenance, const std::vector<RunRecord>& runs) {
+    std::vector<std::string> lines;
+    auto once = [&](const std::string& line) {
+        if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+    };
+    auto joined = [](const std::vector<std::string>& parts) {
+        std::string out;
+        for (const auto& p : parts)
+            if (!p.empty()) out += (out.empty() ? "" : ", ") + p;
+        return out;
+    };
+    auto machine = [&](const char* name, const nlohmann::json& m) {
+        if (!m.is_object()) return;
+        std::string memory;
+        if (m.contains("memory_bytes") && m["memory_bytes"].is_number())
+            memory = formatNumber("%.1f GiB", m["memory_bytes"].get<double>() / (1024.0 * 1024 * 1024)) + " memory";
+        // On or off where the machine has SMT at all (a topology "(no SMT)" says the rest).
+        bool hasSmt = (m.contains("smt_present") && m["smt_present"] == true) || (m.contains("smt_available") && m["smt_available"] == true);
+        std::string smt = hasSmt && m.contains("smt_active") && m["smt_active"].is_boolean()
+                              ? std::string("SMT ") + (m["smt_active"].get<bool>() ? "on" : "off")
+                              : "";
+        std::string line = joined({text(m, "hostname"), text(m, "cpu_model"), text(m, "topology"), smt, text(m, "kernel"), memory});
+        if (!line.empty()) once(std::string(name) + ": " + line);
+    };
+    for (const auto& p : provenance) {
+        if (!p.is_object()) continue;
+        machine("Machine", p.contains("machine") ? p["machine"] : nlohmann::json());
+        if (p.contains("server_machine")) machine("Server machine", p["server_machine"]);
+        if (p.contains("server") && p["server"].is_object()) {
+            const auto& srv = p["server"];
+            std::vector<std::string> settings;
+            // Settings about where it listens, locale and time zone are left out: they do not
+            // bear on a result (the Overview and the report's provenance have them all).
+            static const std::set<std::string> kNotAboutPerformance = {
+                "DateStyle", "TimeZone", "log_timezone", "lc_messages", "lc_monetary", "lc_numeric", "lc_time",
+                "default_text_search_config", "dynamic_shared_memory_type", "port", "unix_socket_directories", "listen_addresses", "client_encoding",
+                "application_name", "log_line_prefix", "logging_collector", "log_destination", "log_directory", "log_filename"};
+            if (srv.contains("non_default_settings") && srv["non_default_settings"].is_object())
+                for (const auto& [name, v] : srv["non_default_settings"].items()) {
+                    if (kNotAboutPerformance.count(name)) continue;
+                    std::string value = text(v, "value");
+                    if (auto unit = text(v, "unit"); !unit.empty() && !value.empty()) value = withUnit(value, unit);
+                    settings.push_back(name + " " + (value.empty() ? "''" : value));
+                }
+            std::string version = text(srv, "version");  // "PostgreSQL 15.18 (Debian ...) on x86_64-...": up to " on "
+            if (size_t on = version.find(" on "); on != std::string::npos) version.resize(on);
+            if (!version.empty() || !settings.empty())
+                once("PostgreSQL: " + version + (settings.empty() ? "" : (version.empty() ? "" : "; ") + std::string("non-default: ") + joined(settings)));
+        }
+        if (p.contains("scripts") && p["scripts"].is_object() && p["scripts"].contains("scripts")) {
+            std::vector<std::string> names;
+            for (const auto& script : p["scripts"]["scripts"]) {
+                std::string name = text(script, "name");
+                if (auto w = text(script, "weight"); !w.empty() && w != "1") name += " @" + w;
+                names.push_back(name);
+            }
+            if (!names.empty()) once("Workload: " + joined(names));
+        }
+    }
+    // The runs the figures stand on.
+    std::vector<double> lengths;
+    std::map<std::pair<std::string, int>, int> rounds;
+    std::set<int> clients;
+    int counted = 0;
+    for (const auto& r : runs) {
+        if (!countsInStatistics(r)) continue;
+        ++counted;
+        lengths.push_back(r.measuredSeconds);
+        ++rounds[{r.series, r.clients}];
+        clients.insert(r.clients);
+    }
+    if (counted > 0) {
+        std::sort(lengths.begin(), lengths.end());
+        int fewest = counted, most = 0;
+        for (const auto& [point, n] : rounds) fewest = std::min(fewest, n), most = std::max(most, n);
+        std::string clientList;
+        for (int c : clients) clientList += (clientList.empty() ? "" : ", ") + std::to_string(c);
+        double median = lengths[lengths.size() / 2];  // 0: not known (an import without it)
+        once("Runs: " + std::to_string(counted) + " counted of " + std::to_string(runs.size()) + "; " +
+             (median > 0 ? formatNumber("%.3g", median) + " s measured each (median, warm-up not counted); " : std::string()) +
+             (fewest == most ? std::to_string(most) : std::to_string(fewest) + "-" + std::to_string(most)) +
+             (most == 1 ? " round" : " rounds") + " per point; clients " + clientList);
+    }
+    if (std::string m = metricsMachinesOf(runs); !m.empty()) once("CPU and disk figures of: " + m);
+    return lines;
 }
 
 std::vector<OverviewItem> experimentOverview(ExperimentStore& store) {

@@ -25,4 +25,12 @@ std::vector<OverviewItem> experimentOverview(ExperimentStore& store);
 // made before ScaleLab did, imports).
 std::string metricsMachinesOf(const std::vector<RunRecord>& runs);
 
+// What a reader of a posted result needs to know, as "Name: value" lines (`report --format
+// text|markdown`, the window's Copy as ...): each machine (host, CPU, topology, SMT, kernel,
+// memory), PostgreSQL (version, non-default settings), the scripts, the runs (how many counted,
+// their measured length, rounds per point, client counts), whose CPU figures. From every
+// session's provenance (each different machine or server once) and the runs; what was not
+// recorded is left out, never guessed.
+std::vector<std::string> experimentSummary(const std::vector<nlohmann::json>& provenance, const std::vector<RunRecord>& runs);
+
 } // namespace scalelab

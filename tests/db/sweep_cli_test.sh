@@ -92,6 +92,16 @@ grep -q "has no run 99999" "$work/out" || fail "unknown run message: $(cat "$wor
 expect_rc 0 "report" "$scalelab" report "$work/e.slab" --compare A B --peak --baseline A --csv "$work/tables"
 grep -q '^B vs A (Welch' "$work/out" || fail "compare section: $(cat "$work/out")"
 for f in points compare peak; do [[ -s $work/tables/$f.csv ]] || fail "report --csv wrote no $f.csv"; done
+# To paste (issue 37): the same tables with what was measured on what, as Markdown or text.
+expect_rc 0 "report as markdown" "$scalelab" report "$work/e.slab" --compare A B --format markdown
+for line in '## Experiment' '- **Machine:** ' '- **PostgreSQL:** PostgreSQL ' '- **Runs:** ' '## tps by clients' \
+            '| series | clients | n | mean | sd | ci low | ci high |' '## B vs A' '**Verdict:**'; do
+  grep -qF -- "$line" "$work/out" || fail "markdown report lacks '$line': $(cat "$work/out")"
+done
+expect_rc 0 "report as text" "$scalelab" report "$work/e.slab" --format text
+head -1 "$work/out" | grep -q '^Machine: ' || fail "text report starts with the machine: $(cat "$work/out")"
+grep -q '^series  *clients  *n  *mean' "$work/out" || fail "text report's table: $(cat "$work/out")"
+expect_rc 2 "report in an unknown format" "$scalelab" report "$work/e.slab" --format html
 # "The same within 50%": every client count of two series of one machine is; a margin without
 # --compare, or one that is not a %, is refused before anything is read.
 "$scalelab" report "$work/e.slab" --compare A B --equivalence 50% | grep -q "within +/-50%" ||

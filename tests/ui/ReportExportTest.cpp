@@ -19,6 +19,8 @@
 #include "RunRecords.h"
 
 #include <QCheckBox>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QComboBox>
 #include <QDialog>
 #include <QFile>
@@ -244,6 +246,36 @@ private slots:
         QVERIFY(compare.contains(QStringLiteral("\r\n1,A,B,")));
         QVERIFY(compare.contains(QStringLiteral("distinguishable")));
         QVERIFY(!QFile::exists(csvDir + QStringLiteral("/usl.csv")));  // the USL box is not ticked
+    }
+
+    // Edit > Copy report as Markdown / as text (issue 37): the view on screen, with the
+    // experiment's summary, on the clipboard as `report --format` writes it.
+    void theReportIsCopiedToPaste() {
+        TempDir dir("scalelab-copy");
+        std::string path = (dir.path() / "e.slab").string();
+        writeExperiment(path);
+        ExperimentStore::open(path)->addProvenance({{"machine", {{"hostname", "db1"}, {"cpu_model", "Xeon"}}}});
+        MainWindow window;
+        QAction* markdown = nullptr;
+        QAction* text = nullptr;
+        for (QAction* a : window.exportActions()) {
+            if (a->text() == QStringLiteral("Copy report as &Markdown")) markdown = a;
+            if (a->text() == QStringLiteral("Copy report as &text")) text = a;
+        }
+        QVERIFY(markdown && text);
+        QVERIFY(!markdown->isEnabled());  // nothing open: nothing to copy
+        QVERIFY(test::openAndWait(window, QString::fromStdString(path)));
+        QVERIFY(markdown->isEnabled());
+        markdown->trigger();
+        QString md = QGuiApplication::clipboard()->text();
+        QVERIFY2(md.startsWith(QStringLiteral("## Experiment\n\n- **Machine:** db1, Xeon\n")), qPrintable(md));
+        QVERIFY2(md.contains(QStringLiteral("| A | 8 | 3 | ")), qPrintable(md));
+        QVERIFY2(md.contains(QStringLiteral("## B vs A")), qPrintable(md));  // the Comparison tab's choice
+        window.resultsPage()->showSeries({QStringLiteral("A")});
+        text->trigger();
+        QString plain = QGuiApplication::clipboard()->text();
+        QVERIFY2(plain.startsWith(QStringLiteral("Machine: db1, Xeon\n")), qPrintable(plain));
+        QVERIFY2(!plain.contains(QStringLiteral("\nB ")), qPrintable(plain));  // the view: A only
     }
 
     // Issue 31.3: Qt Charts draws legend names as rich text, and a label <img src="FILE"> put a

@@ -115,6 +115,67 @@ TEST(StatsReport, ConsoleRendererPrintsEachPartAndMissingValuesAsDashes) {
         << text;
 }
 
+// report --format markdown (issue 37): the console's figures as GitHub tables, a series label
+// that would break a table or start emphasis written as text, missing values as "-", the
+// verdict's sentences as a list, the experiment's summary above.
+TEST(StatsReport, MarkdownRendererWritesTablesAUserLabelCannotBreak) {
+    std::vector<RunRecord> runs = experimentRuns();
+    for (auto& r : runs)
+        if (r.series == "B") r.series = "B|*patch*";
+    ReportOptions o = everything();
+    o.candidate = "B|*patch*";
+    StatsReport report = buildStatsReport(runs, {"A", "B|*patch*"}, o, "e.slab");
+    std::string md = reportMarkdown(report, {"Machine: db1, Xeon", "Runs: 25 counted of 25"});
+    EXPECT_EQ(md.find("## Experiment\n\n- **Machine:** db1, Xeon\n- **Runs:** 25 counted of 25\n\n## tps by clients\n"), 0u) << md;
+    EXPECT_NE(md.find("| series | clients | n | mean | sd | ci low | ci high |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"),
+              std::string::npos) << md;
+    // B at 16 clients: one run, no sd, no interval: "-", never 0; the label's pipe and stars are text.
+    EXPECT_NE(md.find("| B\\|\\*patch\\* | 16 | 1 | 1500.00 | - | - | - |\n"), std::string::npos) << md;
+    EXPECT_NE(md.find("## B\\|\\*patch\\* vs A\n\nWelch's t-test, tps, Bonferroni over 4 client counts"), std::string::npos) << md;
+    EXPECT_NE(md.find("| 4 | 3000.00 | 2400.00 | -20.00% |"), std::string::npos) << md;
+    EXPECT_NE(md.find("**Verdict:**\n\n- "), std::string::npos) << md;
+    EXPECT_NE(md.find("## Universal Scalability Law (tps)"), std::string::npos) << md;
+    EXPECT_NE(md.find("## Peak tps per series, as % of A's peak"), std::string::npos) << md;
+    // Every table row has as many cells as its header.
+    std::istringstream lines(md);
+    size_t cells = 0;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.empty() || line[0] != '|') {
+            cells = 0;
+            continue;
+        }
+        size_t n = 0;
+        for (size_t i = 0; i < line.size(); ++i) n += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+        if (cells == 0) cells = n;
+        EXPECT_EQ(n, cells) << line;
+    }
+    // Without a summary, no Experiment section; the text renderer's tables are unchanged by it.
+    EXPECT_EQ(reportMarkdown(report).find("## tps by clients"), 0u);
+}
+
+TEST(ExperimentOverview, TheSummaryToPasteSaysMachineServerWorkloadAndRunsOnce) {
+    nlohmann::json machine = {{"hostname", "db1"}, {"cpu_model", "Xeon"}, {"topology", "2 packages, 12 cores, 24 PUs"},
+                              {"smt_available", true}, {"smt_active", false}, {"kernel", "Linux 6.1"}, {"memory_bytes", 68719476736.0}};
+    nlohmann::json server = {{"version", "PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu, compiled by gcc"},
+                             {"non_default_settings", {{"shared_buffers", {{"value", "16384"}, {"unit", "8kB"}}},
+                                                       {"lc_time", {{"value", "C"}, {"unit", ""}}},
+                                                       {"port", {{"value", "5433"}, {"unit", ""}}}}}};
+    nlohmann::json scripts = {{"scripts", {{{"name", "tpcb-like"}, {"weight", 1}}, {{"name", "select-only"}, {"weight", 9}}}}};
+    nlohmann::json session = {{"machine", machine}, {"server", server}, {"scripts", scripts}};
+    std::vector<RunRecord> runs = experimentRuns();
+    for (auto& r : runs) r.measuredSeconds = 60;
+    runs[1].measuredSeconds = 30;
+    runs[0].excluded = true;
+    auto summary = experimentSummary({session, session}, runs);  // a resumed sweep: said once
+    ASSERT_EQ(summary.size(), 4u) << ::testing::PrintToString(summary);
+    EXPECT_EQ(summary[0], "Machine: db1, Xeon, 2 packages, 12 cores, 24 PUs, SMT off, Linux 6.1, 64.0 GiB memory");
+    EXPECT_EQ(summary[1], "PostgreSQL: PostgreSQL 15.18 (Debian 15.18-0+deb12u1); non-default: shared_buffers 128 MB (16384 x 8kB)");
+    EXPECT_EQ(summary[2], "Workload: tpcb-like, select-only @9");
+    EXPECT_EQ(summary[3], "Runs: 24 counted of 25; 60 s measured each (median, warm-up not counted); 1-3 rounds per point; "
+                          "clients 1, 2, 4, 8, 16");
+    EXPECT_TRUE(experimentSummary({}, {}).empty());  // nothing recorded: nothing said
+}
+
 // Issue 32.5: two runs of 100 and 9,000 tps gave a peak interval of "-7402.6 .. 13194.1"
 // (negative throughput), and two runs a side a change interval of "-100.0% .. +2426713774.6%".
 // The interval stops at 0 and says so; a change interval wider than tenfold is said in words.

@@ -13,6 +13,8 @@
 #include "pages/SetupPage.h"
 #include "pages/StatusText.h"
 #include "pages/WheelGuard.h"
+#include "stats/ReportText.h"
+#include "store/ExperimentOverview.h"
 #include "store/Export.h"
 #include "store/ReportCsv.h"
 #include "store/Import.h"
@@ -22,6 +24,8 @@
 #include "topo/Placement.h"
 
 #include <QApplication>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QPushButton>
 #include <QCloseEvent>
 #include <QDragEnterEvent>
@@ -325,6 +329,25 @@ void MainWindow::exportCsvTo(const QString& dir, Answer then) {
             answer(then, {});
         },
         [this, then](const QString& error) { answer(then, error); });
+}
+
+void MainWindow::copyReport(bool markdown) {
+    try {
+        StatsReport report =
+            reportFor(results_->allRuns(), results_->seriesOrder(), results_->view(), results_->choice(), path_.toStdString());
+        std::vector<std::string> summary = experimentSummary(results_->allProvenance(), results_->allRuns());
+        std::string text;
+        if (markdown) {
+            text = reportMarkdown(report, summary);
+        } else {
+            for (const auto& line : summary) text += line + "\n";
+            text += (summary.empty() ? "" : "\n") + reportText(report);
+        }
+        QGuiApplication::clipboard()->setText(QString::fromStdString(text));
+        statusLabel_->say(markdown ? tr("Copied the report as Markdown") : tr("Copied the report as text"));
+    } catch (const std::exception& e) {
+        warnPlain(this, tr("Copy report"), errorText(e));
+    }
 }
 
 void MainWindow::exportHtmlTo(const QString& path, Answer then) {

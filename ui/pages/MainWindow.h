@@ -70,6 +70,9 @@ public:
     // As the Results page shows it now.
     void exportCsvTo(const QString& dir, Answer then = {});     // runs, points, samples + comparison, USL, peak
     void exportHtmlTo(const QString& path, Answer then = {});   // the self-contained HTML report
+    // The Results page's tables for the view on screen, with the experiment's summary, on the
+    // clipboard as `report --format markdown|text` writes them (docs/statistics.md).
+    void copyReport(bool markdown);
     QDialog* showHelp();                          // Help > ScaleLab help (F1)
     StoreDialog* showStoreDialog();               // File > Open from results store
     // A copy of the experiment shown, whole (file or store to a new file), then opened.

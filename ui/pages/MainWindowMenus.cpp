@@ -132,6 +132,10 @@ void MainWindow::buildMenus() {
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    // Results to paste into an issue (Markdown) or a mailing list post (fixed-width text).
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    exportActions_ << edit->addAction(tr("Copy report as &Markdown"), this, [this] { copyReport(true); });
+    exportActions_ << edit->addAction(tr("Copy report as &text"), this, [this] { copyReport(false); });
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("ScaleLab &help"), QKeySequence::HelpContents, this, &MainWindow::showHelp);
     help->addAction(tr("&About ScaleLab"), this, [this] {

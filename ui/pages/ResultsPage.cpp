@@ -237,6 +237,12 @@ std::vector<RunRecord> ResultsPage::allRuns() const {
     return all;
 }
 
+std::vector<nlohmann::json> ResultsPage::allProvenance() const {
+    std::vector<nlohmann::json> all = provenance_;
+    all.insert(all.end(), added_.provenance.begin(), added_.provenance.end());
+    return all;
+}
+
 void ResultsPage::removeAddedExperiments() {
     for (const auto& label : added_.order) seriesOrder_.erase(std::remove(seriesOrder_.begin(), seriesOrder_.end(), label), seriesOrder_.end());
     for (const auto& label : added_.order) hidden_.removeAll(QString::fromStdString(label));

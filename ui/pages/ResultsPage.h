@@ -57,6 +57,7 @@ public:
     void removeAddedExperiments();
     const QStringList& addedExperiments() const { return addedFiles_; }
     std::vector<RunRecord> allRuns() const;  // the file's runs and the added ones
+    std::vector<nlohmann::json> allProvenance() const;  // the file's sessions and the added files'
     const std::vector<std::string>& seriesOrder() const { return seriesOrder_; }
 
     // Draw only these series (empty: all); the Series menu does the same.
