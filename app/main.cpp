@@ -4,6 +4,8 @@
 #include "CommandErrors.h"
 #include "GuiCommand.h"
 #include "LoadCommands.h"
+#include "Completions.h"
+#include "ManPages.h"
 #include "ReportCommand.h"
 #include "ServerCommand.h"
 #include "SweepCommands.h"
@@ -16,6 +18,7 @@
 #include "store/PgStore.h"
 #include "topo/MachineSwitch.h"
 #include "util/Error.h"
+#include "util/Versions.h"
 
 #include <CLI/CLI.hpp>
 
@@ -70,6 +73,10 @@ int main(int argc, char** argv) {
                  "scalelab"};
     bool showVersion = false;
     app.add_flag("--version", showVersion, "Print the versions of ScaleLab and its libraries");
+    std::string manPagesDir;  // hidden: the build writes the manual pages with it (app/ManPages.h)
+    app.add_option("--man-pages", manPagesDir, "Write the manual pages into this directory")->group("");
+    std::string completionShell;  // hidden: the build writes the completion scripts with it (app/Completions.h)
+    app.add_option("--completion", completionShell, "Print the completion script for bash or zsh")->group("");
 
     scalelab::app::ServerArgs server;
     auto* serverCmd = app.add_subcommand("server", "Manage the embedded PostgreSQL server");
@@ -318,6 +325,24 @@ int main(int argc, char** argv) {
         }
     }
 
+    if (!completionShell.empty()) {
+        try {
+            std::cout << scalelab::app::completionScript(app, completionShell);
+        } catch (const std::exception& e) {
+            std::cerr << "scalelab: error: " << e.what() << "\n";
+            return kUsageError;
+        }
+        return 0;
+    }
+    if (!manPagesDir.empty()) {
+        try {
+            scalelab::app::writeManPages(app, manPagesDir, scalelab::scalelabVersion());
+        } catch (const std::exception& e) {
+            std::cerr << "scalelab: error: " << e.what() << "\n";
+            return 1;
+        }
+        return 0;
+    }
     undoAbandonedSwitches();
     if (showVersion) {
         std::cout << versionText();
