@@ -64,6 +64,8 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; 
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
 h3 { font-size: 1.05em; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
+/* On a phone a wide table scrolls by itself; the page and its charts keep the screen's width. */
+table { display: block; max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; vertical-align: top; }
 th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }
 table.overview td { text-align: left; } table.overview td:first-child { white-space: nowrap; }
@@ -72,6 +74,9 @@ pre { margin: 0; white-space: pre-wrap; font-size: 0.95em; }
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
 .note { background: #fffbe6; border-left: 4px solid #e6c200; padding: 0.5em 1em; white-space: pre-wrap; }
 .meta { color: #666; font-size: 0.9em; }
+/* Printed (or saved as PDF): a chart or a table is not cut between two pages, nor at the edge. */
+@media print { body { max-width: none; margin: 0; } figure, table, tr { break-inside: avoid; }
+  table { display: table; overflow: visible; font-size: 0.8em; } }
 )css";
 
 } // namespace
