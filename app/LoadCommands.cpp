@@ -74,9 +74,12 @@ void printSystemSummary(const SystemSample& m, const MetricsMachine* machine) {
             std::printf("%-12s %8.2f %8.2f %8.2f %8.2f %6.2f %6.2f\n", d.name.c_str(), d.readsPerSec, d.writesPerSec,
                         d.readMBps, d.writeMBps, d.awaitMs, d.utilPct);
     }
-    std::printf("CPU: load generator %.1f%%", m.loadGeneratorCpuPct.value_or(0));
-    if (m.serverCpuPct) std::printf(", server %.1f%%", *m.serverCpuPct);
-    std::printf(" (100%% = one PU)\n");
+    // A process not measured here (the clients on load hosts, a server elsewhere) is left out,
+    // never shown as 0.
+    std::string processes;
+    if (m.loadGeneratorCpuPct) processes += "load generator " + fmt("%.1f", *m.loadGeneratorCpuPct) + "%";
+    if (m.serverCpuPct) processes += (processes.empty() ? "" : ", ") + std::string("server ") + fmt("%.1f", *m.serverCpuPct) + "%";
+    if (!processes.empty()) std::printf("CPU: %s (100%% = one PU)\n", processes.c_str());
     if (m.server)
         std::printf("server per second: commits %.1f, rollbacks %.1f, blks_hit %.1f, blks_read %.1f, logical reads %.1f\n",
                     m.server->commits, m.server->rollbacks, m.server->blksHit, m.server->blksRead, m.server->logicalReads);
@@ -202,12 +205,34 @@ void printHosts(const LoadHostsResult& r) {
               << (r.hosts.size() == 1 ? " host" : " hosts") << " over " << fmt("%.1f", r.merged.measuredSeconds) << " s\n";
 }
 
+// How --metrics-host is reached: the load hosts' --ssh-command and --remote-scalelab.
+HostCommand metricsHostCommand(const RunArgs& a) {
+    HostCommand command;
+    if (!a.sshCommand.empty()) command.ssh = words(a.sshCommand);
+    command.remoteProgram = a.remoteScalelab;
+    return command;
+}
+
 int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<void(const LoadSample&)>& progress) {
     LoadHostsOptions options;
     options.hosts = a.loadHosts;
     if (!a.sshCommand.empty()) options.ssh = words(a.sshCommand);
     options.remoteProgram = a.remoteScalelab;
     LoadCoordinator coordinator(options, spec);
+    // With a metrics host, the server's machine over the run (docs/hosts.md): read before the
+    // hosts start and after the last result; the clients run elsewhere ("local" among them: here too).
+    std::unique_ptr<SystemSampler> metrics;
+    std::optional<SystemSnapshot> before;
+    if (!a.metricsHost.empty()) {
+        MetricsSources sources = MetricsSources::forThisProcess(spec.conninfo, 0, 0);
+        sources.loadGenerator = 0;
+        sources.clientsHere = std::find(a.loadHosts.begin(), a.loadHosts.end(), "local") != a.loadHosts.end();
+        sources.disks.only = a.devices;
+        sources.disks.partitions = a.partitions;
+        sources.machine = std::make_shared<RemoteMachine>(a.metricsHost, metricsHostCommand(a));
+        metrics = std::make_unique<SystemSampler>(sources);
+        before = metrics->snapshot();
+    }
     LoadHostsResult result;
     int interrupted = 0;
     {
@@ -215,6 +240,11 @@ int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<v
                                    [&coordinator] { coordinator.requestStop(); });
         result = coordinator.run(progress);
         interrupted = interrupts.exitCode();
+    }
+    if (metrics) {
+        result.merged.system = metrics->between(*before, metrics->finalSnapshot(5000));
+        for (const auto& h : result.hosts)
+            if (h.clientBound) result.merged.system->clientBound = true;
     }
     for (const auto& h : result.merged.housekeeping)
         note("before the run: " + h.statement + (h.error.empty() ? "" : " (failed, ignored as pgbench does: " + h.error + ")"));
@@ -225,12 +255,18 @@ int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<v
         for (const auto& h : result.hosts) hosts.push_back(toJson(h));
         j["load_hosts"] = hosts;
         j["coordinator_cpu_s"] = result.coordinatorCpuS;
+        if (metrics) j["metrics_machine"] = toJson(metrics->machine());
         for (auto& s : j["samples"]) s.erase("histogram");
         std::cout << j.dump(2) << "\n";
     } else {
         size_t n = result.hosts.size();
-        printReport(spec, result.merged, "none here: the clients ran on " + std::to_string(n) + (n == 1 ? " load host" : " load hosts"));
+        printReport(spec, result.merged, "none here: the clients ran on " + std::to_string(n) + (n == 1 ? " load host" : " load hosts"),
+                    metrics ? &metrics->machine() : nullptr);
         printHosts(result);
+    }
+    if (metrics && !metrics->sources().machine->lost().empty()) {
+        std::fprintf(stderr, "scalelab: error: %s: the machine's figures stop there\n", metrics->sources().machine->lost().c_str());
+        if (!interrupted && result.merged.abortedClients == 0 && result.merged.status != RunStatus::Failed) return 1;
     }
     if (interrupted) return interrupted;  // reported and kept, but not a finished run
     if (result.merged.abortedClients > 0) return 2;
@@ -347,9 +383,6 @@ int runRunCommand(const RunArgs& a) {
             throw UsageError("--metrics-host is for a server of yours on another machine (--conninfo); the embedded server "
                              "runs here, and its machine is measured here");
         if (!a.loadHosts.empty()) {
-            if (!a.metricsHost.empty())
-                throw UsageError("--metrics-host with --load-hosts: give both in a sweep plan (target.metrics_host, "
-                                 "load_hosts); `run` takes one or the other");
             if (!a.placement.empty() || a.separate || a.realSmt || a.offlineCpus)
                 throw UsageError("--placement, --separate, --real-smt and --offline-cpus place this machine's load generator: with --load-hosts the clients run elsewhere");
             if (a.log) throw UsageError("-l writes each thread's log on its own machine: not available with --load-hosts");
@@ -404,12 +437,7 @@ int runRunCommand(const RunArgs& a) {
             target.conninfo, target.embedded ? target.embedded->status().pid : 0, placement.loadGeneratorPus());
         sources.disks.only = a.devices;
         sources.disks.partitions = a.partitions;
-        if (!a.metricsHost.empty()) {
-            HostCommand command;
-            if (!a.sshCommand.empty()) command.ssh = words(a.sshCommand);
-            command.remoteProgram = a.remoteScalelab;
-            sources.machine = std::make_shared<RemoteMachine>(a.metricsHost, command);
-        }
+        if (!a.metricsHost.empty()) sources.machine = std::make_shared<RemoteMachine>(a.metricsHost, metricsHostCommand(a));
         SystemSampler metrics(sources);
         if (!metrics.machine().server && !a.json)
             note("CPU, disk and pressure figures are from " + metrics.machine().describe() + ": " + metrics.machine().why);

@@ -19,8 +19,6 @@ fi
 expect_rc 2 "--metrics-host with the embedded server" "$scalelab" run --data "$data" -S -c 1 -t 1 --metrics-host db1
 grep -q 'is for a server of yours on another machine' "$work/out" || fail "embedded refusal: $(cat "$work/out")"
 [[ ! -e $data ]] || fail "a usage error must not create the cluster"
-expect_rc 2 "--metrics-host with --load-hosts" "$scalelab" run --conninfo "dbname=x" -S -c 2 -t 1 --metrics-host db1 --load-hosts local,local
-grep -q 'give both in a sweep plan' "$work/out" || fail "load hosts refusal: $(cat "$work/out")"
 
 expect_rc 0 "server start" "$scalelab" server start --data "$data"
 conninfo=$("$scalelab" server status --data "$data" --conninfo)
@@ -61,6 +59,14 @@ expect_rc 0 "a metrics host without the server" "$scalelab" run --conninfo "$con
   --ssh-command "$work/ns-ssh" --remote-scalelab "$scalelab"
 grep -qx "machine: db1 \[$me\] (neither the server nor the clients)" "$work/out" || fail "metrics host elsewhere: $(cat "$work/out")"
 grep -q "is not there (no process" "$work/out" || fail "metrics host why: $(cat "$work/out")"
+
+# With load hosts: the clients elsewhere ("local" among them: here too), the server's machine
+# read by the metrics host over the whole run.
+expect_rc 0 "load hosts and a metrics host" "$scalelab" run --conninfo "$conninfo" -S -c 4 -j 2 -T 2 \
+  --load-hosts local,local --metrics-host local
+grep -qx "machine: $me (server and load generator)" "$work/out" || fail "load hosts + metrics host: $(cat "$work/out")"
+grep -q '^CPU: server [0-9.]*% (100% = one PU)' "$work/out" || fail "load hosts: server CPU, no load generator here: $(cat "$work/out")"
+grep -q '^load host local' "$work/out" || fail "load hosts report: $(cat "$work/out")"
 
 cat >"$work/old-ssh" <<'SH'
 #!/bin/sh
