@@ -31,6 +31,9 @@ nlohmann::json machineProvenance() {
     j["packages"] = t.packages;
     j["cores"] = t.cores.size();
     j["pus"] = t.puCount();
+    // Each core's package and PUs: a metrics host's Live page draws its PUs with their siblings.
+    j["core_pus"] = nlohmann::json::array();
+    for (const auto& c : t.cores) j["core_pus"].push_back({c.package, c.pus});
     j["numa_nodes"] = t.numaNodes;
     j["smt_available"] = t.smtAvailable();  // siblings online
     j["smt_present"] = t.smtPresent();      // online, or switched off in the kernel

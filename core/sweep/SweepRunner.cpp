@@ -397,6 +397,14 @@ void SweepRunner::run() {
             }
             SystemSampler& sampler = *samplerOwner;
             progress.metricsMachine = sampler.machine().describe();
+            progress.metricsMachineCores.clear();
+            if (metricsHost_ && metricsHost_->provenance().contains("core_pus"))
+                for (const auto& c : metricsHost_->provenance()["core_pus"]) {
+                    CoreInfo core;
+                    core.package = c.at(0).get<int>();
+                    core.pus = c.at(1).get<std::vector<int>>();
+                    progress.metricsMachineCores.push_back(std::move(core));
+                }
             if (!metricsMachineSaid) {
                 servers.note("CPU, disk and pressure figures are from " + sampler.machine().describe() +
                              (sampler.machine().server ? "" : ": " + sampler.machine().why));

@@ -5,6 +5,7 @@
 #include "load/LoadSpec.h"
 #include "store/ExperimentStore.h"
 #include "sweep/SweepPlan.h"
+#include "topo/Topology.h"
 
 #include <atomic>
 #include <chrono>
@@ -36,6 +37,7 @@ struct SweepProgress {
     SweepState state = SweepState::Preparing;
     double runS = 0;      // a run's planned length, warm-up included; 0 for runs of N transactions
     std::string metricsMachine;  // the machine the CPU, disk and pressure figures are from (MetricsMachine::describe)
+    std::vector<CoreInfo> metricsMachineCores;  // that machine's cores when it is a metrics host; empty: this machine
 };
 
 // Called on the sweep's thread; must not block for long (the GUI queues a signal).

@@ -102,7 +102,14 @@ JSON
 expect_rc 0 "sweep with a metrics host" "$scalelab" sweep "$work/plan.json" -o "$work/e.slab"
 grep -q "CPU, disk and pressure figures are from db1 \\[$me\\] (server)" "$work/out" || fail "sweep note: $(cat "$work/out")"
 grep -q "failed: the run completed, but metrics host db1: disconnected" "$work/out" || fail "lost metrics host: $(cat "$work/out")"
-expect_rc 0 "export" "$scalelab" export "$work/e.slab" --csv "$work/csv" --html "$work/report.html"
+expect_rc 0 "export" "$scalelab" export "$work/e.slab" --csv "$work/csv" --html "$work/report.html" --json "$work/e.json"
+python3 - "$work/e.json" <<'PY' || fail "the metrics host's machine in the provenance: $(head -c 2000 "$work/e.json")"
+import json, sys
+e = json.load(open(sys.argv[1]))
+machine = e["provenance"][0]["server_machine"]
+assert machine["metrics_host"] == "db1", machine
+assert sum(len(pus) for _, pus in machine["core_pus"]) == machine["pus"], machine  # its PUs, core by core
+PY
 python3 - "$work/csv/runs.csv" <<PY || fail "runs.csv: $(cat "$work/csv/runs.csv")"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

@@ -3,6 +3,7 @@
 // sweep starts with no messages of the last one.
 #include "charts/TimelineChartView.h"
 #include "pages/LivePage.h"
+#include "pages/PuStrip.h"
 #include "pages/MainWindow.h"
 
 #include "ChartTexts.h"
@@ -64,6 +65,21 @@ private slots:
         page.showProgress(p);
         QVERIFY(!page.machineLabel()->isHidden());
         QCOMPARE(page.machineLabel()->text(), QStringLiteral("CPU, disk and PU figures are of vm1 (load generator, not the server)"));
+        QCOMPARE(page.puStrip()->machine().puCount(), 2);  // this machine's PUs
+
+        // A metrics host with 2 cores of 2 PUs: its PUs, with its siblings, and the label says whose.
+        p.metricsMachine = "db1 (server)";
+        p.metricsMachineCores = {CoreInfo{0, {0, 2}}, CoreInfo{0, {1, 3}}};
+        page.showProgress(p);
+        QCOMPARE(page.puStrip()->machine().puCount(), 4);
+        QCOMPARE(page.puStrip()->machine().maxSmtWidth(), 2);
+        QCOMPARE(page.puLabel()->text(), QStringLiteral("Busy % per PU of db1 (server) (SMT siblings side by side)"));
+        // Back on this machine's figures: its own PUs again.
+        p.metricsMachine = "vm1 (server and load generator)";
+        p.metricsMachineCores.clear();
+        page.showProgress(p);
+        QCOMPARE(page.puStrip()->machine().puCount(), 2);
+        QCOMPARE(page.puLabel()->text(), QStringLiteral("Busy % per PU (SMT siblings side by side)"));
     }
 
     void theWholeSweepTimelineKeepsEveryRunWithItsStartMarked() {

@@ -92,10 +92,12 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
         ++i;
     }
     pus_ = new PuStrip(machine);
+    thisMachine_ = machine;
     auto* puBox = new QVBoxLayout;
-    auto* puLabel = new QLabel(tr("Busy % per PU (SMT siblings side by side)"));
-    puLabel->setWordWrap(true);
-    puBox->addWidget(puLabel);
+    puLabel_ = new QLabel(tr("Busy % per PU (SMT siblings side by side)"));
+    puLabel_->setTextFormat(Qt::PlainText);
+    puLabel_->setWordWrap(true);
+    puBox->addWidget(puLabel_);
     puBox->addWidget(pus_);
     warnings_ = new QListWidget;
     warnings_->setWordWrap(true);  // a message is read whole, not scrolled sideways
@@ -223,6 +225,18 @@ void LivePage::showProgress(const SweepProgress& p) {
     if (!p.metricsMachine.empty()) {
         machine_->setText(tr("CPU, disk and PU figures are of %1").arg(QString::fromStdString(p.metricsMachine)));
         machine_->show();
+        // A metrics host's PUs are drawn as that machine has them, not on this one's cores.
+        bool other = !p.metricsMachineCores.empty();
+        if (other && pus_->machine().source != p.metricsMachine) {
+            TopologyInfo there;
+            there.source = p.metricsMachine;
+            there.cores = p.metricsMachineCores;
+            pus_->setMachine(there);
+        } else if (!other && pus_->machine().source != thisMachine_.source) {
+            pus_->setMachine(thisMachine_);
+        }
+        puLabel_->setText(other ? tr("Busy % per PU of %1 (SMT siblings side by side)").arg(QString::fromStdString(p.metricsMachine))
+                                : tr("Busy % per PU (SMT siblings side by side)"));
     }
     if (p.total == 0) return;
     bar_->setRange(0, std::max(1, p.total));

@@ -47,6 +47,8 @@ public:
 
     QLabel* statusLabel() const { return status_; }
     QLabel* machineLabel() const { return machine_; }
+    PuStrip* puStrip() const { return pus_; }
+    QLabel* puLabel() const { return puLabel_; }
     QListWidget* messages() const { return warnings_; }
 
     TimelineChartView* tpsChart() const { return tps_; }
@@ -83,6 +85,8 @@ private:
     TimelineChartView *tps_, *latency_, *cpu_, *disk_, *iops_, *server_;
     TimelineChartView *sweepTps_, *sweepCpu_;
     PuStrip* pus_;
+    QLabel* puLabel_;
+    TopologyInfo thisMachine_;  // the PU strip's machine unless a metrics host's is shown
     QListWidget* warnings_;
     QPlainTextEdit* serverLog_;
     QTimer* serverLogTimer_;

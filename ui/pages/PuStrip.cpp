@@ -45,4 +45,11 @@ void PuStrip::paintEvent(QPaintEvent*) {
     }
 }
 
+void PuStrip::setMachine(const TopologyInfo& machine) {
+    machine_ = machine;
+    busy_.clear();
+    updateGeometry();
+    update();
+}
+
 } // namespace scalelab::ui

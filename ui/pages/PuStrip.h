@@ -14,6 +14,9 @@ class PuStrip : public QWidget {
 public:
     explicit PuStrip(const TopologyInfo& machine, QWidget* parent = nullptr);
     void setBusy(const std::vector<std::pair<int, double>>& busyByPu);
+    // Another machine's PUs (a metrics host's, docs/hosts.md); the values shown are cleared.
+    void setMachine(const TopologyInfo& machine);
+    const TopologyInfo& machine() const { return machine_; }
     QSize sizeHint() const override;
 
 protected:
