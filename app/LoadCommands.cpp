@@ -205,6 +205,14 @@ void printHosts(const LoadHostsResult& r) {
               << (r.hosts.size() == 1 ? " host" : " hosts") << " over " << fmt("%.1f", r.merged.measuredSeconds) << " s\n";
 }
 
+// A metrics host that went silent during the run: said on stderr (the report above has the
+// figures read until then). True when it did; an otherwise good run then exits 1.
+bool saidMachineLost(const RemoteMachine* machine) {
+    if (!machine || machine->lost().empty()) return false;
+    std::fprintf(stderr, "scalelab: error: %s: the machine's figures stop there\n", machine->lost().c_str());
+    return true;
+}
+
 // How --metrics-host is reached: the load hosts' --ssh-command and --remote-scalelab.
 HostCommand metricsHostCommand(const RunArgs& a) {
     HostCommand command;
@@ -264,10 +272,9 @@ int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<v
                     metrics ? &metrics->machine() : nullptr);
         printHosts(result);
     }
-    if (metrics && !metrics->sources().machine->lost().empty()) {
-        std::fprintf(stderr, "scalelab: error: %s: the machine's figures stop there\n", metrics->sources().machine->lost().c_str());
-        if (!interrupted && result.merged.abortedClients == 0 && result.merged.status != RunStatus::Failed) return 1;
-    }
+    if (metrics && saidMachineLost(metrics->sources().machine.get()) && !interrupted && result.merged.abortedClients == 0 &&
+        result.merged.status != RunStatus::Failed)
+        return 1;
     if (interrupted) return interrupted;  // reported and kept, but not a finished run
     if (result.merged.abortedClients > 0) return 2;
     return result.merged.status == RunStatus::Failed ? 1 : 0;
@@ -465,10 +472,8 @@ int runRunCommand(const RunArgs& a) {
         } else {
             printReport(spec, result, placement.record().describe(), &metrics.machine());
         }
-        if (sources.machine && !sources.machine->lost().empty()) {
-            std::fprintf(stderr, "scalelab: error: %s: the machine's figures stop there\n", sources.machine->lost().c_str());
-            if (!interrupted && result.abortedClients == 0 && result.status != RunStatus::Failed) return 1;
-        }
+        if (saidMachineLost(sources.machine.get()) && !interrupted && result.abortedClients == 0 && result.status != RunStatus::Failed)
+            return 1;
         // Stopped by SIGINT or SIGTERM: 130 or 143, after the report (pgbench dies of the
         // signal, which a shell reports the same way). Else pgbench's exit status: 2 when
         // clients aborted (the results are incomplete), 1 when the run could not go on at all.

@@ -9,6 +9,8 @@
 #include "util/Error.h"
 #include "util/TempDir.h"
 
+#include "ErrorOf.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -35,12 +37,8 @@ void copyData(const fs::path& root, const std::string& from, const std::string& 
 std::string planError(const nlohmann::json& target) {
     nlohmann::json plan = {{"version", 1}, {"target", target}, {"workload", {{"builtin", {"select-only"}}}},
                            {"series", {{{"label", "A"}}}}, {"clients", {1}}, {"duration", 1}};
-    try {
-        parsePlan(plan);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    std::string error = test::errorOf([&] { parsePlan(plan); });
+    return error == "(no error)" ? "" : error;
 }
 
 } // namespace
