@@ -1,5 +1,6 @@
 #include "GuiCommand.h"
 
+#include "MetricsListen.h"
 #include "ReportCommand.h"
 #include "charts/ReportExport.h"
 
@@ -67,10 +68,18 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
         std::fprintf(stderr, "scalelab: error: %s\n", e.what());
         return 1;
     }
+    LiveEndpoint live;
+    try {
+        live = startLiveEndpoint(a.metricsListen, "");
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "scalelab: error: %s\n", e.what());
+        return 1;
+    }
     ui::SafeApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("ScaleLab"));
     QApplication::setOrganizationName(QStringLiteral("ScaleLab"));
     ui::MainWindow window;
+    if (live.publisher) window.controller()->publishTo(live.publisher);
     window.resize(width, height);
     window.show();
     bool liveShot = false;  // the Live page during a run is taken (with --sweep)

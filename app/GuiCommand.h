@@ -10,6 +10,7 @@ struct GuiArgs {
     std::string sweepOutput;  // ...into this experiment file
     std::string screenshots;  // then save a PNG of each page here and quit
     std::string size;         // "WxH": the window's size (default 1400x900)
+    std::string metricsListen;  // --metrics-listen ADDR:PORT: a Prometheus endpoint for the window's sweeps
 };
 
 int runGui(int argc, char** argv, const GuiArgs& args = {});

@@ -1,5 +1,6 @@
 #include "LoadCommands.h"
 #include "CommandErrors.h"
+#include "MetricsListen.h"
 
 #include "Interrupts.h"
 
@@ -221,7 +222,8 @@ HostCommand metricsHostCommand(const RunArgs& a) {
     return command;
 }
 
-int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<void(const LoadSample&)>& progress) {
+int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<void(const LoadSample&)>& progress,
+                   MetricsPublisher* live) {
     LoadHostsOptions options;
     options.hosts = a.loadHosts;
     if (!a.sshCommand.empty()) options.ssh = words(a.sshCommand);
@@ -254,6 +256,7 @@ int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<v
         for (const auto& h : result.hosts)
             if (h.clientBound) result.merged.system->clientBound = true;
     }
+    if (live) live->runEnded(result.merged);
     for (const auto& h : result.merged.housekeeping)
         note("before the run: " + h.statement + (h.error.empty() ? "" : " (failed, ignored as pgbench does: " + h.error + ")"));
     if (a.json) {
@@ -400,6 +403,8 @@ int runRunCommand(const RunArgs& a) {
         CpuMethod cpuMethod = cpuMethodOf(a.realSmt, a.offlineCpus);
         if (cpuMethod != CpuMethod::Bind && a.placement.empty())
             throw UsageError("--real-smt and --offline-cpus need a --placement");
+        // Listening before the server starts: a port in use must not cost an initdb.
+        LiveEndpoint live = startLiveEndpoint(a.metricsListen, "");
 
         Target target = openTarget(a.target);
         spec.conninfo = target.conninfo;
@@ -416,7 +421,8 @@ int runRunCommand(const RunArgs& a) {
 
         std::function<void(const LoadSample&)> progress;
         if (a.progress > 0)
-            progress = [stamp = a.progressTimestamp](const LoadSample& s) {
+            progress = [stamp = a.progressTimestamp, live = live.publisher](const LoadSample& s) {
+                if (live) live->add(s);
                 char when[48];
                 if (stamp) {  // pgbench's --progress-timestamp: the wall clock, to the millisecond
                     timespec now{};
@@ -429,13 +435,16 @@ int runRunCommand(const RunArgs& a) {
                              s.latency.meanMs, s.latency.stddevMs, static_cast<unsigned long long>(s.failures),
                              s.warmup ? " (warm-up)" : "");
             };
+        else if (live.publisher)
+            progress = [live = live.publisher](const LoadSample& s) { live->add(s); };
+        if (live.publisher) live.publisher->runStarted(spec.clients);
         if (!a.loadHosts.empty()) {
             if (target.embedded)
                 for (const auto& h : a.loadHosts)
                     if (h != "local")
                         throw UsageError("the embedded server listens on this machine only: give --conninfo of a server the load host " +
                                          h + " can reach");
-            return runOnLoadHosts(a, spec, progress);
+            return runOnLoadHosts(a, spec, progress, live.publisher.get());
         }
         PlacementScope placement(a.placement, a.separate, cpuMethod,
                                  target.embedded ? target.embedded->status().pid : 0, note);
@@ -456,6 +465,7 @@ int runRunCommand(const RunArgs& a) {
             result = run.run();
             interrupted = interrupts.exitCode();
         }
+        if (live.publisher) live.publisher->runEnded(result);
         for (const auto& h : result.housekeeping)
             note("before the run: " + h.statement + (h.error.empty() ? "" : " (failed, ignored as pgbench does: " + h.error + ")"));
         if (result.exitedOnAbort) {

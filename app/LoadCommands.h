@@ -74,6 +74,7 @@ struct RunArgs {
     std::string sshCommand;              // empty: ssh -o BatchMode=yes
     std::string remoteScalelab = "scalelab";
     std::string metricsHost;             // --metrics-host: the server's machine, read by ScaleLab's agent (docs/hosts.md)
+    std::string metricsListen;           // --metrics-listen ADDR:PORT: a Prometheus endpoint (docs/metrics-endpoint.md)
 };
 
 void addTargetOptions(CLI::App* cmd, TargetArgs& target);

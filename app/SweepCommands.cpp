@@ -2,9 +2,11 @@
 #include "CommandErrors.h"
 
 #include "Interrupts.h"
+#include "MetricsListen.h"
 
 #include "store/ExperimentStore.h"
 #include "sweep/SweepPreflight.h"
+#include "sweep/SweepObserverTee.h"
 #include "sweep/SweepRunner.h"
 #include "util/Error.h"
 
@@ -85,9 +87,12 @@ int runSweepCommand(const SweepArgs& a) {
         preflightSweep(plan);  // before the file is created
         if (!a.resume && ExperimentStore::exists(a.output))
             throw Error(a.output + " already exists: continue its sweep with --resume, or write to another experiment");
+        // Listening before the file is created: a port in use leaves nothing behind.
+        LiveEndpoint live = startLiveEndpoint(a.metricsListen, experimentLabelOf(a.output));
         std::unique_ptr<ExperimentStore> store =
             a.resume ? ExperimentStore::open(a.output) : ExperimentStore::create(a.output);
         ConsoleObserver console(a.quiet);
+        SweepObserverTee observers({&console, live.publisher.get()});
         // A sweep that fails before its first run is stored (a setting the server refuses, a
         // server that cannot start) takes back the experiment it created: it holds nothing,
         // and a rerun must not be told that it exists (issue 31.14). A resumed one is kept.
@@ -107,7 +112,7 @@ int runSweepCommand(const SweepArgs& a) {
         };
         int rc = 0;
         try {
-            SweepRunner runner(plan, *store, &console, a.resume);
+            SweepRunner runner(plan, *store, &observers, a.resume);
             runner.preflightDone();
             // Ctrl-C or SIGTERM: finish the run in progress cleanly (kept, marked stopped), then stop.
             InterruptToStop interrupts("stopping after the run in progress (kept, marked stopped)", [&runner] { runner.stop(); });

@@ -11,6 +11,7 @@ struct SweepArgs {
     std::string output;
     bool resume = false;
     bool quiet = false;
+    std::string metricsListen;  // --metrics-listen ADDR:PORT
 };
 
 int runSweepCommand(const SweepArgs& args);

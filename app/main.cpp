@@ -50,6 +50,9 @@ void undoAbandonedSwitches() {
 const char* const kExperimentHelp = "Experiment: a file (.slab), a results store location postgresql://HOST/DB#NAME, "
                                     "or NAME with --store";
 
+const char* const kMetricsListenHelp = "Serve live figures to Prometheus at http://ADDR:PORT/metrics (PORT alone: loopback; "
+                                       "docs/metrics-endpoint.md)";
+
 // An experiment another option names: an existing file, or a results store location (checked
 // when it is opened).
 const CLI::Validator kExperimentCheck(
@@ -183,6 +186,7 @@ int main(int argc, char** argv) {
     runCmd->add_option("--metrics-host", run.metricsHost,
                        "The machine of the --conninfo server (ssh destination, or local): its CPU, disks, pressure and "
                        "server processes are read there by ScaleLab's agent (docs/hosts.md)");
+    runCmd->add_option("--metrics-listen", run.metricsListen, kMetricsListenHelp);
     runCmd->add_option("--device", run.devices, "Report this block device (repeatable; default: every whole disk)");
     runCmd->add_flag("--partitions", run.partitions, "Report partitions too");
     // A load host's side of `run --load-hosts`: started by the coordinator (through ssh), it
@@ -202,6 +206,7 @@ int main(int argc, char** argv) {
                                                        "or NAME with --store")->required();
     sweepCmd->add_flag("--resume", sweep.resume, "Continue the interrupted sweep in the experiment file");
     sweepCmd->add_flag("-q,--quiet", sweep.quiet, "No progress output");
+    sweepCmd->add_option("--metrics-listen", sweep.metricsListen, kMetricsListenHelp);
 
     std::string runsFile;
     auto* runsCmd = app.add_subcommand("runs", "List the runs of an experiment file");
@@ -292,6 +297,7 @@ int main(int argc, char** argv) {
     guiCmd->add_option("--output", gui.sweepOutput, "Experiment file for --sweep")->needs(guiPlan);
     guiCmd->add_option("--screenshots", gui.screenshots, "Save a PNG of each page into this directory, then quit");
     guiCmd->add_option("--size", gui.size, "Window size WIDTHxHEIGHT (default 1400x900)");
+    guiCmd->add_option("--metrics-listen", gui.metricsListen, kMetricsListenHelp);
 
     std::string experimentsStore;
     std::vector<std::string> deleteExperiments;

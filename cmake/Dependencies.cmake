@@ -6,6 +6,8 @@ pkg_check_modules(PQ REQUIRED IMPORTED_TARGET libpq)
 pkg_check_modules(PQXX REQUIRED IMPORTED_TARGET libpqxx)
 pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET hwloc)
 pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
+# cpp-httplib: the Prometheus endpoint's HTTP server (--metrics-listen).
+pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)

@@ -11,6 +11,7 @@
 #include "charts/ScalingChart.h"
 #include "charts/ScalingChartView.h"
 #include "charts/TimelineChartView.h"
+#include "live/LiveMetrics.h"
 #include "pages/LivePage.h"
 #include "pages/MainWindow.h"
 #include "pages/ResultsPage.h"
@@ -99,12 +100,21 @@ private slots:
         for (QAction* a : window.exportActions()) QVERIFY2(!a->isEnabled(), "nothing to export before a chart has points");
         QSignalSpy finished(window.controller(), &SweepController::finished);
         QSignalSpy samples(window.controller(), &SweepController::sample);
+        // `gui --metrics-listen`: the window's sweep feeds the Prometheus endpoint's publisher too.
+        auto publisher = std::make_shared<MetricsPublisher>();
+        window.controller()->publishTo(publisher);
         QString path = QString::fromStdString((files.path() / "gui.slab").string());
         window.startSweepInto(path);
         QVERIFY(window.controller()->running());
         QVERIFY(finished.wait(180000));
         QCOMPARE(finished.first().first().toString(), QString());
         QVERIFY(samples.count() >= 8);
+        LiveMetrics live = publisher->snapshot();
+        QCOMPARE(live.experiment, std::string("gui"));
+        QCOMPARE(live.runsFinished[RunStatus::Completed], uint64_t(8));
+        QVERIFY(live.transactions > 0);
+        QVERIFY(live.sweep && live.sweep->state == SweepState::Finished && live.sweep->done == 8);
+        QVERIFY2(live.lastRun && live.lastRun->tps, "the last run's result");
         QVERIFY(window.livePage()->tpsChart()->pointCount() > 0);
         QVERIFY(window.livePage()->cpuChart()->pointCount() > 0);
 

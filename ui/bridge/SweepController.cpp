@@ -1,5 +1,6 @@
 #include "bridge/SweepController.h"
 #include "bridge/ErrorText.h"
+#include "sweep/SweepObserverTee.h"
 
 #include <QMetaObject>
 
@@ -46,12 +47,15 @@ void SweepController::start(const SweepPlan& plan, const QString& path, bool res
     if (thread_) return;
     stopRequested_ = false;
     std::string file = path.toStdString();
-    thread_ = QThread::create([this, plan, file, resume] {
+    std::shared_ptr<MetricsPublisher> publisher = publisher_;
+    if (publisher) publisher->setExperiment(experimentLabelOf(file));
+    thread_ = QThread::create([this, plan, file, resume, publisher] {
         QString error;
         try {
             auto store = resume ? ExperimentStore::open(file) : ExperimentStore::openOrCreate(file);
             Relay relay(this);
-            auto runner = std::make_shared<SweepRunner>(plan, *store, &relay, resume);
+            SweepObserverTee observers({&relay, publisher.get()});
+            auto runner = std::make_shared<SweepRunner>(plan, *store, &observers, resume);
             {
                 std::lock_guard<std::mutex> lock(mutex_);
                 runner_ = runner;

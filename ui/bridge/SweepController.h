@@ -1,6 +1,7 @@
 #pragma once
 // Runs a SweepRunner on a worker thread and re-emits its events as queued signals carrying
 // value types. The GUI never reads state the worker writes, and never waits for it.
+#include "live/LiveMetrics.h"
 #include "store/ExperimentStore.h"
 #include "sweep/SweepRunner.h"
 
@@ -24,6 +25,8 @@ public:
     ~SweepController() override;  // stops a running sweep cleanly and waits for it
 
     bool running() const { return thread_ != nullptr; }
+    // Every sweep started from now on also feeds this publisher (`gui --metrics-listen`).
+    void publishTo(std::shared_ptr<MetricsPublisher> publisher) { publisher_ = std::move(publisher); }
 
 public slots:
     // Starts `plan` into the experiment file `path` (created, or continued with resume).
@@ -45,6 +48,7 @@ private:
     std::mutex mutex_;                     // guards runner_ and stopRequested_ (GUI and worker)
     std::shared_ptr<SweepRunner> runner_;
     bool stopRequested_ = false;
+    std::shared_ptr<MetricsPublisher> publisher_;  // set on the GUI thread before a start
 };
 
 void registerMetaTypes();
