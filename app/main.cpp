@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
     auto* exportCmd = app.add_subcommand("export", "Write an experiment as CSV, JSON, a chart (PNG, SVG) or an HTML report");
     exportCmd->add_option("experiment", exportArgs.experiment, kExperimentHelp)->required();
     exportCmd->add_option("--to", exportArgs.to, "Copy the whole experiment to a new file or store location (nothing lost)");
-    exportCmd->add_option("--csv", exportArgs.csvDir, "Directory for runs.csv, points.csv and samples.csv");
+    exportCmd->add_option("--csv", exportArgs.csvDir, "Directory for runs.csv, points.csv, samples.csv, latency-histograms.csv and latency-percentiles.csv");
     exportCmd->add_option("--json", exportArgs.json, "JSON file of the whole experiment");
     exportCmd->add_option("--png", exportArgs.png, "The scaling chart as PNG (no display needed)");
     exportCmd->add_option("--svg", exportArgs.svg, "The scaling chart as SVG");

@@ -423,7 +423,7 @@ LoadResult LoadRun::run() {
     result.transactions = measured.latency.count();
     result.tps = result.measuredSeconds > 0 ? static_cast<double>(result.transactions) / result.measuredSeconds : 0;
     result.latency = measured.latency.summary();
-    if (spec_.keepHistograms) result.histogram = measured.latency.data();
+    if (spec_.keepHistograms || spec_.keepRunHistogram) result.histogram = measured.latency.data();
     result.failures = measured.failures;
     result.retries = measured.retries;
     result.retriedTransactions = measured.retriedTransactions;

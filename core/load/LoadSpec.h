@@ -80,6 +80,9 @@ struct LoadSpec {
     // ... the result and each sample carry their latency histogram, so that the coordinator
     // merges them bucket by bucket ...
     bool keepHistograms = false;
+    // The result alone carries its counted window's histogram (a sweep stores it with the run:
+    // latency distributions, docs/sweeps.md); the samples do not.
+    bool keepRunHistogram = false;
     // ... and the clock starts when this returns: called on the run's thread once every client
     // is connected, it blocks until the moment all hosts agreed on. An exception fails the run
     // with its words.
@@ -172,7 +175,7 @@ struct LoadResult {
     // From the end of the warm-up until every client had disconnected (so the server had
     // counted their last commits); when the run has a SystemSampler.
     std::optional<SystemSample> system;
-    std::optional<HistogramData> histogram;  // of the counted window, with LoadSpec::keepHistograms
+    std::optional<HistogramData> histogram;  // of the counted window, with keepHistograms or keepRunHistogram
 };
 
 } // namespace scalelab

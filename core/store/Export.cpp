@@ -3,6 +3,7 @@
 #include "metrics/MetricsMachine.h"
 #include "stats/ExperimentPoints.h"
 #include "store/Csv.h"
+#include "store/ExportLatency.h"
 #include "store/ReportCsv.h"
 #include "util/Error.h"
 
@@ -26,7 +27,7 @@ std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string
                                        std::vector<std::string>& written);
 }
 
-// All three files or none: each is written under a temporary name and renamed (CsvWriter), and
+// All the files or none: each is written under a temporary name and renamed (CsvWriter), and
 // a failure takes back the files already renamed and the directory when this made it.
 std::vector<std::string> exportCsv(ExperimentStore& store, const std::string& dir, double confidence) {
     std::error_code ec;
@@ -107,6 +108,7 @@ std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string
     }
     sm.close();
     written.push_back(samplesPath);
+    writeLatencyCsv(runs, order, dir, written);
     return written;
 }
 } // namespace
@@ -125,6 +127,8 @@ nlohmann::json exportJson(ExperimentStore& store, bool withSamples) {
     for (const auto& s : store.series()) j["series"].push_back({{"label", s.label}, {"config", s.config}});
     j["runs"] = nlohmann::json::array();
     for (const auto& r : store.runs()) {
+        nlohmann::json detail = r.detail;
+        detail.erase("histogram");  // as latency_distribution: bucket bounds in ms, not internal indices
         nlohmann::json run = {{"id", r.id},
                               {"run_index", r.runIndex ? nlohmann::json(*r.runIndex + 1) : nlohmann::json()},
                               {"series", r.series},
@@ -140,7 +144,8 @@ nlohmann::json exportJson(ExperimentStore& store, bool withSamples) {
                               {"ended_at", r.endedAt},
                               {"source", r.source},
                               {"tps", r.tps},
-                              {"detail", r.detail}};
+                              {"detail", detail},
+                              {"latency_distribution", latencyDistributionJson(r)}};
         if (withSamples) {
             run["samples"] = nlohmann::json::array();
             for (const auto& s : store.samples(r.id))

@@ -370,6 +370,7 @@ void SweepRunner::run() {
             spec.vacuum = plan_.vacuum;
             spec.seed = seed ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(planned.index + 1));
             spec.onWorkerStart = placement.bindWorkers();
+            spec.keepRunHistogram = true;  // stored with the run: its latency distribution
 
             MetricsSources sources = MetricsSources::forThisProcess(conninfo, postmaster, placement.loadGeneratorPus());
             if (plan_.loadHosts) {

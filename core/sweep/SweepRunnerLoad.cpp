@@ -79,7 +79,8 @@ LoadResult SweepRunner::runLoad(LoadSpec spec, SystemSampler& sampler, const Swe
     // intervals in the same order.
     if (intervalSystem.size() == run.merged.samples.size())
         for (size_t i = 0; i < intervalSystem.size(); ++i) run.merged.samples[i].system = intervalSystem[i];
-    run.merged.histogram.reset();
+    // The run's merged histogram is stored with it (its latency distribution); the samples'
+    // are not.
     for (auto& s : run.merged.samples) s.histogram.reset();
     return run.merged;
 }

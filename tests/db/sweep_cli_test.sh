@@ -114,6 +114,28 @@ expect_rc 0 "export" "$scalelab" export "$work/e.slab" --csv "$work/csv" --json 
 [[ $(($(wc -l <"$work/csv/runs.csv") - 1)) == 8 ]] || fail "runs.csv rows"
 python3 -c "import json,sys; j=json.load(open('$work/e.json')); assert len(j['runs']) == 8 and j['provenance'] and 'password' not in json.dumps(j)" \
   || fail "export json"
+# Each run keeps its latency distribution: its histogram counts exactly its counted transactions,
+# and each point's merged percentiles are exported beside the runs' (docs/sweeps.md).
+python3 - "$work/csv" "$work/e.json" <<'PY' || fail "latency distributions: see above"
+import csv, json, sys
+d = sys.argv[1]
+runs = {r["run_id"]: r for r in csv.DictReader(open(d + "/runs.csv"))}
+counts = {}
+for b in csv.DictReader(open(d + "/latency-histograms.csv")):
+    assert float(b["bucket_low_ms"]) < float(b["bucket_high_ms"]), b
+    counts[b["run_id"]] = counts.get(b["run_id"], 0) + int(b["count"])
+completed = [i for i, r in runs.items() if r["status"] == "completed"]
+assert sorted(counts) == sorted(completed), (sorted(counts), sorted(completed))
+for i in completed:
+    assert counts[i] == int(runs[i]["transactions"]), (i, counts[i], runs[i]["transactions"])
+pct = list(csv.DictReader(open(d + "/latency-percentiles.csv")))
+points = [p for p in pct if p["scope"] == "point"]
+assert len(points) == 4 and all(p["runs"] == "2" for p in points), points
+for p in pct:
+    assert float(p["p50_ms"]) <= float(p["p99_ms"]) <= float(p["p99_99_ms"]) <= float(p["max_ms"]), p
+j = json.load(open(sys.argv[2]))
+assert all(r["latency_distribution"]["count"] == r["detail"]["transactions"] for r in j["runs"] if r["status"] == "completed")
+PY
 
 # The scaling chart without a display.
 expect_rc 0 "export png/svg headless" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --png "$work/chart.png" --svg "$work/chart.svg" --scale 2

@@ -1,0 +1,63 @@
+#include "stats/LatencyDistribution.h"
+
+#include "load/LoadResultJson.h"
+#include "util/Error.h"
+
+#include <algorithm>
+
+namespace scalelab {
+
+std::optional<LatencyHistogram> runHistogram(const RunRecord& run) {
+    auto it = run.detail.find("histogram");
+    if (it == run.detail.end() || it->is_null()) return std::nullopt;
+    try {
+        return LatencyHistogram::fromData(histogramFromJson(*it));
+    } catch (const std::exception& e) {
+        throw Error("run " + std::to_string(run.id) + ": its stored latency histogram cannot be read (" + e.what() + ")");
+    }
+}
+
+std::vector<LatencyBucket> nonEmptyBuckets(const LatencyHistogram& h) {
+    std::vector<LatencyBucket> out;
+    for (size_t i = 0; i < histogram::kBuckets; ++i) {
+        uint64_t n = h.bucketCount(i);
+        if (!n) continue;
+        double low = static_cast<double>(histogram::bucketLow(i));
+        out.push_back({low / 1e6, (low + static_cast<double>(histogram::bucketWidth(i))) / 1e6, n});
+    }
+    return out;
+}
+
+const std::vector<std::pair<double, const char*>>& distributionPercentiles() {
+    static const std::vector<std::pair<double, const char*>> list = {
+        {0.5, "p50"}, {0.9, "p90"}, {0.95, "p95"}, {0.99, "p99"}, {0.999, "p99_9"}, {0.9999, "p99_99"}};
+    return list;
+}
+
+std::vector<PointDistribution> pointDistributions(const std::vector<RunRecord>& runs,
+                                                  const std::vector<std::string>& seriesOrder) {
+    std::vector<PointDistribution> points;
+    for (const auto& r : runs) {
+        if (!countsInStatistics(r)) continue;
+        auto it = std::find_if(points.begin(), points.end(),
+                               [&](const PointDistribution& p) { return p.series == r.series && p.clients == r.clients; });
+        if (it == points.end()) {
+            it = points.insert(points.end(), PointDistribution{});
+            it->series = r.series;
+            it->clients = r.clients;
+        }
+        if (auto h = runHistogram(r)) {
+            it->merged.merge(*h);
+            ++it->runs;
+        } else {
+            ++it->runsWithout;
+        }
+    }
+    auto rank = [&](const std::string& s) { return std::find(seriesOrder.begin(), seriesOrder.end(), s) - seriesOrder.begin(); };
+    std::stable_sort(points.begin(), points.end(), [&](const PointDistribution& a, const PointDistribution& b) {
+        return rank(a.series) != rank(b.series) ? rank(a.series) < rank(b.series) : a.clients < b.clients;
+    });
+    return points;
+}
+
+} // namespace scalelab
