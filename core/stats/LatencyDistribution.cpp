@@ -4,6 +4,7 @@
 #include "util/Error.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace scalelab {
 
@@ -48,6 +49,7 @@ std::vector<PointDistribution> pointDistributions(const std::vector<RunRecord>& 
         }
         if (auto h = runHistogram(r)) {
             it->merged.merge(*h);
+            it->rounds.push_back(*h);
             ++it->runs;
         } else {
             ++it->runsWithout;
@@ -58,6 +60,20 @@ std::vector<PointDistribution> pointDistributions(const std::vector<RunRecord>& 
         return rank(a.series) != rank(b.series) ? rank(a.series) < rank(b.series) : a.clients < b.clients;
     });
     return points;
+}
+
+std::vector<std::pair<double, double>> percentileSpectrum(const LatencyHistogram& h) {
+    std::vector<std::pair<double, double>> out;
+    if (h.count() == 0) return out;
+    double lastTail = 1.0 / static_cast<double>(h.count());  // 1 - q of the highest rank but one
+    for (int k = 0;; ++k) {
+        double tail = std::pow(10.0, -k / 20.0);
+        if (tail < lastTail * (1 - 1e-9)) break;
+        double q = 1 - tail;
+        out.emplace_back(q, static_cast<double>(h.percentileNs(q)) / 1e6);
+    }
+    out.emplace_back(1.0, static_cast<double>(h.maxNs()) / 1e6);
+    return out;
 }
 
 } // namespace scalelab

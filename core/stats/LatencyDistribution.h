@@ -32,8 +32,14 @@ struct PointDistribution {
     int clients = 0;
     int runs = 0, runsWithout = 0;
     LatencyHistogram merged;
+    std::vector<LatencyHistogram> rounds;  // each counted run's own, in run order: their spread
 };
 std::vector<PointDistribution> pointDistributions(const std::vector<RunRecord>& runs,
                                                   const std::vector<std::string>& seriesOrder);
+
+// The percentile spectrum HdrHistogram draws: (q, latency in ms) at 20 steps a decade of
+// 1/(1-q), from q = 0 up to the last q the count resolves (1 - 1/count), then the maximum at
+// q = 1. Empty for an empty histogram.
+std::vector<std::pair<double, double>> percentileSpectrum(const LatencyHistogram& h);
 
 } // namespace scalelab

@@ -1,5 +1,6 @@
 #include "pages/ResultsPage.h"
 
+#include "charts/DistributionChartView.h"
 #include "charts/ScalingChartView.h"
 #include "charts/TimelineChartView.h"
 #include "pages/TableCell.h"
@@ -88,6 +89,26 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     charts_->addTab(top, tr("Scaling curves"));
     charts_->addTab(compare_->ratioView(), tr("Ratio"));
     charts_->setTabToolTip(1, tr("The compared series over the baseline, as chosen on the Comparison tab below"));
+    // Each series' latency percentiles at one client count, its rounds merged (docs/gui.md).
+    auto* latency = new QWidget;
+    auto* latencyLayout = new QVBoxLayout(latency);
+    auto* latencyControls = new QHBoxLayout;
+    latencyClients_ = new QComboBox;
+    latencyClients_->setToolTip(tr("The client count whose latency distribution is drawn"));
+    latencyControls->addWidget(new QLabel(tr("Clients")));
+    latencyControls->addWidget(latencyClients_);
+    latencyControls->addStretch();
+    latencyLayout->addLayout(latencyControls);
+    latencyChart_ = new DistributionChartView(QSize(0, 280));
+    latencyLayout->addWidget(latencyChart_, 1);
+    latencyNote_ = new QLabel;
+    latencyNote_->setTextFormat(Qt::PlainText);  // series labels are user text
+    latencyNote_->setWordWrap(true);
+    latencyLayout->addWidget(latencyNote_);
+    charts_->addTab(latency, tr("Latency"));
+    charts_->setTabToolTip(2, tr("Latency percentiles (p0 to p99.99 and the maximum) of each series at one client count: "
+                                 "its rounds merged, each round pale behind"));
+    connect(latencyClients_, &QComboBox::currentIndexChanged, this, [this] { refreshDistribution(); });
     split->addWidget(charts_);
 
     auto* tabs = new QTabWidget;
@@ -299,6 +320,7 @@ void ResultsPage::refresh() {
 
     compare_->setSeries(seriesOrder_);
     refreshComparison();
+    refreshDistribution();
 
     std::vector<SeriesPoint> summaries = summarizePoints(pointRuns(shown.runsDrawn(runs), seriesOrder_, metric), 0.95);
     peak_->setRowCount(0);
@@ -323,6 +345,33 @@ void ResultsPage::refresh() {
 
 void ResultsPage::refreshComparison() {
     compare_->refresh(allRuns(), seriesOrder_, parseRunMetric(metric_->currentData().toString().toStdString()), logX_->isChecked());
+}
+
+} // namespace scalelab::ui
+
+namespace scalelab::ui {
+
+void ResultsPage::refreshDistribution() {
+    std::vector<RunRecord> runs = allRuns();
+    int wanted = latencyClients_->currentData().toInt();
+    DistributionData d;
+    try {
+        d = buildDistributionData(runs, seriesOrder_, view().drawn(seriesOrder_), wanted);
+    } catch (const std::exception& e) {  // a damaged histogram names its run
+        latencyNote_->setText(QString::fromStdString(e.what()));
+        return;
+    }
+    {
+        QSignalBlocker quiet(latencyClients_);
+        latencyClients_->clear();
+        for (int c : d.clientCounts) latencyClients_->addItem(QString::number(c), c);
+        latencyClients_->setCurrentIndex(latencyClients_->findData(d.clients));
+    }
+    latencyChart_->setData(d);
+    latencyNote_->setText(d.clientCounts.isEmpty()
+                              ? tr("No run here has a latency histogram: ScaleLab keeps one with each run of a sweep "
+                                   "since version 0.1 (older and imported runs have none).")
+                              : d.note);
 }
 
 } // namespace scalelab::ui

@@ -25,6 +25,7 @@ class QToolButton;
 namespace scalelab::ui {
 
 class ComparisonPanel;
+class DistributionChartView;
 class ScalingChartView;
 class TimelineChartView;
 
@@ -70,8 +71,11 @@ public:
     const ScalingData& data() const { return data_; }
     QTableWidget* comparisonTable() const;
     ComparisonPanel* comparison() const { return compare_; }
-    // "Scaling curves" and "Ratio": the two charts, in the upper half of the page.
+    // "Scaling curves", "Ratio" and "Latency": the charts in the upper half of the page.
     QTabWidget* chartTabs() const { return charts_; }
+    DistributionChartView* distributionChart() const { return latencyChart_; }
+    QComboBox* distributionClients() const { return latencyClients_; }  // the client count the distribution is at
+    QLabel* distributionNote() const { return latencyNote_; }
     QTableWidget* peakTable() const { return peak_; }
     RunsTableModel* runsModel() const { return runs_; }
     QComboBox* metricCombo() const { return metric_; }
@@ -101,6 +105,7 @@ private:
     void followStore();
     void readAgain();
     void refreshComparison();
+    void refreshDistribution();
     void offerMetricsPresent();  // the metric menu lists only metrics the runs have
     void offerSeries();          // the Series menu lists the experiment's series
     bool knowsSeries(const std::string& label) const;
@@ -126,6 +131,9 @@ private:
     QStringList addedFiles_;
     ComparisonPanel* compare_;
     QTabWidget* charts_;
+    DistributionChartView* latencyChart_;
+    QComboBox* latencyClients_;
+    QLabel* latencyNote_;
     QTableWidget* peak_;
     RunsTableModel* runs_;
     QSortFilterProxyModel* proxy_;

@@ -1,0 +1,110 @@
+// The Results page's Latency tab: each shown series' percentile spectrum at one client count,
+// its rounds merged (exactly: histograms add), each round's own curve behind it, and a note that
+// names the rounds, the transactions and the runs that have no histogram.
+#include "OpenAndWait.h"
+#include "RunRecords.h"
+
+#include "charts/DistributionChartView.h"
+#include "load/LoadResultJson.h"
+#include "models/DistributionData.h"
+#include "pages/ResultsPage.h"
+#include "store/ExperimentStore.h"
+#include "util/TempDir.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QtTest>
+
+using namespace scalelab;
+using namespace scalelab::ui;
+
+namespace {
+
+constexpr uint64_t kMs = 1000000;
+
+RunRecord withLatencies(RunRecord r, int n, uint64_t ms) {
+    LatencyHistogram h;
+    for (int i = 0; i < n; ++i) h.record(ms * kMs + static_cast<uint64_t>(i) * 100);  // ms to ms + 0.1
+    r.detail["histogram"] = toJson(h.data());
+    r.transactions = h.count();
+    return r;
+}
+
+} // namespace
+
+class DistributionViewTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void drawsEachSeriesMergedRoundsAtTheChosenClientCount() {
+        QCOMPARE(ninesLabel(0), QStringLiteral("p0"));
+        QCOMPARE(ninesLabel(1), QStringLiteral("p90"));
+        QCOMPARE(ninesLabel(2), QStringLiteral("p99"));
+        QCOMPARE(ninesLabel(4), QStringLiteral("p99.99"));
+
+        TempDir dir("scalelab-distribution");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            int64_t index = 0;
+            store->saveRun(withLatencies(test::completedRun("A", 4, 1, 100, index++), 1000, 2), {});
+            store->saveRun(withLatencies(test::completedRun("A", 4, 2, 100, index++), 1000, 3), {});
+            store->saveRun(withLatencies(test::completedRun("A", 1, 1, 100, index++), 500, 1), {});
+            store->saveRun(withLatencies(test::completedRun("B", 4, 1, 100, index++), 2000, 5), {});
+            store->saveRun(test::completedRun("B", 4, 2, 100, index++), {});  // imported: no histogram
+        }
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+
+        // The highest client count with histograms first; every count that has one offered.
+        QComboBox* clients = page.distributionClients();
+        QCOMPARE(clients->count(), 2);
+        QCOMPARE(clients->itemText(0), QStringLiteral("1"));
+        QCOMPARE(clients->currentText(), QStringLiteral("4"));
+        DistributionChartView* chart = page.distributionChart();
+        QCOMPARE(chart->seriesNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B")}));
+        QCOMPARE(chart->curveCount(), 4);  // A merged and its 2 rounds; B's one run is its merged curve
+        QCOMPARE(chart->xTickLabels().mid(0, 4),
+                 (QStringList{QStringLiteral("p0"), QStringLiteral("p90"), QStringLiteral("p99"), QStringLiteral("p99.9")}));
+        QString note = page.distributionNote()->text();
+        QVERIFY2(note.contains(QStringLiteral("A: 2 rounds merged, 2000 transactions")), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("B: 1 round merged, 2000 transactions")), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("(1 older or imported run without a histogram left out)")), qPrintable(note));
+
+        // The model: A's merged spectrum runs from its 2 ms round to its 3 ms one (half each).
+        DistributionData d = buildDistributionData(page.allRuns(), page.seriesOrder(), {"A", "B"}, 4);
+        QCOMPARE(d.series.size(), 2);
+        const DistributionCurve& a = d.series[0];
+        QVERIFY(std::abs(a.merged.front().y() - 2.0) < 0.02);  // the least, within a bucket
+        QVERIFY(a.merged.back().y() > 3.0 && a.merged.back().y() < 3.11);  // the greatest
+        QCOMPARE(a.rounds.size(), 2);
+        QCOMPARE(a.colorIndex, 0);
+        QCOMPARE(d.series[1].colorIndex, 1);
+
+        // Another client count: only the series that ran it.
+        clients->setCurrentIndex(0);
+        QCOMPARE(chart->seriesNames(), QStringList{QStringLiteral("A")});
+        QVERIFY2(page.distributionNote()->text().startsWith(QStringLiteral("A: 1 round merged, 500 transactions")),
+                 qPrintable(page.distributionNote()->text()));
+
+        // The Series menu's choice holds here too.
+        page.showSeries({QStringLiteral("B")});
+        QCOMPARE(clients->count(), 1);  // B has a histogram at 4 clients only
+        QCOMPARE(chart->seriesNames(), QStringList{QStringLiteral("B")});
+    }
+
+    void saysWhyWhenNoRunHasAHistogram() {
+        TempDir dir("scalelab-distribution");
+        std::string path = (dir.path() / "e.slab").string();
+        ExperimentStore::create(path)->saveRun(test::completedRun("A", 4, 1, 100, 0), {});
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        QCOMPARE(page.distributionClients()->count(), 0);
+        QVERIFY(page.distributionChart()->seriesNames().isEmpty());
+        QVERIFY2(page.distributionNote()->text().startsWith(QStringLiteral("No run here has a latency histogram")),
+                 qPrintable(page.distributionNote()->text()));
+    }
+};
+
+QTEST_MAIN(DistributionViewTest)
+#include "DistributionViewTest.moc"
