@@ -27,6 +27,16 @@ int runExportCommand(const ExportArgs& a) {
                 throw UsageError("--ratio's error bars are the confidence interval of the ratio; --error-bars " +
                                  a.errorBars + " does not apply");
         }
+        if (a.distribution > 0) {
+            // The latency distribution's chart: the series' percentile spectra, nothing of the
+            // scaling chart's view but its series.
+            if (a.png.empty() && a.svg.empty())
+                throw UsageError("--distribution draws the chart of a PNG or SVG: give --png FILE or --svg FILE");
+            if (!a.ratio.empty()) throw UsageError("--distribution and --ratio are two different charts: give one");
+            if (a.usl || a.log2 || a.errorBars != "ci" || a.metric != "tps")
+                throw UsageError("--distribution draws latency percentiles: --metric, --log2, --error-bars and --usl "
+                                 "describe the scaling chart and do not apply");
+        }
         if (!a.with.empty()) {
             // --csv, --json and --to write the experiment's own runs; a series silently left out
             // of them would look like the whole comparison.

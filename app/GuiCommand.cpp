@@ -169,7 +169,7 @@ void renderExports(const ExportArgs& a) {
     for (size_t i = 0; i + 1 < a.ratio.size(); i += 2) ratios.pairs.emplace_back(a.ratio[i], a.ratio[i + 1]);
     ratios.paired = a.paired;
     if (!a.png.empty() || !a.svg.empty())
-        ui::writeChartFiles(a.experiment, view, a.png, a.svg, QSize(a.width, a.height), a.scale, a.with, ratios);
+        ui::writeChartFiles(a.experiment, view, a.png, a.svg, QSize(a.width, a.height), a.scale, a.with, ratios, a.distribution);
     if (!a.html.empty()) {
         ui::ReportChoice choice;
         if (!a.compare.empty()) choice.baseline = a.compare[0], choice.candidate = a.compare[1];

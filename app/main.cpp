@@ -259,6 +259,10 @@ int main(int argc, char** argv) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     exportCmd->add_option("--equivalence", exportArgs.equivalence, "HTML report with --compare: the same within this "
                                                                    "margin, e.g. 2%");
+    exportCmd->add_option("--distribution", exportArgs.distribution,
+                          "Chart (PNG, SVG) the latency distribution of the series at this client count: percentiles "
+                          "p0 to p99.99 and the maximum, rounds merged")
+        ->check(CLI::PositiveNumber);
     exportCmd->add_flag("--paired", exportArgs.paired, "HTML report and --ratio: compare by repetition round");
     exportCmd->add_option("--with", exportArgs.with, "Add the series of another experiment (file or store location), "
                                                      "named \"LABEL [NAME]\" (repeatable)")->check(kExperimentCheck);

@@ -172,10 +172,20 @@ expect_rc 0 "notes shown" "$scalelab" note "$work/e.slab"
 grep -qx "HEAD vs <patch>" "$work/out" && grep -qx "run $first: a backup ran" "$work/out" || fail "notes: $(cat "$work/out")"
 expect_rc 0 "HTML report" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --html "$work/e.html" --usl
 for part in '<h2>Comparison</h2>' '<h2>Universal Scalability Law</h2>' '<h2>Peaks</h2>' '<h3>Machine</h3>' '<h3>PostgreSQL</h3>' \
-            'HEAD vs &lt;patch&gt;' 'a backup ran' '<svg' 'tps ratio B / A by clients (Welch)'; do
+            'HEAD vs &lt;patch&gt;' 'a backup ran' '<svg' 'tps ratio B / A by clients (Welch)' \
+            'latency distribution at 1 client: B against A' 'latency distribution at 2 clients: B against A'; do
   grep -qF -- "$part" "$work/e.html" || fail "the HTML report lacks $part"
 done
 grep -q '<script\|src=' "$work/e.html" && fail "the HTML report is not self-contained"
+# The latency distribution at one client count as a chart file; a count without one is refused
+# with the counts there are, and the scaling chart's view options with it.
+expect_rc 0 "distribution svg" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --svg "$work/dist.svg" --distribution 2
+grep -q '>A<\|>A ' "$work/dist.svg" && grep -q '>B<\|>B ' "$work/dist.svg" && grep -q 'p99' "$work/dist.svg" || fail "dist.svg lacks the series or the percentiles"
+expect_rc 1 "distribution at a count not run" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --svg "$work/x.svg" --distribution 3
+grep -qF "no counted run of the series drawn has a latency histogram at 3 clients in $work/e.slab; these client counts have: 1, 2" "$work/out" ||
+  fail "distribution at 3: $(cat "$work/out")"
+expect_rc 2 "distribution with --log2" "$scalelab" export "$work/e.slab" --svg "$work/x.svg" --distribution 2 --log2
+[[ ! -e $work/x.svg ]] || fail "a refused distribution wrote a file"
 
 # pgbench's own output, produced now by the installed pgbench, imported as a series.
 conninfo=$("$scalelab" server status --data "$data" --conninfo)

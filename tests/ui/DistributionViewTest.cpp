@@ -7,11 +7,14 @@
 #include "charts/DistributionChartView.h"
 #include "load/LoadResultJson.h"
 #include "models/DistributionData.h"
+#include "pages/MainWindow.h"
 #include "pages/ResultsPage.h"
 #include "store/ExperimentStore.h"
 #include "util/TempDir.h"
 
 #include <QComboBox>
+#include <QFile>
+#include <QTabWidget>
 #include <QLabel>
 #include <QtTest>
 
@@ -91,6 +94,33 @@ private slots:
         page.showSeries({QStringLiteral("B")});
         QCOMPARE(clients->count(), 1);  // B has a histogram at 4 clients only
         QCOMPARE(chart->seriesNames(), QStringList{QStringLiteral("B")});
+    }
+
+    void theWindowExportsTheChartOnTheVisibleTab() {
+        TempDir dir("scalelab-distribution");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            store->saveRun(withLatencies(test::completedRun("A", 4, 1, 100, 0), 1000, 2), {});
+            store->saveRun(withLatencies(test::completedRun("B", 4, 1, 150, 1), 1000, 5), {});
+        }
+        MainWindow window;
+        QVERIFY(test::openAndWait(window, QString::fromStdString(path)));
+        QTabWidget* tabs = window.resultsPage()->chartTabs();
+        QString scaling = QString::fromStdString((dir.path() / "scaling.svg").string());
+        QString latency = QString::fromStdString((dir.path() / "latency.svg").string());
+        window.exportChart(scaling, 1);
+        tabs->setCurrentIndex(2);
+        QCOMPARE(tabs->tabText(2), QStringLiteral("Latency"));
+        window.exportChart(latency, 1);
+        auto text = [](const QString& file) {
+            QFile f(file);
+            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+        };
+        QVERIFY(text(scaling).contains(QStringLiteral("by clients")));
+        QVERIFY(!text(scaling).contains(QStringLiteral("Latency distribution")));
+        QVERIFY2(text(latency).contains(QStringLiteral("Latency distribution at 4 clients")), qPrintable(text(latency).left(400)));
+        QVERIFY(text(latency).contains(QStringLiteral("p99")));
     }
 
     void saysWhyWhenNoRunHasAHistogram() {

@@ -24,7 +24,9 @@ void DistributionChart::setData(const DistributionData& data) {
         delete a;
     }
     xLabels_.clear();
-    setTitle(data.clients ? tr("Latency distribution at %1 clients").arg(data.clients) : tr("No run has a latency histogram"));
+    setTitle(!data.clients     ? tr("No run has a latency histogram")
+             : data.clients == 1 ? tr("Latency distribution at 1 client")
+                                 : tr("Latency distribution at %1 clients").arg(data.clients));
     double maxX = 1, minY = 0, maxY = 0;
     for (const auto& c : data.series)
         for (const auto* curve : {&c.merged}) {

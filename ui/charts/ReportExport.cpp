@@ -1,6 +1,7 @@
 #include "charts/ReportExport.h"
 
 #include "charts/ChartExport.h"
+#include "charts/DistributionChart.h"
 #include "charts/ScalingChart.h"
 #include "stats/MachineMarkers.h"
 #include "stats/SeriesNames.h"
@@ -43,15 +44,39 @@ void drawRatios(const CombinedRuns& c, const ScalingView& view, const RatioChoic
     chart.setData(data, view.logX);
 }
 
+void drawDistribution(const CombinedRuns& c, const ScalingView& view, int clients, DistributionChart& chart,
+                      const std::string& what) {
+    checkSeries(view, c.order, what);
+    DistributionData d = buildDistributionData(c.runs, c.order, view.drawn(c.order), clients);
+    if (d.clients != clients) {
+        std::string have;
+        for (int n : d.clientCounts) have += (have.empty() ? "" : ", ") + std::to_string(n);
+        throw Error("--distribution " + std::to_string(clients) + ": no counted run of the series drawn has a latency histogram at " +
+                    std::to_string(clients) + (clients == 1 ? " client" : " clients") + " in " + what +
+                    (have.empty() ? " (no run has one: runs keep one since ScaleLab 0.1; imported runs have none)"
+                                  : "; these client counts have: " + have));
+    }
+    chart.setData(d);
+}
+
 void writeChartFiles(const std::string& experiment, const ScalingView& view, const std::string& png, const std::string& svg,
-                     QSize size, int scale, const std::vector<std::string>& others, const RatioChoice& ratios) {
+                     QSize size, int scale, const std::vector<std::string>& others, const RatioChoice& ratios,
+                     int distributionAt) {
     CombinedRuns c = combineExperiments(experiment, others);
+    auto write = [&](QChart* chart) {
+        useExportFonts(chart);
+        if (!png.empty()) exportChartPng(chart, QString::fromStdString(png), size, scale);
+        if (!svg.empty()) exportChartSvg(chart, QString::fromStdString(svg), size, QString::fromStdString(experiment));
+    };
+    if (distributionAt > 0) {
+        DistributionChart chart;
+        drawDistribution(c, view, distributionAt, chart, experiment);
+        return write(&chart);
+    }
     ScalingChart chart;
     if (ratios.empty()) drawRuns(c, view, chart, experiment);
     else drawRatios(c, view, ratios, chart);
-    useExportFonts(&chart);
-    if (!png.empty()) exportChartPng(&chart, QString::fromStdString(png), size, scale);
-    if (!svg.empty()) exportChartSvg(&chart, QString::fromStdString(svg), size, QString::fromStdString(experiment));
+    write(&chart);
 }
 
 StatsReport reportFor(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, const ScalingView& view,
@@ -141,6 +166,17 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
                                      " by clients (" + (o.paired ? "paired by round" : "Welch") + ")",
                                  chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
         } catch (const Error&) {
+        }
+        // Each compared client count's latency distribution: the two series' rounds merged.
+        for (const auto& p : in.report.verdict->points) {
+            DistributionData d = buildDistributionData(c.runs, c.order, {o.baseline, o.candidate}, p.clients);
+            if (d.clients != p.clients || d.series.size() < 2) continue;  // a side without histograms
+            DistributionChart chart;
+            chart.setData(d);
+            useExportFonts(&chart, kReportChartText);
+            in.charts.push_back({"latency distribution at " + std::to_string(p.clients) + (p.clients == 1 ? " client: " : " clients: ") +
+                                     o.candidate + " against " + o.baseline + " (rounds merged, each round pale behind)",
+                                 chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
         }
     }
     writeFileAtomically(output, htmlReport(in));  // whole or not at all

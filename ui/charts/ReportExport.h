@@ -1,6 +1,7 @@
 #pragma once
 // An experiment's chart and report as files, drawn as a ScalingView says: the window's
 // exports (the view on screen) and `scalelab export` (the view its options describe) share it.
+#include "models/DistributionData.h"
 #include "models/RatioData.h"
 #include "models/ScalingData.h"
 #include "stats/Report.h"
@@ -13,6 +14,7 @@
 
 namespace scalelab::ui {
 
+class DistributionChart;
 class ScalingChart;
 
 // What the report's tables hold beyond the points. Without a baseline and candidate among the
@@ -32,11 +34,17 @@ void drawRuns(const CombinedRuns& runs, const ScalingView& view, ScalingChart& c
 // view's metric, confidence and axis apply (its series do not: the pairs name theirs).
 void drawRatios(const CombinedRuns& runs, const ScalingView& view, const RatioChoice& ratios, ScalingChart& chart);
 
+// The latency distribution of the series the view draws at `clients` (models/DistributionData).
+// Throws Error naming the client counts that have histograms when `clients` has none.
+void drawDistribution(const CombinedRuns& runs, const ScalingView& view, int clients, DistributionChart& chart,
+                      const std::string& what);
+
 // `others`: experiment files whose series are added (store/CombinedRuns.h), as in the window.
-// With `ratios`, the chart is the ratio chart instead of the series.
+// With `ratios`, the chart is the ratio chart instead of the series; with `distributionAt`
+// (clients), the latency distribution at that client count.
 void writeChartFiles(const std::string& experiment, const ScalingView& view, const std::string& png,
                      const std::string& svg, QSize size, int scale, const std::vector<std::string>& others = {},
-                     const RatioChoice& ratios = {});
+                     const RatioChoice& ratios = {}, int distributionAt = 0);
 
 // The report's statistics for the series the view draws (ReportOptions from view + choice).
 StatsReport reportFor(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, const ScalingView& view,
@@ -53,7 +61,8 @@ struct HtmlReportFiles {
 HtmlReportFiles readHtmlReportFiles(const std::string& experiment, const std::vector<std::string>& others = {});
 
 // One self-contained HTML file (store/HtmlReport.h): the view's chart, the p95 latency chart
-// beside a throughput chart when runs have latencies, tables, notes, overview, runs. Draws its
+// beside a throughput chart when runs have latencies, the comparison's ratio chart and the
+// latency distribution of each compared client count, tables, notes, overview, runs. Draws its
 // charts: on the GUI thread (Qt's rule for graphics items).
 void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, const ReportChoice& choice, const std::string& output);
 // Both, for the command line.

@@ -5,8 +5,10 @@
 #include "bridge/ExperimentBridge.h"
 #include "bridge/SweepController.h"
 #include "charts/ChartExport.h"
+#include "charts/DistributionChartView.h"
 #include "charts/ScalingChartView.h"
 #include "charts/ReportExport.h"
+#include "pages/ComparisonPanel.h"
 #include "pages/LivePage.h"
 #include "pages/OverviewPage.h"
 #include "pages/ResultsPage.h"
@@ -296,8 +298,16 @@ void MainWindow::startSweep(const SweepPlan& plan, const QString& path) {
 void MainWindow::exportChart(const QString& path, int scale) {
     try {
         QSize size(1200, 800);
-        if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) exportChartSvg(results_->chart()->chart(), path, size, windowTitle());
-        else exportChartPng(results_->chart()->chart(), path, size, scale);
+        // The chart on the Results page's visible chart tab: the scaling curves, the ratio (when
+        // something is compared) or the latency distribution.
+        QChart* shown = results_->chart()->chart();
+        QWidget* tab = results_->chartTabs()->currentWidget();
+        if (tab == results_->comparison()->ratioView() && !results_->comparison()->ratioChart()->isHidden())
+            shown = results_->comparison()->ratioChart()->chart();
+        else if (tab && tab->isAncestorOf(results_->distributionChart()))
+            shown = results_->distributionChart()->chart();
+        if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) exportChartSvg(shown, path, size, windowTitle());
+        else exportChartPng(shown, path, size, scale);
         statusLabel_->say(tr("Wrote %1").arg(path));
     } catch (const std::exception& e) {
         warnPlain(this, tr("Export chart"), errorText(e));

@@ -63,7 +63,8 @@ public:
     // The Setup page's plan as a JSON file `scalelab sweep` reads, and back. "" or why not.
     QString savePlanTo(const QString& path) const;
     QString loadPlanFrom(const QString& path);
-    void exportChart(const QString& path, int scale);  // .png (scale 1 or 2) or .svg
+    // The Results page's visible chart (scaling, ratio or latency) as .png (scale 1 or 2) or .svg.
+    void exportChart(const QString& path, int scale);
     // How a task of the window's that reads or writes files off the GUI thread ended: "" when
     // done, else why not. Called later, on the GUI thread.
     using Answer = std::function<void(const QString& error)>;
