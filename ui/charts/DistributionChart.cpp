@@ -28,16 +28,18 @@ void DistributionChart::setData(const DistributionData& data) {
              : data.clients == 1 ? tr("Latency distribution at 1 client")
                                  : tr("Latency distribution at %1 clients").arg(data.clients));
     double maxX = 1, minY = 0, maxY = 0;
-    for (const auto& c : data.series)
-        for (const auto* curve : {&c.merged}) {
-            for (const QPointF& p : *curve) {
-                maxX = std::max(maxX, p.x());
-                if (p.y() > 0) minY = minY == 0 ? p.y() : std::min(minY, p.y()), maxY = std::max(maxY, p.y());
-            }
-            for (const auto& r : c.rounds)
-                for (const QPointF& p : r)
-                    if (p.y() > 0) minY = minY == 0 ? p.y() : std::min(minY, p.y()), maxY = std::max(maxY, p.y());
+    auto extend = [&](const QList<QPointF>& curve) {
+        for (const QPointF& p : curve) {
+            maxX = std::max(maxX, p.x());
+            if (p.y() <= 0) continue;  // a log axis has no place for 0
+            minY = minY == 0 ? p.y() : std::min(minY, p.y());
+            maxY = std::max(maxY, p.y());
         }
+    };
+    for (const auto& c : data.series) {
+        extend(c.merged);
+        for (const auto& r : c.rounds) extend(r);
+    }
     auto* x = new QCategoryAxis;
     x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     // The axis ends where the curves do (the count's last resolvable percentile); a label at the
