@@ -3,6 +3,7 @@
 
 #include "stats/Report.h"
 #include "stats/ReportText.h"
+#include "stats/StatementText.h"
 #include "store/CombinedRuns.h"
 #include "store/ExperimentOverview.h"
 #include "store/Import.h"
@@ -17,6 +18,11 @@ namespace scalelab::app {
 int runReportCommand(const ReportArgs& a) {
     return runCommand([&] {
         ReportOptions o;
+        if (a.statements && (!a.equivalence.empty() || a.usl || a.peak || !a.csvDir.empty() || !a.format.empty() || a.metric != "tps"))
+            throw UsageError("--statements shows the statements' tables: it takes --compare, --paired, --clients, --top, "
+                             "--confidence and --with, not --metric, --equivalence, --usl, --peak, --csv or --format");
+        if (!a.statements && (a.clients != 0 || a.top != 10))
+            throw UsageError("--clients and --top choose the statements' tables: give --statements");
         if (!a.equivalence.empty()) {  // a usage error, said before anything is read
             if (a.compare.empty()) throw UsageError("--equivalence needs --compare A B: the two series to hold the same");
             try {
@@ -26,6 +32,17 @@ int runReportCommand(const ReportArgs& a) {
             }
         }
         CombinedRuns runs = combineExperiments(a.experiment, a.with);
+        if (a.statements) {
+            StatementTextOptions so;
+            so.clients = a.clients;
+            so.top = a.top;
+            if (!a.compare.empty()) so.baseline = a.compare[0], so.candidate = a.compare[1];
+            so.paired = a.paired;
+            so.confidence = a.confidence;
+            std::string out = statementsText(pointStatements(runs.runs, runs.order), runs.statementTexts, so);
+            std::fputs(terminalSafe(out, true).c_str(), stdout);  // statements' texts are from the server
+            return 0;
+        }
         o.metric = parseRunMetric(a.metric);
         o.confidence = a.confidence;
         if (!a.compare.empty()) o.baseline = a.compare[0], o.candidate = a.compare[1];

@@ -20,6 +20,9 @@ struct ReportArgs {
     std::string csvDir;
     std::vector<std::string> with;     // other experiments whose series are added
     std::string format;                // "": the console tables; "text" or "markdown": with the experiment's summary, to paste
+    bool statements = false;           // the statements' tables instead (pg_stat_statements)
+    int clients = 0;                   // --statements: one client count (0: each)
+    int top = 10;                      // --statements: statements per table (0: all)
 };
 
 struct ImportArgs {

@@ -286,6 +286,10 @@ int main(int argc, char** argv) {
     reportCmd->add_flag("--weighted", report.weighted, "Weight the USL fit by 1/variance of each point");
     reportCmd->add_flag("--peak", report.peak, "Peak table");
     reportCmd->add_option("--baseline", report.baseline, "Series the peak table compares with");
+    reportCmd->add_flag("--statements", report.statements, "The statements each point ran (pg_stat_statements), "
+                                                          "by time; with --compare, those whose mean time changed");
+    reportCmd->add_option("--clients", report.clients, "With --statements: only this client count")->check(CLI::PositiveNumber);
+    reportCmd->add_option("--top", report.top, "With --statements: statements per table (0: all)")->check(CLI::NonNegativeNumber);
     reportCmd->add_option("--csv", report.csvDir, "Also write the tables as CSV files into this directory");
     reportCmd->add_option("--format", report.format,
                           "text (fixed-width, for a mailing list) or markdown (for an issue tracker): the tables with "

@@ -63,6 +63,7 @@ public:
     explicit MetricsTimeline(SystemSampler* sampler) : sampler_(sampler) {}
     void start() {
         if (!take(previous_)) return;
+        sampler_->addStatements(*previous_, false);
         windowStart_ = previous_;
     }
     // At a sample boundary. `endsWarmup`: the interval began in the warm-up and ends after it,
@@ -72,7 +73,10 @@ public:
         std::optional<SystemSnapshot> now;
         if (!previous_ || !take(now)) return std::nullopt;
         SystemSample s = sampler_->between(*previous_, *now);
-        if (endsWarmup) windowStart_ = now;
+        if (endsWarmup) {
+            sampler_->addStatements(*now, false);
+            windowStart_ = now;
+        }
         if (atDeadline) windowEnd_ = now;
         previous_ = now;
         return s;
@@ -81,16 +85,20 @@ public:
     // pressure from the snapshot there, and every rate per second of that span. The server's
     // counters come from a snapshot after the load's sessions left (a backend reports its last
     // commits when it exits), so their deltas also hold the transactions in flight at the end;
-    // without a deadline (-t) the window ends there too, as the run does.
+    // without a deadline (-t) the window ends there too, as the run does. pg_stat_statements
+    // is read with the counters, at the same edges.
     std::optional<SystemSample> window() {
         if (!windowStart_) return std::nullopt;
         if (broken_) return std::nullopt;
         try {
             SystemSnapshot last = sampler_->finalSnapshot(5000);
+            sampler_->addStatements(last, true);
             if (windowEnd_) {
                 std::optional<ServerCounterSnapshot> counters = last.counters;
+                std::optional<StatementSnapshot> statements = last.statements;
                 last = *windowEnd_;
                 last.counters = counters;
+                last.statements = statements;
             }
             return sampler_->between(*windowStart_, last);
         } catch (const std::exception&) {

@@ -42,6 +42,29 @@ nlohmann::json toJson(const SystemSample& s, bool perPu) {
                        {"commits", r.commitDelta},       {"own_counter_queries", r.ownStatements},
                        {"wait_events", r.waitEvents}};
     }
+    if (s.statements) j["statements"] = toJson(*s.statements);
+    return j;
+}
+
+nlohmann::json toJson(const StatementsWindow& w) {
+    if (!w.unavailable.empty()) return {{"unavailable", w.unavailable}};
+    if (w.reset) return {{"reset", true}};
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& d : w.rows) {
+        nlohmann::json r = {{"queryid", std::to_string(d.queryId)},
+                            {"calls", d.calls},
+                            {"total_ms", d.totalMs},
+                            {"mean_ms", d.meanMs},
+                            {"rows", d.rows},
+                            {"shared_blks_hit", d.blksHit},
+                            {"shared_blks_read", d.blksRead},
+                            {"shared_blks_dirtied", d.blksDirtied},
+                            {"wal_bytes", d.walBytes ? nlohmann::json(*d.walBytes) : nlohmann::json()}};
+        if (!d.query.empty()) r["query"] = d.query;
+        rows.push_back(std::move(r));
+    }
+    nlohmann::json j = {{"rows", rows}};
+    if (w.evicted && *w.evicted > 0) j["evicted"] = *w.evicted;
     return j;
 }
 

@@ -54,6 +54,8 @@ public:
     // The pid of this reader's backend on the server's machine (which machine that is, a
     // process of that pid there tells: postmasterOfBackend).
     int backendPid() const;
+    // The statement each read runs (left out of pg_stat_statements' figures: StatementStats).
+    const std::string& statement() const { return sql_; }
 
 private:
     // libpq directly: libpqxx 6.4 leaks a result when a statement meets a server that died,

@@ -47,6 +47,9 @@ MetricsSources MetricsSources::forThisProcess(const std::string& conninfo, pid_t
 SystemSampler::SystemSampler(MetricsSources sources) : sources_(std::move(sources)) {
     if (!sources_.conninfo.empty())
         counters_ = std::make_unique<ServerCounters>(sources_.conninfo, sources_.loadApplicationName);
+    if (counters_ && sources_.statements)
+        statements_ = std::make_unique<StatementStats>(sources_.conninfo, sources_.createStatementsExtension,
+                                                       std::vector<std::string>{counters_->statement()});
     machineTicksPerSecond_ = sources_.ticksPerSecond;
     if (sources_.machine) {
         const RemoteMachine& m = *sources_.machine;
@@ -102,6 +105,22 @@ SystemSnapshot SystemSampler::finalSnapshot(int timeoutMs) {
     return s;
 }
 
+void SystemSampler::addStatements(SystemSnapshot& at, bool end) {
+    if (!statements_) return;
+    try {
+        at.statements = statements_->read(end);
+    } catch (const std::exception& e) {  // a number pg_stat_statements wrote that is not one
+        at.statements = StatementSnapshot{};
+        at.statements->unavailable = std::string("cannot read pg_stat_statements: ") + e.what();
+    }
+}
+
+std::string SystemSampler::statementsSource() const {
+    if (!statements_) return "";
+    return statements_->available() ? "pg_stat_statements " + statements_->extensionVersion()
+                                    : statements_->unavailable();
+}
+
 SystemSnapshot SystemSampler::readSystem() {
     fs::path root = sources_.root;
     SystemSnapshot s;
@@ -144,6 +163,7 @@ SystemSample SystemSampler::between(const SystemSnapshot& a, const SystemSnapsho
         if (countersWereReset(*a.counters, *b.counters)) out.serverCountersReset = true;
         else out.server = ratesBetween(*a.counters, *b.counters, out.seconds);
     }
+    if (a.statements && b.statements) out.statements = statementsBetween(*a.statements, *b.statements);
     // The PUs of this machine, where the load generator runs (a metrics host's are not).
     int pus = sources_.loadGeneratorPus > 0 ? sources_.loadGeneratorPus
               : sources_.machine           ? std::max<int>(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)))

@@ -8,6 +8,7 @@
 #include "metrics/Pressure.h"
 #include "metrics/ProcessCpu.h"
 #include "metrics/ServerCounters.h"
+#include "metrics/StatementStats.h"
 
 #include <sys/types.h>
 
@@ -31,6 +32,8 @@ struct MetricsSources {
     pid_t serverPostmaster = 0;   // local server; 0: remote, not measured
     std::string conninfo;         // counters of this database; empty: none
     std::string loadApplicationName = kLoadApplicationName;
+    bool statements = false;        // pg_stat_statements at the window's edges (needs `conninfo`)
+    bool createStatementsExtension = false;  // CREATE EXTENSION when missing (the embedded server)
     DiskFilter disks;
     int loadGeneratorPus = 0;     // PUs the load generator may use (client-bound guard); 0: all online
     long ticksPerSecond = 100;    // sysconf(_SC_CLK_TCK)
@@ -51,6 +54,7 @@ struct SystemSnapshot {
     uint64_t loadGeneratorTicks = 0, serverTicks = 0;
     std::optional<PressureTotals> cpuPressure, ioPressure;
     std::optional<ServerCounterSnapshot> counters;
+    std::optional<StatementSnapshot> statements;  // only at the counted window's edges (addStatements)
 };
 
 struct SystemSample {
@@ -62,6 +66,7 @@ struct SystemSample {
     std::optional<ServerCounterRates> server;  // none when not measured, or when the counters were reset
     bool serverCountersReset = false;          // the server's counters were reset inside this interval
     bool clientBound = false;  // the load generator used more than 90% of the PUs it may run on
+    std::optional<StatementsWindow> statements;  // the counted window's, when both edges have them
 };
 
 class SystemSampler {
@@ -76,6 +81,13 @@ public:
     // A snapshot taken once the load's sessions have left the server (at most `timeoutMs`),
     // so that the counters include their last commits.
     SystemSnapshot finalSnapshot(int timeoutMs);
+    // pg_stat_statements into a snapshot at an edge of the counted window (`end`: with the
+    // statements' text). Nothing when the sources ask for none; never throws (a failed read
+    // says why in the snapshot).
+    void addStatements(SystemSnapshot& at, bool end);
+    // The pg_stat_statements extension's version, or why it is not read ("" when not asked).
+    std::string statementsSource() const;
+    bool statementsAvailable() const { return statements_ && statements_->available(); }
     SystemSample between(const SystemSnapshot& before, const SystemSnapshot& after) const;
     const MetricsSources& sources() const { return sources_; }
     // The machine the CPU, disk and pressure figures are from, and its role in the run.
@@ -85,6 +97,7 @@ private:
     SystemSnapshot readSystem();  // everything but the counters
     MetricsSources sources_;
     std::unique_ptr<ServerCounters> counters_;
+    std::unique_ptr<StatementStats> statements_;
     MetricsMachine machine_;
     long machineTicksPerSecond_ = 100;
 };

@@ -180,6 +180,7 @@ void EmbeddedServer::startPostmaster() {
         rewriteFileAs(user_, hba.string(), secured);
         say("pg_hba.conf: connections over TCP now need the superuser's password (scram-sha-256)");
     }
+    preloadStatementStats();
     clearStaleLocks(options_.dataDir, socketDir, options_.startTimeout);
     int port = options_.port > 0 ? options_.port : freeTcpPort();
     auto deadline = std::chrono::steady_clock::now() + options_.startTimeout;
@@ -218,6 +219,16 @@ void EmbeddedServer::startPostmaster() {
     std::string password = keptOrNewPassword(passwordFile);
     writePasswordFile(passwordFile, port, options_.superuser, password);
     setRolePassword(connectionString("postgres"), options_.superuser, password);
+}
+
+void EmbeddedServer::preloadStatementStats() {
+    fs::path conf = options_.dataDir / "postgresql.conf";
+    std::string text = readFileNoFollow(conf);
+    std::string line = statementStatsPreloadLine(text, binaries_.bindir);
+    if (line.empty()) return;
+    // As the server's account, as pg_hba.conf above: root never writes through a planted link.
+    rewriteFileAs(user_, conf.string(), text + (text.empty() || text.back() == '\n' ? "" : "\n") + line);
+    say("postgresql.conf: pg_stat_statements preloaded, for each run's statements (target.statements)");
 }
 
 fs::path EmbeddedServer::passwordFile() const { return passwordFileOf(options_.dataDir); }
@@ -347,6 +358,22 @@ bool EmbeddedServer::acceptingConnections() const {
 }
 
 std::vector<Setting> EmbeddedServer::alteredSettings() const { return scalelab::alteredSettings(connectionString("postgres")); }
+
+std::string statementStatsPreloadLine(const std::string& conf, const fs::path& bindir) {
+    std::istringstream in(conf);
+    for (std::string line; std::getline(in, line);) {
+        size_t start = line.find_first_not_of(" \t");
+        if (start != std::string::npos && line.compare(start, 24, "shared_preload_libraries") == 0) return "";
+    }
+    std::error_code ec;
+    fs::path prefix = (bindir.has_filename() ? bindir : bindir.parent_path()).parent_path();
+    bool present = false;
+    for (const char* lib : {"lib/pg_stat_statements.so", "lib/postgresql/pg_stat_statements.so"})
+        present = present || fs::exists(prefix / lib, ec);
+    if (!present) return "";
+    return "# Added by ScaleLab: each run's statements from pg_stat_statements (docs/sweeps.md).\n"
+           "shared_preload_libraries = 'pg_stat_statements'\n";
+}
 
 fs::path defaultDataDir() {
     if (geteuid() == 0) return "/var/lib/scalelab/cluster";

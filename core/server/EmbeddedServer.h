@@ -97,6 +97,7 @@ private:
     void startPostmaster();
     void waitUntilAcceptingConnections(const std::string& conninfo);
     void ensureDatabase();
+    void preloadStatementStats();
     ProcessResult pgCtl(std::vector<std::string> args, std::chrono::seconds timeout) const;
     void say(const std::string& line) const;
 
@@ -106,6 +107,12 @@ private:
     bool startedHere_ = false;
     bool keepRunning_ = false;
 };
+
+// The lines to add to a cluster's postgresql.conf (`conf`) so that the server preloads
+// pg_stat_statements: "" when the file sets shared_preload_libraries already (the user's
+// choice, or an earlier start's line) or the server programs in `bindir` lack the library
+// (a source build without contrib). A plan's ALTER SYSTEM value (postgresql.auto.conf) wins.
+std::string statementStatsPreloadLine(const std::string& conf, const std::filesystem::path& bindir);
 
 // $XDG_DATA_HOME/scalelab/cluster (or ~/.local/share/...); /var/lib/scalelab/cluster for root,
 // because the postgres account cannot reach root's home.

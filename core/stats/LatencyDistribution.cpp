@@ -1,5 +1,7 @@
 #include "stats/LatencyDistribution.h"
 
+#include "stats/PointGrouping.h"
+
 #include "load/LoadResultJson.h"
 #include "util/Error.h"
 
@@ -40,13 +42,7 @@ std::vector<PointDistribution> pointDistributions(const std::vector<RunRecord>& 
     std::vector<PointDistribution> points;
     for (const auto& r : runs) {
         if (!countsInStatistics(r)) continue;
-        auto it = std::find_if(points.begin(), points.end(),
-                               [&](const PointDistribution& p) { return p.series == r.series && p.clients == r.clients; });
-        if (it == points.end()) {
-            it = points.insert(points.end(), PointDistribution{});
-            it->series = r.series;
-            it->clients = r.clients;
-        }
+        PointDistribution* it = &pointOf(points, r);
         if (auto h = runHistogram(r)) {
             it->merged.merge(*h);
             it->rounds.push_back(*h);
@@ -55,10 +51,7 @@ std::vector<PointDistribution> pointDistributions(const std::vector<RunRecord>& 
             ++it->runsWithout;
         }
     }
-    auto rank = [&](const std::string& s) { return std::find(seriesOrder.begin(), seriesOrder.end(), s) - seriesOrder.begin(); };
-    std::stable_sort(points.begin(), points.end(), [&](const PointDistribution& a, const PointDistribution& b) {
-        return rank(a.series) != rank(b.series) ? rank(a.series) < rank(b.series) : a.clients < b.clients;
-    });
+    sortPoints(points, seriesOrder);
     return points;
 }
 

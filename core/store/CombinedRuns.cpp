@@ -25,6 +25,7 @@ void addExperimentRuns(CombinedRuns& into, const std::string& other) {
         into.runs.push_back(std::move(run));
     }
     for (auto& p : store->provenance()) into.provenance.push_back(std::move(p));
+    for (auto& [id, text] : statementTexts(*store)) into.statementTexts.emplace(id, std::move(text));
 }
 
 CombinedRuns combineExperiments(const std::string& experiment, const std::vector<std::string>& others) {
@@ -33,6 +34,7 @@ CombinedRuns combineExperiments(const std::string& experiment, const std::vector
     c.runs = store->runs();
     c.order = store->seriesLabels();
     c.provenance = store->provenance();
+    c.statementTexts = statementTexts(*store);
     for (const auto& other : others) {
         if (sameExperiment(experiment, other))
             throw Error(other + " is the experiment itself: its series are shown already");

@@ -4,6 +4,7 @@
 // other file's name), so it never merges with a series of the same label; nothing is written
 // into any of the files.
 #include "store/ExperimentStore.h"
+#include "store/StatementTexts.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,7 @@ struct CombinedRuns {
     std::vector<RunRecord> runs;
     std::vector<std::string> order;              // the experiment's series, then each added file's
     std::vector<nlohmann::json> provenance;      // of every file: chart markers for their machines
+    StatementTexts statementTexts;               // of every file (a queryid names the same text in each)
 };
 
 // The series name an added file's series gets.

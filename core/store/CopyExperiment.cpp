@@ -7,7 +7,7 @@ namespace scalelab {
 
 namespace {
 // Every fact a store keeps about itself (ExperimentStore::meta).
-const char* const kMetaKeys[] = {"application", "created_by", "created_at", "note"};
+const char* const kMetaKeys[] = {"application", "created_by", "created_at", "note", "statement_texts"};
 } // namespace
 
 std::string describe(const CopyCount& n) {

@@ -235,6 +235,8 @@ std::vector<OverviewItem> experimentOverview(ExperimentStore& store) {
         if (changed("server_machine") && j.contains("server_machine"))  // a metrics host's own description
             describeMachine(out, "Server machine " + text(part("server_machine"), "metrics_host") + suffix, part("server_machine"));
         if (changed("server")) describeServer(out, "PostgreSQL" + suffix, part("server"));
+        if (changed("statements") && part("statements").is_string())
+            add(out, "PostgreSQL" + suffix, "Statements", part("statements").get<std::string>());
         if (changed("scripts")) describeScripts(out, "Scripts" + suffix, part("scripts"));
         if (changed("machine")) {
             const auto m = part("machine");

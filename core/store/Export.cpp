@@ -5,6 +5,7 @@
 #include "store/Csv.h"
 #include "store/ExportLatency.h"
 #include "store/ReportCsv.h"
+#include "store/StatementTexts.h"
 #include "util/Error.h"
 
 #include <filesystem>
@@ -18,6 +19,38 @@ std::string opt(const std::optional<double>& v) { return v ? csvNumber(*v) : "";
 std::string metricsMachineOf(const RunRecord& r) {
     auto m = metricsMachineFromJson(r.detail);
     return m ? m->describe() : "";
+}
+
+// statements.csv: each run's statements (pg_stat_statements over its counted window), the
+// text repeated on each row so that the file stands alone.
+void writeStatementsCsv(const std::vector<RunRecord>& runs, const StatementTexts& texts, const std::string& dir,
+                        std::vector<std::string>& written) {
+    std::string path = dir + "/statements.csv";
+    CsvWriter w(path);
+    w.row({"run_id", "series", "clients", "repetition", "queryid", "calls", "total_ms", "mean_ms", "rows",
+           "shared_blks_hit", "shared_blks_read", "shared_blks_dirtied", "wal_bytes", "query"});
+    for (const auto& r : runs) {
+        auto system = r.detail.find("system");
+        if (system == r.detail.end() || !system->is_object()) continue;
+        auto st = system->find("statements");
+        if (st == system->end() || !st->contains("rows")) continue;
+        for (const auto& row : (*st)["rows"]) {
+            std::string id = row.value("queryid", "");
+            auto cell = [&](const char* key) {
+                auto it = row.find(key);
+                return it == row.end() || it->is_null() ? std::string()
+                       : it->is_number_float()         ? csvNumber(it->get<double>())
+                                                       : it->dump();
+            };
+            auto text = texts.find(id);
+            w.row({std::to_string(r.id), r.series, std::to_string(r.clients), std::to_string(r.repetition), id,
+                   cell("calls"), cell("total_ms"), cell("mean_ms"), cell("rows"), cell("shared_blks_hit"),
+                   cell("shared_blks_read"), cell("shared_blks_dirtied"), cell("wal_bytes"),
+                   text == texts.end() ? "" : text->second});
+        }
+    }
+    w.close();
+    written.push_back(path);
 }
 
 } // namespace
@@ -109,6 +142,7 @@ std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string
     sm.close();
     written.push_back(samplesPath);
     writeLatencyCsv(runs, order, dir, written);
+    writeStatementsCsv(runs, statementTexts(store), dir, written);
     return written;
 }
 } // namespace
@@ -123,6 +157,7 @@ nlohmann::json exportJson(ExperimentStore& store, bool withSamples) {
     }
     j["provenance"] = store.provenance();
     j["note"] = store.note();
+    j["statement_texts"] = statementTexts(store);  // queryid -> text, for runs' detail.system.statements
     j["series"] = nlohmann::json::array();
     for (const auto& s : store.series()) j["series"].push_back({{"label", s.label}, {"config", s.config}});
     j["runs"] = nlohmann::json::array();

@@ -1,7 +1,11 @@
 #include "store/HtmlReport.h"
 
+#include "stats/StatementText.h"
+#include "util/Format.h"
+
 #include "util/Versions.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -115,6 +119,107 @@ std::string overviewHtml(const std::vector<OverviewItem>& overview) {
     return out;
 }
 
+namespace {
+
+// An interval kept on one line: "-79.1% .. -66.3%" never breaks inside.
+std::string noWrap(const std::string& text) {
+    std::string out;
+    for (char ch : htmlEscape(text)) out += ch == ' ' ? std::string("&nbsp;") : std::string(1, ch);
+    return out;
+}
+
+std::string statementCell(const StatementTexts& texts, const std::string& id) {
+    return "<span title=\"" + htmlEscape(statementLine(texts, id, 4000)) + "\">" + htmlEscape(statementLine(texts, id, 90)) + "</span>";
+}
+
+void statementsSection(std::string& out, const HtmlReportInput& in) {
+    out += "<h2>Statements</h2>\n";
+    if (in.statementComparisons.empty() && in.topStatements.empty()) {
+        out += "<p>No run recorded what the server ran";
+        if (!in.statementsMissing.empty()) {
+            out += ": ";
+            for (size_t i = 0; i < in.statementsMissing.size(); ++i) out += (i ? "; " : "") + htmlEscape(in.statementsMissing[i]);
+        }
+        out += ".</p>\n";
+        return;
+    }
+    for (const auto& c : in.statementComparisons) {
+        out += "<h3>" + htmlEscape(c.candidate + " against " + c.baseline + " at " + clientsText(c.clients)) + "</h3>\n<p>" +
+               htmlEscape(std::string("Each statement's mean time per run (pg_stat_statements over each run's counted window), ") +
+                          (c.paired ? "paired by round" : "Welch's t-test") + ", largest change first; each judged at " +
+                          num(c.confidence * 100, 2) + "% (Bonferroni over " + std::to_string(c.changes.size()) +
+                          " statements).") +
+               "</p>\n";
+        Table t(out, {"Statement", c.baseline + " mean ms", c.candidate + " mean ms", "Change", "Change interval", "Verdict"});
+        int shown = 0;
+        for (const auto& ch : c.changes) {
+            if (shown++ >= 15) break;
+            const Comparison& k = ch.comparison;
+            t.row({statementCell(in.statementTexts, ch.queryId), num(ch.a.meanMs.mean, 4), num(ch.b.meanMs.mean, 4),
+                   k.percentChange ? signedPct(*k.percentChange) : "&ndash;",
+                   noWrap(changeIntervalText(k.percentLow, k.percentHigh)), htmlEscape(k.verdict)});
+        }
+        for (const auto& id : c.onlyBaseline)
+            t.row({statementCell(in.statementTexts, id), "", "", "", "", "only " + htmlEscape(c.baseline) + " ran it"});
+        for (const auto& id : c.onlyCandidate)
+            t.row({statementCell(in.statementTexts, id), "", "", "", "", "only " + htmlEscape(c.candidate) + " ran it"});
+    }
+    for (const auto& [point, top] : in.topStatements) {
+        out += "<h3>" + htmlEscape(point.series + " at " + clientsText(point.clients) + ", " + std::to_string(point.runs) +
+                                   " runs") +
+               "</h3>\n";
+        Table t(out, {"Statement", "ms/run", "Share", "Calls/tx", "Mean ms", "95% CI", "Rows/call", "Hit/call", "Read/call"});
+        for (const auto& s : top)
+            t.row({statementCell(in.statementTexts, s.queryId), num(s.totalMsPerRun, 1), num(s.sharePct, 1) + "%",
+                   num(s.callsPerTransaction, 2), num(s.meanMs.mean, 4),
+                   s.meanMs.ciLow ? noWrap(num(*s.meanMs.ciLow, 4) + (s.meanMs.ciLowClamped ? "^" : "") + " .. " +
+                                           num(*s.meanMs.ciHigh, 4))
+                                  : "one run",
+                   num(s.rowsPerCall, 2), num(s.hitPerCall, 1), num(s.readPerCall, 2)});
+    }
+    if (!in.statementsMissing.empty()) {
+        out += "<p>";
+        for (size_t i = 0; i < in.statementsMissing.size(); ++i) out += (i ? " " : "") + htmlEscape(in.statementsMissing[i]);
+        out += "</p>\n";
+    }
+}
+
+} // namespace
+
+void addStatements(HtmlReportInput& in, const std::vector<std::string>& seriesOrder) {
+    const ReportOptions& o = in.report.options;
+    std::vector<RunRecord> shown;
+    for (const auto& r : in.runs)
+        if (std::find(seriesOrder.begin(), seriesOrder.end(), r.series) != seriesOrder.end()) shown.push_back(r);
+    auto points = pointStatements(shown, seriesOrder);
+    auto find = [&](const std::string& series, int clients) -> const PointStatements* {
+        for (const auto& p : points)
+            if (p.series == series && p.clients == clients) return &p;
+        return nullptr;
+    };
+    for (const auto& p : points)
+        if (p.runsWithout > 0)
+            for (const auto& why : p.why) {
+                std::string line = p.series + " at " + clientsText(p.clients) + ": " + std::to_string(p.runsWithout) +
+                                   " run" + (p.runsWithout == 1 ? "" : "s") + " without statements (" + why + ").";
+                in.statementsMissing.push_back(line);
+            }
+    if (!o.baseline.empty() && !o.candidate.empty()) {
+        for (const auto& p : points) {
+            if (p.series != o.baseline || p.runs == 0) continue;
+            const PointStatements* b = find(o.candidate, p.clients);
+            if (b && b->runs > 0) in.statementComparisons.push_back(compareStatements(p, *b, o.confidence, o.paired));
+        }
+        return;
+    }
+    for (const auto& series : seriesOrder) {
+        const PointStatements* highest = nullptr;
+        for (const auto& p : points)
+            if (p.series == series && p.runs > 0 && (!highest || p.clients > highest->clients)) highest = &p;
+        if (highest) in.topStatements.emplace_back(*highest, topStatements(*highest, o.confidence, 10));
+    }
+}
+
 std::string htmlReport(const HtmlReportInput& in) {
     const StatsReport& r = in.report;
     const ReportOptions& o = r.options;
@@ -217,6 +322,8 @@ std::string htmlReport(const HtmlReportInput& in) {
             t.row({htmlEscape(p.series), std::to_string(p.clients), num(p.at.mean, 2), low(p.at),
                    opt(p.at.ciHigh, 2), opt(p.percentOfBaseline, 1, "%")});
     }
+
+    statementsSection(out, in);
 
     out += "<h2>Runs</h2>\n";
     {

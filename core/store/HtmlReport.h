@@ -1,9 +1,12 @@
 #pragma once
 // Share a result: one self-contained HTML file (no script, no external file; charts inline as
 // SVG) with the overview (provenance), notes, the charts, the points, the comparison, USL and
-// peak tables, and every run. Computes nothing: it writes what it is given.
+// peak tables, what the server ran, and every run. htmlReport computes nothing: it writes
+// what it is given.
 #include "stats/Report.h"
+#include "stats/StatementReport.h"
 #include "store/ExperimentOverview.h"
+#include "store/StatementTexts.h"
 
 #include <string>
 #include <vector>
@@ -24,7 +27,17 @@ struct HtmlReportInput {
     StatsReport report;
     std::vector<HtmlChart> charts;
     std::vector<RunRecord> runs;
+    // What the server ran: the compared series' statement changes at each client count, or
+    // without a comparison each series' top statements at its highest client count.
+    std::vector<StatementComparison> statementComparisons;
+    std::vector<std::pair<PointStatements, std::vector<StatementSummary>>> topStatements;
+    std::vector<std::string> statementsMissing;  // why points have no statements (shown when nothing else is)
+    StatementTexts statementTexts;
 };
+
+// The statements part of `in`, from the runs of `seriesOrder` (the series the report shows;
+// core/stats/StatementReport), for the report's comparison when it has one.
+void addStatements(HtmlReportInput& in, const std::vector<std::string>& seriesOrder);
 
 std::string htmlReport(const HtmlReportInput& input);
 std::string htmlEscape(const std::string& text);

@@ -221,6 +221,7 @@ SweepPlan parsePlan(const json& j) {
         if (!bindir.empty()) p.pgBindir = bindir;
         p.serverSettings = target.settings("settings");
         p.reconnectS = target.number("reconnect", p.reconnectS, 0, "at least 0");
+        p.statements = target.boolean("statements", p.statements);
         if (!p.conninfo.empty() && (p.dataDir || p.pgBindir))
             fail("$.target", "give either conninfo (a server of yours) or data_dir/pg_bindir (the embedded server), not both");
         if (p.conninfo.empty() && t->contains("reconnect"))

@@ -52,6 +52,7 @@ struct SweepPlan {
     std::string conninfo;
     std::optional<std::filesystem::path> dataDir, pgBindir;
     std::vector<Setting> serverSettings;
+    bool statements = true;                 // pg_stat_statements per run (docs/sweeps.md, "What the server ran")
     double reconnectS = 120;                // a target server that stops answering is asked again this long
     std::optional<MetricsHostPlan> metricsHost;  // the conninfo server's machine, read by ScaleLab's agent (docs/hosts.md)
     // workload

@@ -6,6 +6,7 @@
 #include "metrics/MetricsJson.h"
 #include "metrics/RemoteMachine.h"
 #include "metrics/SystemSampler.h"
+#include "store/StatementTexts.h"
 #include "server/AlterSystem.h"
 #include "server/ConnectionCapacity.h"
 #include "server/EmbeddedServer.h"
@@ -210,6 +211,8 @@ void SweepRunner::run() {
     int doneThisSession = 0;
     bool provenanceTaken = false;
     bool metricsMachineSaid = false;  // the Messages say once where the machine figures come from
+    bool statementsSaid = false;      // and once what pg_stat_statements gives
+    StatementTexts texts = statementTexts(store_);
     // A metrics host that cannot be reached stops the sweep before its first run, in its words.
     if (plan_.metricsHost && !metricsHost_) metricsHost_ = startMetricsHost();
     SweepProgress progress;
@@ -318,7 +321,11 @@ void SweepRunner::run() {
                 if (!provenanceTaken) {
                     nlohmann::json provenance = {{"machine", machineProvenance()},
                                                  {"server", serverProvenance(conninfo)},
-                                                 {"scripts", scriptProvenance(workload)}};
+                                                 {"scripts", scriptProvenance(workload)},
+                                                 {"statements", !plan_.statements ? "off (target.statements: false)"
+                                                                : plan_.embedded()
+                                                                    ? "pg_stat_statements, preloaded by ScaleLab's embedded server"
+                                                                    : "pg_stat_statements where the server has it"}};
                     if (metricsHost_) {  // the server's machine, as its agent described it
                         provenance["server_machine"] = metricsHost_->provenance();
                         provenance["server_machine"]["metrics_host"] = metricsHost_->host();
@@ -373,6 +380,8 @@ void SweepRunner::run() {
             spec.keepRunHistogram = true;  // stored with the run: its latency distribution
 
             MetricsSources sources = MetricsSources::forThisProcess(conninfo, postmaster, placement.loadGeneratorPus());
+            sources.statements = plan_.statements;
+            sources.createStatementsExtension = plan_.embedded();
             if (plan_.loadHosts) {
                 sources.loadGenerator = 0;  // the clients run elsewhere: each host measures its own
                 const auto& h = plan_.loadHosts->hosts;
@@ -411,6 +420,13 @@ void SweepRunner::run() {
                              (sampler.machine().server ? "" : ": " + sampler.machine().why));
                 metricsMachineSaid = true;
             }
+            if (!statementsSaid && plan_.statements) {
+                std::string source = sampler.statementsSource();
+                servers.note(sampler.statementsAvailable()
+                                 ? "statements: " + source + ", read at each run's counted window's edges"
+                                 : "statements: none recorded: " + source);
+                statementsSaid = true;
+            }
 
             progress.state = SweepState::Running;
             report(progress);
@@ -423,6 +439,7 @@ void SweepRunner::run() {
             record.runIndex = planned.index;
             record.startedAt = started_at;
             record.endedAt = utcTimestamp();
+            if (moveStatementTexts(record.detail, texts)) saveStatementTexts(store_, texts);
             record.detail["placement"] = toJson(placement.record());
             record.detail["metrics_machine"] = toJson(sampler.machine());
             // The metrics host went silent in this run: its machine's figures stop part-way,

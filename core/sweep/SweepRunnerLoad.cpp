@@ -29,6 +29,7 @@ LoadResult SweepRunner::runLoad(LoadSpec spec, SystemSampler& sampler, const Swe
     if (!plan_.loadHosts->scalelab.empty()) options.remoteProgram = options.localProgram = plan_.loadHosts->scalelab;
     spec.onWorkerStart = {};  // no placement with load hosts (the plan refuses one)
     SystemSnapshot before = sampler.snapshot();
+    sampler.addStatements(before, false);
     // This machine's system sample for each interval (the server's CPU, disks and counters when
     // the server is here), taken as the hosts' merged interval arrives: the interval as this
     // machine saw it, later by the hosts' network latency. A metrics source that fails ends
@@ -69,6 +70,7 @@ LoadResult SweepRunner::runLoad(LoadSpec spec, SystemSampler& sampler, const Swe
     // This machine's side over the run (the server's CPU and counters when it is here); each
     // host's own CPU is in `hosts`, and one client-bound host makes the run client-bound.
     SystemSnapshot after = sampler.finalSnapshot(5000);
+    sampler.addStatements(after, true);
     run.merged.system = sampler.between(before, after);
     hosts = nlohmann::json::array();
     for (const auto& h : run.hosts) {

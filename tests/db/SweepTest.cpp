@@ -2,7 +2,9 @@
 #include "ServerRequirement.h"
 #include "ThrowawayServer.h"
 
+#include "store/ExperimentOverview.h"
 #include "store/ExperimentStore.h"
+#include "store/StatementTexts.h"
 #include "sweep/SweepRunner.h"
 #include "util/TempDir.h"
 
@@ -268,4 +270,75 @@ TEST(Sweep, AMisspeltServerSettingIsRefusedBeforeAnythingIsWritten) {
         EXPECT_TRUE(store->runs().empty()) << path;
         EXPECT_EQ(rec.finished, 0);
     }
+}
+
+// pg_stat_statements per run: the embedded server preloads it, each run keeps what its counted
+// window ran (the load's statement as often as the load ran it, ScaleLab's own counter and
+// statement reads left out), the text once in the experiment; a server of the user's whose
+// database lacks the extension is only read, and each run says why it has none.
+TEST(Sweep, EachRunKeepsTheStatementsItsWindowRanAndAServerWithoutThemSaysWhy) {
+    SCALELAB_REQUIRE_SERVER();
+    test::ThrowawayServer s;
+    TempDir files("scalelab-sweep-statements");
+    nlohmann::json j = selectOnlyPlan(s);
+    j["repetitions"] = 2;
+    j["data"] = {{"scale", 1}};
+    auto store = ExperimentStore::create((files.path() / "e.slab").string());
+    Recorder rec;
+    SweepRunner(parsePlan(j), *store, &rec, false).run();
+    EXPECT_TRUE(rec.noted("statements: pg_stat_statements 1."));
+    StatementTexts texts = statementTexts(*store);
+    std::string select;
+    for (const auto& [id, text] : texts) {
+        EXPECT_EQ(text.find("pg_stat_database"), std::string::npos) << text;    // the counters' read
+        EXPECT_EQ(text.find("pg_stat_statements"), std::string::npos) << text;  // its own
+        if (text == "SELECT abalance FROM pgbench_accounts WHERE aid = $1") select = id;
+    }
+    ASSERT_FALSE(select.empty()) << nlohmann::json(texts).dump();
+    auto runs = store->runs();
+    ASSERT_EQ(runs.size(), 4u);
+    for (const auto& r : runs) {
+        ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+        const auto& st = r.detail.at("system").at("statements");
+        ASSERT_TRUE(st.contains("rows")) << st.dump();
+        bool found = false;
+        for (const auto& row : st["rows"]) {
+            EXPECT_FALSE(row.contains("query"));  // the text is the experiment's
+            if (row["queryid"] != select) continue;
+            found = true;
+            // Counted transactions end by the deadline; one in flight then (1 client) ends after.
+            uint64_t calls = row["calls"].get<uint64_t>();
+            EXPECT_GE(calls, static_cast<uint64_t>(r.transactions));
+            EXPECT_LE(calls, static_cast<uint64_t>(r.transactions) + 1);
+            EXPECT_GT(row["total_ms"].get<double>(), 0);
+        }
+        EXPECT_TRUE(found) << st.dump();
+    }
+    EXPECT_EQ(store->provenance().at(0).at("statements"), "pg_stat_statements, preloaded by ScaleLab's embedded server");
+    auto overview = experimentOverview(*store);
+    EXPECT_TRUE(std::any_of(overview.begin(), overview.end(), [](const OverviewItem& i) {
+        return i.section == "PostgreSQL" && i.name == "Statements" && i.value.find("preloaded") != std::string::npos;
+    }));
+
+    // A server of the user's: a database without the extension is read, never changed.
+    {
+        pqxx::connection c(s.server.connectionString("postgres"));
+        pqxx::nontransaction tx(c);
+        tx.exec("CREATE DATABASE plain");
+    }
+    nlohmann::json remote = selectOnlyPlan(s);
+    remote["target"] = {{"conninfo", s.server.connectionString("plain")}};
+    remote["series"] = {{{"label", "A"}}};
+    remote["data"] = {{"scale", 1}, {"init", "reinit"}};
+    auto other = ExperimentStore::create((files.path() / "remote.slab").string());
+    Recorder remoteRec;
+    SweepRunner(parsePlan(remote), *other, &remoteRec, false).run();
+    const std::string why = "pg_stat_statements is loaded but not installed in database plain (CREATE EXTENSION pg_stat_statements)";
+    EXPECT_TRUE(remoteRec.noted("statements: none recorded: " + why)) << nlohmann::json(remoteRec.notes).dump(1);
+    auto remoteRuns = other->runs();
+    ASSERT_EQ(remoteRuns.size(), 1u);
+    EXPECT_EQ(remoteRuns[0].detail.at("system").at("statements"), nlohmann::json({{"unavailable", why}}));
+    pqxx::connection c(s.server.connectionString("plain"));
+    pqxx::nontransaction tx(c);
+    EXPECT_TRUE(tx.exec("SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'").empty());
 }

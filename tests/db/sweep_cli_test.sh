@@ -110,6 +110,15 @@ expect_rc 2 "equivalence without --compare" "$scalelab" report "$work/e.slab" --
 expect_rc 2 "equivalence not a %" "$scalelab" report "$work/e.slab" --compare A B --equivalence two
 expect_rc 1 "USL on latency" "$scalelab" report "$work/e.slab" --metric latency_p95 --usl
 grep -qF -- '--usl fits throughput (tps, logical_reads); latency_p95 is not one' "$work/out" || fail "USL on latency: $(cat "$work/out")"
+# What the server ran: each point's statements, and B's against A's at one client count.
+expect_rc 0 "report --statements" "$scalelab" report "$work/e.slab" --statements --clients 2
+grep -qF 'A, 2 clients: 2 runs with statements' "$work/out" || fail "report --statements: $(cat "$work/out")"
+grep -qF 'SELECT abalance FROM pgbench_accounts WHERE aid = $1' "$work/out" || fail "no select-only statement: $(cat "$work/out")"
+grep -q 'B, 1 client' "$work/out" && fail "report --statements --clients 2 showed 1 client: $(cat "$work/out")"
+expect_rc 0 "report --statements --compare" "$scalelab" report "$work/e.slab" --statements --compare A B --top 3
+grep -qF 'B against A, 1 client: each statement' "$work/out" || fail "statements comparison: $(cat "$work/out")"
+expect_rc 2 "--top without --statements" "$scalelab" report "$work/e.slab" --top 3
+expect_rc 2 "--statements with --usl" "$scalelab" report "$work/e.slab" --statements --usl
 expect_rc 0 "export" "$scalelab" export "$work/e.slab" --csv "$work/csv" --json "$work/e.json"
 [[ $(($(wc -l <"$work/csv/runs.csv") - 1)) == 8 ]] || fail "runs.csv rows"
 python3 -c "import json,sys; j=json.load(open('$work/e.json')); assert len(j['runs']) == 8 and j['provenance'] and 'password' not in json.dumps(j)" \
@@ -135,6 +144,16 @@ for p in pct:
     assert float(p["p50_ms"]) <= float(p["p99_ms"]) <= float(p["p99_99_ms"]) <= float(p["max_ms"]), p
 j = json.load(open(sys.argv[2]))
 assert all(r["latency_distribution"]["count"] == r["detail"]["transactions"] for r in j["runs"] if r["status"] == "completed")
+# Statements: every completed run ran the select as often as it counted transactions (one in
+# flight at the deadline per client ends after it), and the texts come with them.
+select = [q for q, t in j["statement_texts"].items() if t == "SELECT abalance FROM pgbench_accounts WHERE aid = $1"]
+assert len(select) == 1, j["statement_texts"]
+st = [s for s in csv.DictReader(open(d + "/statements.csv")) if s["queryid"] == select[0]]
+assert sorted(s["run_id"] for s in st) == sorted(completed), (st, completed)
+for s in st:
+    r = runs[s["run_id"]]
+    assert int(r["transactions"]) <= int(s["calls"]) <= int(r["transactions"]) + int(r["clients"]), (s, r)
+    assert s["query"] == j["statement_texts"][select[0]]
 PY
 
 # The scaling chart without a display.

@@ -44,7 +44,7 @@ void ExperimentBridge::submit(std::function<std::function<void()>()> work) {
 void ExperimentBridge::readExperiment(const QString& path, Done<ExperimentSnapshot> done, Failed failed) {
     std::function<ExperimentSnapshot()> read = [file = path.toStdString()] {
         auto store = ExperimentStore::open(file, true);
-        return ExperimentSnapshot{store->series(), store->provenance(), store->runs()};
+        return ExperimentSnapshot{store->series(), store->provenance(), store->runs(), statementTexts(*store)};
     };
     submitRead(std::move(read), std::move(done), std::move(failed));
 }

@@ -6,6 +6,7 @@
 // window. Each task opens the file itself (SQLite connections are not shared across threads).
 #include "bridge/ErrorText.h"
 #include "store/ExperimentStore.h"
+#include "store/StatementTexts.h"
 
 #include <QObject>
 #include <QString>
@@ -28,6 +29,7 @@ struct ExperimentSnapshot {
     std::vector<StoredSeries> series;
     std::vector<nlohmann::json> provenance;
     std::vector<RunRecord> runs;
+    StatementTexts statementTexts;  // pg_stat_statements' texts of the runs' statements
 };
 
 // What the Overview page shows: the overview as HTML and the experiment's note.

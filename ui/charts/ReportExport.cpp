@@ -132,6 +132,8 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
     in.note = files.note;
     in.report = reportFor(c.runs, c.order, view, choice, experiment);
     in.runs = c.runs;
+    in.statementTexts = c.statementTexts;
+    addStatements(in, view.drawn(c.order));  // the series the report's tables are of
     // Drawn at about the width the page shows it (the body is at most 1200 px wide), with text
     // that reads at 12-16 px there, also on a 1024-wide screen (issue 32.4).
     const QSize size(1000, 600);

@@ -5,6 +5,7 @@
 #include "charts/TimelineChartView.h"
 #include "pages/TableCell.h"
 #include "pages/ComparisonPanel.h"
+#include "pages/StatementsPanel.h"
 #include "stats/Peak.h"
 
 #include <QCheckBox>
@@ -113,6 +114,11 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
 
     auto* tabs = new QTabWidget;
     tabs->addTab(compare_, tr("Comparison"));
+
+    statements_ = new StatementsPanel;
+    tabs->addTab(statements_, tr("Statements"));
+    tabs->setTabToolTip(tabs->count() - 1, tr("What the server ran in each run's counted window (pg_stat_statements): a "
+                                              "series' statements by time, or those whose mean time changed against another"));
 
     peak_ = new QTableWidget(0, 5);
     peak_->setHorizontalHeaderLabels({tr("Series"), tr("Clients at peak"), tr("Peak mean"), tr("95% CI"), tr("% of first series")});
@@ -245,6 +251,7 @@ void ResultsPage::clear() {
     seriesOrder_.clear();
     runs_->setRuns({});
     provenance_.clear();
+    statementTexts_.clear();
     hidden_.clear();
     added_ = CombinedRuns{};
     addedFiles_.clear();
@@ -321,6 +328,9 @@ void ResultsPage::refresh() {
     compare_->setSeries(seriesOrder_);
     refreshComparison();
     refreshDistribution();
+    StatementTexts texts = statementTexts_;
+    texts.insert(added_.statementTexts.begin(), added_.statementTexts.end());
+    statements_->setData(pointStatements(runs, seriesOrder_), std::move(texts), seriesOrder_);
 
     std::vector<SeriesPoint> summaries = summarizePoints(pointRuns(shown.runsDrawn(runs), seriesOrder_, metric), 0.95);
     peak_->setRowCount(0);

@@ -26,6 +26,7 @@ namespace scalelab::ui {
 
 class ComparisonPanel;
 class DistributionChartView;
+class StatementsPanel;
 class ScalingChartView;
 class TimelineChartView;
 
@@ -82,6 +83,7 @@ public:
     QLineEdit* runsFilter() const { return filter_; }
     QSortFilterProxyModel* runsProxy() const { return proxy_; }
     QTableView* runsView() const { return runsView_; }
+    StatementsPanel* statements() const { return statements_; }
 
     QLabel* followNote() const { return followNote_; }
     QLabel* emptyNote() const { return emptyNote_; }  // shown while there is nothing to show
@@ -117,6 +119,7 @@ private:
     TopologyInfo machine_;
     std::string hostname_;                      // with machine_: which runs were measured here
     std::vector<nlohmann::json> provenance_;    // of the open experiment
+    StatementTexts statementTexts_;             // of the open experiment
     QString path_;
     std::vector<std::string> seriesOrder_;
     ScalingData data_;
@@ -132,6 +135,7 @@ private:
     ComparisonPanel* compare_;
     QTabWidget* charts_;
     DistributionChartView* latencyChart_;
+    StatementsPanel* statements_;
     QComboBox* latencyClients_;
     QLabel* latencyNote_;
     QTableWidget* peak_;

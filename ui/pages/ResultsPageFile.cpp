@@ -59,6 +59,7 @@ void ResultsPage::load(const QString& path) {
             for (const auto& s : snapshot.series) seriesOrder_.push_back(s.label);
             for (const auto& s : added_.order) seriesOrder_.push_back(s);
             provenance_ = std::move(snapshot.provenance);
+            statementTexts_ = std::move(snapshot.statementTexts);
             hidden_.clear();
             detailRun_ = -1;
             runs_->setRuns(std::move(snapshot.runs));
@@ -145,6 +146,7 @@ void ResultsPage::readAgain() {
             }
             mergeSeriesOrder(snapshot.series);
             provenance_ = std::move(snapshot.provenance);
+            statementTexts_ = std::move(snapshot.statementTexts);
             runs_->syncRuns(std::move(snapshot.runs));
             offerMetricsPresent();
             refresh();

@@ -1,0 +1,51 @@
+#pragma once
+// The Results page's Statements tab: what the server ran (pg_stat_statements over each run's
+// counted window, docs/sweeps.md "What the server ran"). One series at a client count: its
+// statements by time; against another series: the statements whose mean time changed most,
+// judged as tps is (core/stats/StatementReport: the same answer as `report --statements`).
+#include "stats/StatementReport.h"
+#include "store/StatementTexts.h"
+
+#include <QWidget>
+
+#include <string>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QTableWidget;
+
+namespace scalelab::ui {
+
+class StatementsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit StatementsPanel(QWidget* parent = nullptr);
+
+    // The experiment's points and texts; keeps the choices that are still there.
+    void setData(std::vector<PointStatements> points, StatementTexts texts, const std::vector<std::string>& order);
+
+    QComboBox* seriesCombo() const { return series_; }
+    QComboBox* againstCombo() const { return against_; }  // item 0: none (the series' own list)
+    QComboBox* clientsCombo() const { return clients_; }
+    QCheckBox* pairedBox() const { return paired_; }
+    QTableWidget* table() const { return table_; }
+    QLabel* note() const { return note_; }
+
+private:
+    void offer(QComboBox* box, const QStringList& items, int firstFixed);
+    void refresh();
+    void showTop(const PointStatements& point);
+    void showComparison(const PointStatements& a, const PointStatements& b);
+    const PointStatements* find(const std::string& series, int clients) const;
+
+    QComboBox *series_, *against_, *clients_;
+    QCheckBox* paired_;
+    QTableWidget* table_;
+    QLabel* note_;
+    std::vector<PointStatements> points_;
+    StatementTexts texts_;
+};
+
+} // namespace scalelab::ui
