@@ -3,6 +3,7 @@
 
 #include "GuiCommand.h"
 
+#include "stats/RoundSpread.h"
 #include "store/CopyExperiment.h"
 #include "store/Export.h"
 #include "util/AtomicFile.h"
@@ -36,6 +37,21 @@ int runExportCommand(const ExportArgs& a) {
             if (a.usl || a.log2 || a.errorBars != "ci" || a.metric != "tps")
                 throw UsageError("--distribution draws latency percentiles: --metric, --log2, --error-bars and --usl "
                                  "describe the scaling chart and do not apply");
+        }
+        if (!a.rounds.empty()) {
+            // The rounds' box plots: a latency percentile of each run; of the view, only its series.
+            if (a.png.empty() && a.svg.empty())
+                throw UsageError("--rounds draws the chart of a PNG or SVG: give --png FILE or --svg FILE");
+            if (!a.ratio.empty() || a.distribution > 0)
+                throw UsageError("--rounds, --ratio and --distribution are different charts: give one");
+            if (a.usl || a.log2 || a.errorBars != "ci" || a.metric != "tps")
+                throw UsageError("--rounds draws a latency percentile of each run: --metric, --log2, --error-bars and "
+                                 "--usl describe the scaling chart and do not apply");
+            try {
+                parseLatencyPercentile(a.rounds, "--rounds");
+            } catch (const Error& e) {
+                throw UsageError(e.what());
+            }
         }
         if (!a.with.empty()) {
             // --csv, --json and --to write the experiment's own runs; a series silently left out

@@ -165,11 +165,13 @@ void renderExports(const ExportArgs& a) {
         throw Error(std::string("--usl fits throughput (tps, logical_reads); ") + runMetricName(view.metric) +
                     " is not one, and the law does not describe it");
     for (const auto& s : a.series) view.series << QString::fromStdString(s);
-    ui::RatioChoice ratios;
-    for (size_t i = 0; i + 1 < a.ratio.size(); i += 2) ratios.pairs.emplace_back(a.ratio[i], a.ratio[i + 1]);
-    ratios.paired = a.paired;
+    ui::OtherChart other;
+    for (size_t i = 0; i + 1 < a.ratio.size(); i += 2) other.ratios.pairs.emplace_back(a.ratio[i], a.ratio[i + 1]);
+    other.ratios.paired = a.paired;
+    other.distributionAt = a.distribution;
+    if (!a.rounds.empty()) other.rounds = parseLatencyPercentile(a.rounds, "--rounds");
     if (!a.png.empty() || !a.svg.empty())
-        ui::writeChartFiles(a.experiment, view, a.png, a.svg, QSize(a.width, a.height), a.scale, a.with, ratios, a.distribution);
+        ui::writeChartFiles(a.experiment, view, a.png, a.svg, QSize(a.width, a.height), a.scale, a.with, other);
     if (!a.html.empty()) {
         ui::ReportChoice choice;
         if (!a.compare.empty()) choice.baseline = a.compare[0], choice.candidate = a.compare[1];

@@ -263,6 +263,9 @@ int main(int argc, char** argv) {
                           "Chart (PNG, SVG) the latency distribution of the series at this client count: percentiles "
                           "p0 to p99.99 and the maximum, rounds merged")
         ->check(CLI::PositiveNumber);
+    exportCmd->add_option("--rounds", exportArgs.rounds,
+                          "Chart (PNG, SVG) this latency percentile of each round as box plots by clients: p50, p90, "
+                          "p95, p99, p99.9 or max");
     exportCmd->add_flag("--paired", exportArgs.paired, "HTML report and --ratio: compare by repetition round");
     exportCmd->add_option("--with", exportArgs.with, "Add the series of another experiment (file or store location), "
                                                      "named \"LABEL [NAME]\" (repeatable)")->check(kExperimentCheck);

@@ -1,5 +1,7 @@
 #include "stats/ExperimentPoints.h"
 
+#include "stats/PointGrouping.h"
+
 #include "util/Error.h"
 #include "util/Format.h"
 
@@ -97,19 +99,11 @@ std::vector<PointRuns> pointRuns(const std::vector<RunRecord>& runs, const std::
         if (!countsInStatistics(r)) continue;
         auto value = metricOf(r, metric);
         if (!value) continue;
-        auto it = std::find_if(points.begin(), points.end(),
-                               [&](const PointRuns& p) { return p.series == r.series && p.clients == r.clients; });
-        if (it == points.end()) it = points.insert(points.end(), PointRuns{r.series, r.clients, {}, {}});
-        it->values.push_back(*value);
-        it->repetitions.push_back(r.repetition);
+        PointRuns& point = pointOf(points, r);
+        point.values.push_back(*value);
+        point.repetitions.push_back(r.repetition);
     }
-    auto rank = [&](const std::string& s) {
-        auto at = std::find(seriesOrder.begin(), seriesOrder.end(), s);
-        return at - seriesOrder.begin();
-    };
-    std::stable_sort(points.begin(), points.end(), [&](const PointRuns& a, const PointRuns& b) {
-        return rank(a.series) != rank(b.series) ? rank(a.series) < rank(b.series) : a.clients < b.clients;
-    });
+    sortPoints(points, seriesOrder);
     return points;
 }
 

@@ -192,7 +192,8 @@ grep -qx "HEAD vs <patch>" "$work/out" && grep -qx "run $first: a backup ran" "$
 expect_rc 0 "HTML report" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --html "$work/e.html" --usl
 for part in '<h2>Comparison</h2>' '<h2>Universal Scalability Law</h2>' '<h2>Peaks</h2>' '<h3>Machine</h3>' '<h3>PostgreSQL</h3>' \
             'HEAD vs &lt;patch&gt;' 'a backup ran' '<svg' 'tps ratio B / A by clients (Welch)' \
-            'latency distribution at 1 client: B against A' 'latency distribution at 2 clients: B against A'; do
+            'latency distribution at 1 client: B against A' 'latency distribution at 2 clients: B against A' \
+            'p99 latency of each round by clients, box plots' '<h2>Statements</h2>' 'B against A at 2 clients'; do
   grep -qF -- "$part" "$work/e.html" || fail "the HTML report lacks $part"
 done
 grep -q '<script\|src=' "$work/e.html" && fail "the HTML report is not self-contained"
@@ -205,6 +206,13 @@ grep -qF "no counted run of the series drawn has a latency histogram at 3 client
   fail "distribution at 3: $(cat "$work/out")"
 expect_rc 2 "distribution with --log2" "$scalelab" export "$work/e.slab" --svg "$work/x.svg" --distribution 2 --log2
 [[ ! -e $work/x.svg ]] || fail "a refused distribution wrote a file"
+# Each round's p99 as box plots by clients; a percentile no run keeps is refused as usage.
+expect_rc 0 "rounds svg" env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$scalelab" export "$work/e.slab" --svg "$work/rounds.svg" --rounds p99
+grep -q 'p99 latency of each round' "$work/rounds.svg" && grep -q '>B<\|>B ' "$work/rounds.svg" || fail "rounds.svg lacks its title or series"
+expect_rc 2 "rounds of p98" "$scalelab" export "$work/e.slab" --svg "$work/x.svg" --rounds p98
+grep -qF "'p98' is not a percentile ScaleLab keeps per run: p50, p90, p95, p99, p99.9, max" "$work/out" || fail "rounds p98: $(cat "$work/out")"
+expect_rc 2 "rounds with --distribution" "$scalelab" export "$work/e.slab" --svg "$work/x.svg" --rounds p99 --distribution 2
+[[ ! -e $work/x.svg ]] || fail "a refused rounds chart wrote a file"
 
 # pgbench's own output, produced now by the installed pgbench, imported as a series.
 conninfo=$("$scalelab" server status --data "$data" --conninfo)

@@ -1,11 +1,14 @@
 // The Results page's Latency tab: each shown series' percentile spectrum at one client count,
 // its rounds merged (exactly: histograms add), each round's own curve behind it, and a note that
-// names the rounds, the transactions and the runs that have no histogram.
+// names the rounds, the transactions and the runs that have no histogram; the Rounds tab's box
+// plots of a percentile of each run.
 #include "OpenAndWait.h"
 #include "RunRecords.h"
 
+#include "charts/BoxPlotChartView.h"
 #include "charts/DistributionChartView.h"
 #include "load/LoadResultJson.h"
+#include "models/BoxPlotData.h"
 #include "models/DistributionData.h"
 #include "pages/MainWindow.h"
 #include "pages/ResultsPage.h"
@@ -121,6 +124,52 @@ private slots:
         QVERIFY(!text(scaling).contains(QStringLiteral("Latency distribution")));
         QVERIFY2(text(latency).contains(QStringLiteral("Latency distribution at 4 clients")), qPrintable(text(latency).left(400)));
         QVERIFY(text(latency).contains(QStringLiteral("p99")));
+        tabs->setCurrentIndex(3);
+        QCOMPARE(tabs->tabText(3), QStringLiteral("Rounds"));
+        QString rounds = QString::fromStdString((dir.path() / "rounds.svg").string());
+        window.exportChart(rounds, 1);
+        QVERIFY2(text(rounds).contains(QStringLiteral("p99 latency of each round")), qPrintable(text(rounds).left(400)));
+    }
+
+    // The Rounds tab: a latency percentile of each run as a box per series and client count.
+    void drawsEachPointsRoundsAsABox() {
+        TempDir dir("scalelab-distribution");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            int64_t index = 0;
+            // Each run with its own latency summary, as a sweep stores it.
+            auto summarized = [](RunRecord r) {
+                r.latency = LatencyHistogram::fromData(histogramFromJson(r.detail["histogram"])).summary();
+                return r;
+            };
+            for (int round = 1; round <= 5; ++round) {
+                store->saveRun(summarized(withLatencies(test::completedRun("A", 4, round, 100, index++), 200, 1 + round)), {});
+                store->saveRun(summarized(withLatencies(test::completedRun("A", 1, round, 100, index++), 200, 1)), {});
+                store->saveRun(summarized(withLatencies(test::completedRun("<b>B</b>", 4, round, 100, index++), 200, 5)), {});
+            }
+        }
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        QCOMPARE(page.roundsPercentile()->currentText(), QStringLiteral("p99"));
+        BoxPlotChartView* chart = page.roundsChart();
+        QCOMPARE(chart->xTickLabels(), (QStringList{QStringLiteral("1"), QStringLiteral("4")}));
+        QCOMPARE(chart->boxCount(), 3);  // A at 1 and 4, B at 4
+        QCOMPARE(chart->seriesNames(), (QStringList{QStringLiteral("A"), QStringLiteral("&lt;b&gt;B&lt;/b&gt;")}));
+        QVERIFY2(page.roundsNote()->text().contains(QStringLiteral("5 rounds a box")), qPrintable(page.roundsNote()->text()));
+
+        // The model: A's p99 at 4 clients is each round's own (2 to 6 ms), its median the third.
+        BoxPlotData d = buildBoxPlotData(page.allRuns(), page.seriesOrder(), {"A"}, LatencyPercentile::P99);
+        QCOMPARE(d.series.size(), 1);
+        const BoxPlotPoint& at4 = d.series[0].boxes.back();
+        QCOMPARE(at4.clients, 4);
+        QVERIFY(std::abs(at4.box.min - 2.0) < 0.03 && std::abs(at4.box.max - 6.0) < 0.06);
+        QVERIFY(std::abs(at4.box.median - 4.0) < 0.04);
+
+        page.roundsPercentile()->setCurrentText(QStringLiteral("p50"));
+        QCOMPARE(chart->boxCount(), 3);
+        page.showSeries({QStringLiteral("A")});
+        QCOMPARE(chart->boxCount(), 2);
     }
 
     void saysWhyWhenNoRunHasAHistogram() {

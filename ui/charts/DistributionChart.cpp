@@ -77,7 +77,7 @@ void DistributionChart::setData(const DistributionData& data) {
             legend()->markers(s).first()->setVisible(false);  // the series' entry is its merged curve
         }
         auto* s = new QLineSeries;
-        s->setName(c.label);
+        s->setName(c.label.toHtmlEscaped());  // legend names are rich text: escaped
         s->setPen(QPen(colour, 2.5));
         for (const QPointF& p : c.merged)
             if (p.y() > 0) s->append(p);

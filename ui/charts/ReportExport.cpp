@@ -1,6 +1,7 @@
 #include "charts/ReportExport.h"
 
 #include "charts/ChartExport.h"
+#include "charts/BoxPlotChart.h"
 #include "charts/DistributionChart.h"
 #include "charts/ScalingChart.h"
 #include "stats/MachineMarkers.h"
@@ -59,23 +60,37 @@ void drawDistribution(const CombinedRuns& c, const ScalingView& view, int client
     chart.setData(d);
 }
 
+void drawRounds(const CombinedRuns& c, const ScalingView& view, LatencyPercentile percentile, BoxPlotChart& chart,
+                const std::string& what) {
+    checkSeries(view, c.order, what);
+    BoxPlotData d = buildBoxPlotData(c.runs, c.order, view.drawn(c.order), percentile);
+    if (d.clientCounts.isEmpty())
+        throw Error(std::string("--rounds ") + latencyPercentileName(percentile) + ": no counted run of the series drawn in " +
+                    what + " has a " + latencyPercentileName(percentile) + " latency");
+    chart.setData(d);
+}
+
 void writeChartFiles(const std::string& experiment, const ScalingView& view, const std::string& png, const std::string& svg,
-                     QSize size, int scale, const std::vector<std::string>& others, const RatioChoice& ratios,
-                     int distributionAt) {
+                     QSize size, int scale, const std::vector<std::string>& others, const OtherChart& other) {
     CombinedRuns c = combineExperiments(experiment, others);
     auto write = [&](QChart* chart) {
         useExportFonts(chart);
         if (!png.empty()) exportChartPng(chart, QString::fromStdString(png), size, scale);
         if (!svg.empty()) exportChartSvg(chart, QString::fromStdString(svg), size, QString::fromStdString(experiment));
     };
-    if (distributionAt > 0) {
+    if (other.distributionAt > 0) {
         DistributionChart chart;
-        drawDistribution(c, view, distributionAt, chart, experiment);
+        drawDistribution(c, view, other.distributionAt, chart, experiment);
+        return write(&chart);
+    }
+    if (other.rounds) {
+        BoxPlotChart chart;
+        drawRounds(c, view, *other.rounds, chart, experiment);
         return write(&chart);
     }
     ScalingChart chart;
-    if (ratios.empty()) drawRuns(c, view, chart, experiment);
-    else drawRatios(c, view, ratios, chart);
+    if (other.ratios.empty()) drawRuns(c, view, chart, experiment);
+    else drawRatios(c, view, other.ratios, chart);
     write(&chart);
 }
 
@@ -154,6 +169,17 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
         latency.usl = false;
         in.charts.push_back({std::string(runMetricLabel(RunMetric::LatencyP95)) + " by clients: " + latency.describe().toStdString(),
                              chartOf(latency)});
+    }
+    {
+        // How far apart the rounds were: each run's p99 as a box per series and client count.
+        BoxPlotData rounds = buildBoxPlotData(c.runs, c.order, view.drawn(c.order), LatencyPercentile::P99);
+        if (!rounds.clientCounts.isEmpty()) {
+            BoxPlotChart chart;
+            chart.setData(rounds);
+            useExportFonts(&chart, kReportChartText);
+            in.charts.push_back({"p99 latency of each round by clients, box plots: " + rounds.note.toStdString(),
+                                 chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
+        }
     }
     if (in.report.verdict && !in.report.verdict->points.empty()) {
         // The comparison as a curve: the candidate over the baseline at each client count. A

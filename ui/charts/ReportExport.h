@@ -1,6 +1,7 @@
 #pragma once
 // An experiment's chart and report as files, drawn as a ScalingView says: the window's
 // exports (the view on screen) and `scalelab export` (the view its options describe) share it.
+#include "models/BoxPlotData.h"
 #include "models/DistributionData.h"
 #include "models/RatioData.h"
 #include "models/ScalingData.h"
@@ -10,10 +11,12 @@
 
 #include <QSize>
 
+#include <optional>
 #include <string>
 
 namespace scalelab::ui {
 
+class BoxPlotChart;
 class DistributionChart;
 class ScalingChart;
 
@@ -39,12 +42,22 @@ void drawRatios(const CombinedRuns& runs, const ScalingView& view, const RatioCh
 void drawDistribution(const CombinedRuns& runs, const ScalingView& view, int clients, DistributionChart& chart,
                       const std::string& what);
 
+// The box plots of a latency percentile across rounds of the series the view draws
+// (models/BoxPlotData). Throws Error naming `what` when no counted run has that percentile.
+void drawRounds(const CombinedRuns& runs, const ScalingView& view, LatencyPercentile percentile, BoxPlotChart& chart,
+                const std::string& what);
+
+// A chart other than the series' scaling curves; at most one is set.
+struct OtherChart {
+    RatioChoice ratios;                          // the ratio chart of these pairs
+    int distributionAt = 0;                      // the latency distribution at this client count
+    std::optional<LatencyPercentile> rounds;     // the rounds' box plots of this percentile
+};
+
 // `others`: experiment files whose series are added (store/CombinedRuns.h), as in the window.
-// With `ratios`, the chart is the ratio chart instead of the series; with `distributionAt`
-// (clients), the latency distribution at that client count.
 void writeChartFiles(const std::string& experiment, const ScalingView& view, const std::string& png,
                      const std::string& svg, QSize size, int scale, const std::vector<std::string>& others = {},
-                     const RatioChoice& ratios = {}, int distributionAt = 0);
+                     const OtherChart& other = {});
 
 // The report's statistics for the series the view draws (ReportOptions from view + choice).
 StatsReport reportFor(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, const ScalingView& view,

@@ -4,6 +4,7 @@
 
 #include "bridge/ExperimentBridge.h"
 #include "bridge/SweepController.h"
+#include "charts/BoxPlotChartView.h"
 #include "charts/ChartExport.h"
 #include "charts/DistributionChartView.h"
 #include "charts/ScalingChartView.h"
@@ -299,13 +300,15 @@ void MainWindow::exportChart(const QString& path, int scale) {
     try {
         QSize size(1200, 800);
         // The chart on the Results page's visible chart tab: the scaling curves, the ratio (when
-        // something is compared) or the latency distribution.
+        // something is compared), the latency distribution or the rounds' box plots.
         QChart* shown = results_->chart()->chart();
         QWidget* tab = results_->chartTabs()->currentWidget();
         if (tab == results_->comparison()->ratioView() && !results_->comparison()->ratioChart()->isHidden())
             shown = results_->comparison()->ratioChart()->chart();
         else if (tab && tab->isAncestorOf(results_->distributionChart()))
             shown = results_->distributionChart()->chart();
+        else if (tab && tab->isAncestorOf(results_->roundsChart()))
+            shown = results_->roundsChart()->chart();
         if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) exportChartSvg(shown, path, size, windowTitle());
         else exportChartPng(shown, path, size, scale);
         statusLabel_->say(tr("Wrote %1").arg(path));

@@ -1,5 +1,6 @@
 #include "pages/ResultsPage.h"
 
+#include "charts/BoxPlotChartView.h"
 #include "charts/DistributionChartView.h"
 #include "charts/ScalingChartView.h"
 #include "charts/TimelineChartView.h"
@@ -28,6 +29,24 @@
 namespace scalelab::ui {
 namespace {
 QTableWidgetItem* cell(const QString& text) { return readOnlyCell(text); }
+
+// A chart tab: "`what` [choice]" above the chart, a note in plain text (series labels are
+// user text) under it.
+QWidget* chartTab(const QString& what, QComboBox* choice, QWidget* chart, QLabel*& note) {
+    auto* tab = new QWidget;
+    auto* layout = new QVBoxLayout(tab);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(what));
+    controls->addWidget(choice);
+    controls->addStretch();
+    layout->addLayout(controls);
+    layout->addWidget(chart, 1);
+    note = new QLabel;
+    note->setTextFormat(Qt::PlainText);
+    note->setWordWrap(true);
+    layout->addWidget(note);
+    return tab;
+}
 } // namespace
 
 ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
@@ -91,25 +110,24 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     charts_->addTab(compare_->ratioView(), tr("Ratio"));
     charts_->setTabToolTip(1, tr("The compared series over the baseline, as chosen on the Comparison tab below"));
     // Each series' latency percentiles at one client count, its rounds merged (docs/gui.md).
-    auto* latency = new QWidget;
-    auto* latencyLayout = new QVBoxLayout(latency);
-    auto* latencyControls = new QHBoxLayout;
     latencyClients_ = new QComboBox;
     latencyClients_->setToolTip(tr("The client count whose latency distribution is drawn"));
-    latencyControls->addWidget(new QLabel(tr("Clients")));
-    latencyControls->addWidget(latencyClients_);
-    latencyControls->addStretch();
-    latencyLayout->addLayout(latencyControls);
     latencyChart_ = new DistributionChartView(QSize(0, 280));
-    latencyLayout->addWidget(latencyChart_, 1);
-    latencyNote_ = new QLabel;
-    latencyNote_->setTextFormat(Qt::PlainText);  // series labels are user text
-    latencyNote_->setWordWrap(true);
-    latencyLayout->addWidget(latencyNote_);
-    charts_->addTab(latency, tr("Latency"));
+    charts_->addTab(chartTab(tr("Clients"), latencyClients_, latencyChart_, latencyNote_), tr("Latency"));
     charts_->setTabToolTip(2, tr("Latency percentiles (p0 to p99.99 and the maximum) of each series at one client count: "
                                  "its rounds merged, each round pale behind"));
     connect(latencyClients_, &QComboBox::currentIndexChanged, this, [this] { refreshDistribution(); });
+    // A latency percentile of each round as box plots by clients: the rounds' own spread.
+    roundsPercentile_ = new QComboBox;
+    for (LatencyPercentile p : allLatencyPercentiles())
+        roundsPercentile_->addItem(QString::fromLatin1(latencyPercentileName(p)), static_cast<int>(p));
+    roundsPercentile_->setCurrentIndex(roundsPercentile_->findText(QStringLiteral("p99")));
+    roundsPercentile_->setToolTip(tr("The latency percentile of each run drawn"));
+    roundsChart_ = new BoxPlotChartView(QSize(0, 280));
+    charts_->addTab(chartTab(tr("Percentile"), roundsPercentile_, roundsChart_, roundsNote_), tr("Rounds"));
+    charts_->setTabToolTip(3, tr("A latency percentile of each round (run) as a box plot per series and client count: "
+                                 "how far apart the rounds were"));
+    connect(roundsPercentile_, &QComboBox::currentIndexChanged, this, [this] { refreshRounds(); });
     split->addWidget(charts_);
 
     auto* tabs = new QTabWidget;
@@ -328,6 +346,7 @@ void ResultsPage::refresh() {
     compare_->setSeries(seriesOrder_);
     refreshComparison();
     refreshDistribution();
+    refreshRounds();
     StatementTexts texts = statementTexts_;
     texts.insert(added_.statementTexts.begin(), added_.statementTexts.end());
     statements_->setData(pointStatements(runs, seriesOrder_), std::move(texts), seriesOrder_);
@@ -382,6 +401,13 @@ void ResultsPage::refreshDistribution() {
                               ? tr("No run here has a latency histogram: ScaleLab keeps one with each run of a sweep "
                                    "since version 0.1 (older and imported runs have none).")
                               : d.note);
+}
+
+void ResultsPage::refreshRounds() {
+    auto p = static_cast<LatencyPercentile>(roundsPercentile_->currentData().toInt());
+    BoxPlotData d = buildBoxPlotData(allRuns(), seriesOrder_, view().drawn(seriesOrder_), p);
+    roundsChart_->setData(d);
+    roundsNote_->setText(d.note);
 }
 
 } // namespace scalelab::ui

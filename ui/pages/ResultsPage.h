@@ -25,6 +25,7 @@ class QToolButton;
 namespace scalelab::ui {
 
 class ComparisonPanel;
+class BoxPlotChartView;
 class DistributionChartView;
 class StatementsPanel;
 class ScalingChartView;
@@ -77,6 +78,9 @@ public:
     DistributionChartView* distributionChart() const { return latencyChart_; }
     QComboBox* distributionClients() const { return latencyClients_; }  // the client count the distribution is at
     QLabel* distributionNote() const { return latencyNote_; }
+    BoxPlotChartView* roundsChart() const { return roundsChart_; }
+    QComboBox* roundsPercentile() const { return roundsPercentile_; }  // the percentile the box plots are of
+    QLabel* roundsNote() const { return roundsNote_; }
     QTableWidget* peakTable() const { return peak_; }
     RunsTableModel* runsModel() const { return runs_; }
     QComboBox* metricCombo() const { return metric_; }
@@ -108,6 +112,7 @@ private:
     void readAgain();
     void refreshComparison();
     void refreshDistribution();
+    void refreshRounds();
     void offerMetricsPresent();  // the metric menu lists only metrics the runs have
     void offerSeries();          // the Series menu lists the experiment's series
     bool knowsSeries(const std::string& label) const;
@@ -135,6 +140,9 @@ private:
     ComparisonPanel* compare_;
     QTabWidget* charts_;
     DistributionChartView* latencyChart_;
+    BoxPlotChartView* roundsChart_;
+    QComboBox* roundsPercentile_;
+    QLabel* roundsNote_;
     StatementsPanel* statements_;
     QComboBox* latencyClients_;
     QLabel* latencyNote_;
