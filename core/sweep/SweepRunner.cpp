@@ -172,6 +172,38 @@ int64_t SweepRunner::save(const RunRecord& record, const std::vector<StoredSampl
     }
 }
 
+// What one call of run() carries from run to run: the queue, the counts behind the progress
+// and its ETA, the servers, what was said once, the texts of the statements seen.
+struct SweepRunner::Session {
+    Session(SweepRunner& runner, uint64_t planSeed)
+        : seed(planSeed),
+          workload(runner.plan_.workload()),
+          servers(
+              runner.plan_, [&runner](const std::string& s) { if (runner.observer_) runner.observer_->onNote(s); },
+              [&runner](double seconds) { return runner.waitFor(seconds); }) {}
+    uint64_t seed;
+    Workload workload;
+    SweepServers servers;
+    std::vector<PlannedRun> planned;
+    int plannedCount = 0;
+    std::set<int64_t> finished;  // run indexes completed before this session (resume)
+    int done = 0, doneThisSession = 0, extraExpected = 0, maxClients = 0;
+    bool usesPgbenchTables = false;
+    std::chrono::steady_clock::time_point started;
+    SweepProgress progress;
+    // Failed runs go to the back of the queue to run again (plan.retries times), so a point
+    // disturbed by a server that died still gets its rounds, interleaved order kept.
+    std::deque<PlannedRun> queue;
+    std::map<int, int> retriesLeft;
+    // The runs kept as they finish (without their detail), for the precision rule's ETA:
+    // reading the file after every run would cost O(runs^2) over a sweep.
+    std::vector<RunRecord> seen;
+    StatementTexts texts;
+    bool provenanceTaken = false;
+    bool metricsMachineSaid = false;  // the Messages say once where the machine figures come from
+    bool statementsSaid = false;      // and once what pg_stat_statements gives
+};
+
 void SweepRunner::run() {
     // The plan and its seed: recorded on a fresh file, compared on resume.
     auto stored = store_.plan();
@@ -186,330 +218,340 @@ void SweepRunner::run() {
     } else {
         seed = plan_.seed ? *plan_.seed : static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) | 1;
     }
-    Workload workload = plan_.workload();
+    Session s(*this, seed);
     // Misspelt settings, and a server of the user's without connections for the largest client
     // count, are refused now, before the file is written: not when their series starts.
     if (!preflightDone_) preflightSweep(plan_);
     for (size_t i = 0; i < plan_.series.size(); ++i) store_.ensureSeries(plan_.series[i].label, plan_.json["series"][i]);
     if (!stored) store_.savePlan(plan_.json, seed);
 
-    std::vector<PlannedRun> runs = expandPlan(plan_, seed);
-    const int plannedCount = static_cast<int>(runs.size());
-    std::set<int64_t> finished = store_.finishedRunIndexes();
-    int done = static_cast<int>(finished.size());
+    s.planned = expandPlan(plan_, seed);
+    s.plannedCount = static_cast<int>(s.planned.size());
+    s.finished = store_.finishedRunIndexes();
+    s.done = static_cast<int>(s.finished.size());
     // Runs of added rounds (precision rule) finished before a resume count in the total too.
-    total_ = plannedCount + static_cast<int>(std::count_if(finished.begin(), finished.end(),
-                                                      [&](int64_t i) { return i >= plannedCount; }));
-    bool usesPgbenchTables = !plan_.builtins.empty();
-
-    int maxClients = *std::max_element(plan_.clients.begin(), plan_.clients.end());
-    SweepServers servers(
-        plan_, [this](const std::string& s) { if (observer_) observer_->onNote(s); },
-        [this](double seconds) { return waitFor(seconds); });
-    auto started = std::chrono::steady_clock::now();
-    sessionStart_ = started;
-    int doneThisSession = 0;
-    bool provenanceTaken = false;
-    bool metricsMachineSaid = false;  // the Messages say once where the machine figures come from
-    bool statementsSaid = false;      // and once what pg_stat_statements gives
-    StatementTexts texts = statementTexts(store_);
+    total_ = s.plannedCount + static_cast<int>(std::count_if(s.finished.begin(), s.finished.end(),
+                                                             [&](int64_t i) { return i >= s.plannedCount; }));
+    s.usesPgbenchTables = !plan_.builtins.empty();
+    s.maxClients = *std::max_element(plan_.clients.begin(), plan_.clients.end());
+    s.started = std::chrono::steady_clock::now();
+    sessionStart_ = s.started;
+    s.texts = statementTexts(store_);
     // A metrics host that cannot be reached stops the sweep before its first run, in its words.
     if (plan_.metricsHost && !metricsHost_) metricsHost_ = startMetricsHost();
-    SweepProgress progress;
-    progress.total = total_;
-    progress.done = done;
-    progress.runS = plan_.durationS > 0 ? plan_.warmupS + plan_.durationS : 0;
-
-    // Failed runs go to the back of the queue to run again (plan.retries times), so a point
-    // disturbed by a server that died still gets its rounds, interleaved order kept.
-    std::deque<PlannedRun> queue(runs.begin(), runs.end());
-    std::map<int, int> retriesLeft;
-
-    // After the planned rounds: one more interleaved round of the points that miss the plan's
-    // precision target (or whose comparison is undecided), decided from the file's runs, until
-    // none does or each is at the limit.
-    auto addRound = [&]() -> bool {
-        if (!plan_.precision || stopped_) return false;
-        std::vector<RunRecord> fileRuns = store_.runs();
-        std::vector<PointNeed> needs = pointsNeedingRounds(plan_, fileRuns);
-        if (needs.empty()) return false;
-        int round = plan_.repetitions, first = plannedCount;
-        for (const auto& r : fileRuns)
-            if (r.runIndex) round = std::max(round, r.repetition), first = std::max<int>(first, static_cast<int>(*r.runIndex) + 1);
-        for (const auto& r : queue) first = std::max(first, r.index + 1);
-        std::vector<PlannedRun> extra = extraRound(plan_, needs, first, round + 1, seed);
-        std::string which;
-        for (const auto& n : needs)
-            which += "\n  " + plan_.series[static_cast<size_t>(n.series)].label + " at " + clientsText(n.clients) +
-                     " (" + std::to_string(n.rounds) + " so far): " + n.reason;
-        servers.note("round " + std::to_string(round + 1) + " added by the precision rule, " + std::to_string(extra.size()) +
-                     " run" + (extra.size() == 1 ? "" : "s") + ":" + which);
-        queue.insert(queue.end(), extra.begin(), extra.end());
-        progress.total = total_ += static_cast<int>(extra.size());
-        return true;
-    };
-    // The runs the rule may still add beyond those planned or queued: the ETA counts them. It
-    // is estimated after every run from the runs kept here as they finish (without their
-    // detail): reading the file each time would cost O(runs^2) over a sweep. The rounds
-    // themselves are decided from the file, once a round.
-    std::vector<RunRecord> seen;
-    auto remember = [&](const RunRecord& r) {
-        if (!plan_.precision) return;
-        seen.push_back(r);
-        seen.back().detail = nlohmann::json::object();
-    };
+    s.progress.total = total_;
+    s.progress.done = s.done;
+    s.progress.runS = plan_.durationS > 0 ? plan_.warmupS + plan_.durationS : 0;
+    s.queue.assign(s.planned.begin(), s.planned.end());
     if (plan_.precision)
-        for (const auto& r : store_.runs()) remember(r);
-    auto expectedExtra = [&]() {
-        if (!plan_.precision) return 0;
-        int queuedExtra = static_cast<int>(std::count_if(queue.begin(), queue.end(), [&](const PlannedRun& r) { return r.index >= plannedCount; }));
-        return std::max(0, estimatedExtraRuns(plan_, seen) - queuedExtra);
-    };
-    int extraExpected = expectedExtra();
-    auto failed = [&](const RunRecord& record, const PlannedRun& planned, const std::optional<ServerLoss>& loss) {
-        int& left = retriesLeft.try_emplace(planned.index, plan_.retries).first->second;
-        std::string again;
-        if (left > 0 && !stopped_) {
-            --left;
-            queue.push_back(planned);
-            progress.total = ++total_;
-            again = "; it runs again at the end of the sweep";
-        }
-        std::string log;
-        if (loss && !loss->log.empty()) {
-            log = "\nthe server's log since the run began:";
-            for (const auto& line : loss->log) log += "\n  " + line;
-        }
-        servers.note("run " + std::to_string(planned.index + 1) + " failed: " + record.error + again + log);
-    };
+        for (const auto& r : store_.runs()) remember(s, r);
+    s.extraExpected = expectedExtra(s);
 
     try {
         for (;;) {
-            if (queue.empty() && !addRound()) break;
-            const PlannedRun planned = queue.front();
-            queue.pop_front();
+            if (s.queue.empty() && !addRound(s)) break;
+            const PlannedRun planned = s.queue.front();
+            s.queue.pop_front();
             if (stopped_) break;
-            if (finished.count(planned.index)) continue;
-            if (pausedNow()) {
-                progress.state = SweepState::Paused;
-                report(progress);
-            }
-            waitWhilePaused();
-            if (stopped_) break;
-            const SeriesSpec& series = plan_.series[static_cast<size_t>(planned.series)];
-            progress.run = planned.index + 1;
-            progress.series = series.label;
-            progress.clients = planned.clients;
-            progress.repetition = planned.repetition;
-            progress.elapsedS = secondsSince(started);
-            int left = total_ - done + extraExpected;
-            double perRun = doneThisSession > 0 ? progress.elapsedS / doneThisSession : secondsPerRun(plan_).value_or(0);
-            progress.etaS = perRun * left;
-            progress.state = SweepState::Preparing;
-            report(progress);
-
-            // Server, data and settle. A server that goes away meanwhile fails this run (kept,
-            // with the server's words) and the sweep goes on; any other error stops the sweep.
-            std::string conninfo;
-            int64_t scale = 0;
-            try {
-                conninfo = servers.activate(series);
-                servers.markRunStart();
-                if (plan_.embedded())
-                    sizeEmbeddedServerFor(*servers.active(), maxClients, [&](const std::string& s) { servers.note(s); });
-                servers.ensureData(conninfo, usesPgbenchTables);
-                if (!provenanceTaken) {
-                    nlohmann::json provenance = {{"machine", machineProvenance()},
-                                                 {"server", serverProvenance(conninfo)},
-                                                 {"scripts", scriptProvenance(workload)},
-                                                 {"statements", !plan_.statements ? "off (target.statements: false)"
-                                                                : plan_.embedded()
-                                                                    ? "pg_stat_statements, preloaded by ScaleLab's embedded server"
-                                                                    : "pg_stat_statements where the server has it"}};
-                    if (metricsHost_) {  // the server's machine, as its agent described it
-                        provenance["server_machine"] = metricsHost_->provenance();
-                        provenance["server_machine"]["metrics_host"] = metricsHost_->host();
-                    }
-                    store_.addProvenance(provenance);
-                    provenanceTaken = true;
-                }
-                scale = scaleForRun(usesPgbenchTables, usesPgbenchTables ? inspectPgbenchData(conninfo) : PgbenchDataInfo{},
-                                    plan_.scriptScale);
-                progress.state = SweepState::Settling;
-                report(progress);
-                settle(conninfo, servers);
-            } catch (const TargetGone&) {
-                throw;
-            } catch (const std::exception& e) {
-                if (stopped_) break;
-                auto loss = servers.lossSinceRunStart();
-                if (!loss) throw;
-                RunRecord record = notStarted(planned, series, std::string("before the run: ") + e.what() + "; " + loss->what);
-                if (plan_.embedded()) record.detail["server_log"] = loss->log;
-                if (planned.index >= plannedCount) record.flags.add(RunFlag::ExtraRound);
-                record.id = save(record, {});
-                remember(record);
-                if (observer_) observer_->onRunFinished(record);
-                failed(record, planned, loss);
-                continue;
-            }
-            if (stopped_) break;
-
-            pid_t postmaster = plan_.embedded() ? servers.active()->status().pid : 0;
-            PlacementScope placement(series.placement, series.separate, cpuMethodOf(series.realSmt, series.offlineCpus), postmaster,
-                                     [&](const std::string& s) { servers.note(series.label + ": " + s); });
-            LoadSpec spec;
-            spec.conninfo = conninfo;
-            spec.workload = workload;
-            spec.mode = plan_.mode;
-            spec.engine = plan_.engine;
-            spec.clients = planned.clients;
-            spec.threads = plan_.threads.threadsFor(planned.clients, placement.loadGeneratorPus());
-            spec.durationS = plan_.durationS;
-            spec.transactionsPerClient = plan_.transactionsPerClient;
-            spec.warmupS = plan_.warmupS;
-            spec.rate = plan_.rate;
-            spec.latencyLimitMs = plan_.latencyLimitMs;
-            spec.maxFailedPct = plan_.maxFailedPct;
-            spec.maxTries = plan_.maxTries;
-            spec.sampleIntervalS = plan_.sampleIntervalS;
-            spec.scale = scale;
-            spec.vacuum = plan_.vacuum;
-            spec.seed = seed ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(planned.index + 1));
-            spec.onWorkerStart = placement.bindWorkers();
-            spec.keepRunHistogram = true;  // stored with the run: its latency distribution
-
-            MetricsSources sources = MetricsSources::forThisProcess(conninfo, postmaster, placement.loadGeneratorPus());
-            sources.statements = plan_.statements;
-            sources.createStatementsExtension = plan_.embedded();
-            if (plan_.loadHosts) {
-                sources.loadGenerator = 0;  // the clients run elsewhere: each host measures its own
-                const auto& h = plan_.loadHosts->hosts;
-                sources.clientsHere = std::find(h.begin(), h.end(), "local") != h.end();
-            }
-            // The metrics host lost during an earlier run is started again; when it cannot be, or
-            // is lost again while asked where the server is, this run fails in its words (and runs
-            // again at the end), as a run whose server went away.
-            std::unique_ptr<SystemSampler> samplerOwner;
-            try {
-                if (plan_.metricsHost && !metricsHost_->lost().empty()) metricsHost_ = startMetricsHost();
-                sources.machine = metricsHost_;
-                samplerOwner = std::make_unique<SystemSampler>(sources);
-            } catch (const std::exception& e) {
-                if (!plan_.metricsHost || metricsHost_->lost().empty()) throw;  // not the metrics host's doing
-                RunRecord record = notStarted(planned, series, std::string("before the run: ") + e.what());
-                if (planned.index >= plannedCount) record.flags.add(RunFlag::ExtraRound);
-                record.id = save(record, {});
-                remember(record);
-                if (observer_) observer_->onRunFinished(record);
-                failed(record, planned, std::nullopt);
-                continue;
-            }
-            SystemSampler& sampler = *samplerOwner;
-            progress.metricsMachine = sampler.machine().describe();
-            progress.metricsMachineCores.clear();
-            if (metricsHost_ && metricsHost_->provenance().contains("core_pus"))
-                for (const auto& c : metricsHost_->provenance()["core_pus"]) {
-                    CoreInfo core;
-                    core.package = c.at(0).get<int>();
-                    core.pus = c.at(1).get<std::vector<int>>();
-                    progress.metricsMachineCores.push_back(std::move(core));
-                }
-            if (!metricsMachineSaid) {
-                servers.note("CPU, disk and pressure figures are from " + sampler.machine().describe() +
-                             (sampler.machine().server ? "" : ": " + sampler.machine().why));
-                metricsMachineSaid = true;
-            }
-            if (!statementsSaid && plan_.statements) {
-                std::string source = sampler.statementsSource();
-                servers.note(sampler.statementsAvailable()
-                                 ? "statements: " + source + ", read at each run's counted window's edges"
-                                 : "statements: none recorded: " + source);
-                statementsSaid = true;
-            }
-
-            progress.state = SweepState::Running;
-            report(progress);
-            RunRecord record;
-            record.startedAt = utcTimestamp();
-            nlohmann::json hosts;
-            LoadResult result = runLoad(spec, sampler, progress, hosts);
-            std::string started_at = record.startedAt;
-            record = recordOf(result, series.label, planned.repetition);
-            record.runIndex = planned.index;
-            record.startedAt = started_at;
-            record.endedAt = utcTimestamp();
-            if (moveStatementTexts(record.detail, texts)) saveStatementTexts(store_, texts);
-            record.detail["placement"] = toJson(placement.record());
-            record.detail["metrics_machine"] = toJson(sampler.machine());
-            // The metrics host went silent in this run: its machine's figures stop part-way,
-            // so the run fails and runs again, as when a load host is lost.
-            if (metricsHost_ && !metricsHost_->lost().empty() && record.status == RunStatus::Completed) {
-                record.status = RunStatus::Failed;
-                record.error = "the run completed, but " + metricsHost_->lost();
-            }
-            record.detail["threads_rule"] = plan_.json.value("threads", nlohmann::json("pus"));
-            if (!hosts.is_null()) record.detail["load_hosts"] = hosts;
-            std::optional<ServerLoss> loss;
-            if (record.status == RunStatus::Failed) {
-                loss = servers.lossSinceRunStart();
-                if (loss) record.error += "; " + loss->what;
-            } else if (record.status == RunStatus::Completed && plan_.embedded()) {
-                // A run can complete on a server that died under it: sessions keep answering
-                // until they next wait and notice their postmaster is gone. Its figures come
-                // from a server without its background processes, so it fails (kept, and run
-                // again), and the server is started again before the next run.
-                loss = servers.lossSinceRunStart();
-                if (loss) {
-                    record.status = RunStatus::Failed;
-                    record.error = "the run completed, but " + loss->what;
-                }
-            }
-            // What the server said about a failed run (a crash, a FATAL) goes with it.
-            if (record.status == RunStatus::Failed && plan_.embedded())
-                record.detail["server_log"] = loss ? loss->log : servers.logSinceRunStart();
-            if (planned.index >= plannedCount) record.flags.add(RunFlag::ExtraRound);
-            record.id = save(record, samplesOf(result));
-            remember(record);
-            for (RunFlag flag : record.flags.known()) {
-                if (flag != RunFlag::ClientBound && flag != RunFlag::Unstable) continue;
-                servers.note(series.label + " at " + clientsText(planned.clients) + ", round " +
-                             std::to_string(planned.repetition) + ": " +
-                             (flag == RunFlag::ClientBound
-                                  ? "client-bound: the load generator used over 90% of its PUs; "
-                                    "this point measures the client, not the server"
-                                  : "unstable: " + record.detail["steady_state"]["reason"].get<std::string>()));
-            }
-            if (observer_) observer_->onRunFinished(record);
-            if (record.status != RunStatus::Stopped) {
-                ++done;
-                ++doneThisSession;
-            }
-            progress.done = done;
-            if (record.status == RunStatus::Failed) failed(record, planned, loss);
-            extraExpected = expectedExtra();
+            if (s.finished.count(planned.index)) continue;
+            if (runOne(s, planned) == Next::Stop) break;
         }
-        if (!stopped_) reportShortPoints(runs, servers);
+        if (!stopped_) reportShortPoints(s.planned, s.servers);
         if (!stopped_ && plan_.precision)
             for (const auto& n : pointsShortAtLimit(plan_, store_.runs()))
-                servers.note(plan_.series[static_cast<size_t>(n.series)].label + " at " + clientsText(n.clients) +
-                             ": " + std::to_string(n.rounds) + " rounds, the precision rule's limit, and still " +
-                             n.reason);
+                s.servers.note(plan_.series[static_cast<size_t>(n.series)].label + " at " + clientsText(n.clients) +
+                               ": " + std::to_string(n.rounds) + " rounds, the precision rule's limit, and still " +
+                               n.reason);
         if (!stopped_ && plan_.precision && !plan_.precision->baseline.empty())
-            for (const auto& sentence : comparisonAtEnd(plan_, store_.runs())) servers.note(sentence);
+            for (const auto& sentence : comparisonAtEnd(plan_, store_.runs())) s.servers.note(sentence);
     } catch (const TargetGone& e) {
-        servers.restore();
+        s.servers.restore();
         throw TargetGone(std::string(e.what()) + ". The sweep stops here; every finished run is in " + store_.path() +
                          "; when the server is back, " + resumeHint() + " runs the rest.");
     } catch (...) {
-        servers.restore();
+        s.servers.restore();
         throw;
     }
-    servers.restore();
-    progress.elapsedS = secondsSince(started);
-    progress.etaS = 0;
-    progress.state = stopped_ ? SweepState::Stopped : SweepState::Finished;
+    s.servers.restore();
+    s.progress.elapsedS = secondsSince(s.started);
+    s.progress.etaS = 0;
+    s.progress.state = stopped_ ? SweepState::Stopped : SweepState::Finished;
+    report(s.progress);
+}
+
+// After the planned rounds: one more interleaved round of the points that miss the plan's
+// precision target (or whose comparison is undecided), decided from the file's runs, until
+// none does or each is at the limit.
+bool SweepRunner::addRound(Session& s) {
+    if (!plan_.precision || stopped_) return false;
+    std::vector<RunRecord> fileRuns = store_.runs();
+    std::vector<PointNeed> needs = pointsNeedingRounds(plan_, fileRuns);
+    if (needs.empty()) return false;
+    int round = plan_.repetitions, first = s.plannedCount;
+    for (const auto& r : fileRuns)
+        if (r.runIndex) round = std::max(round, r.repetition), first = std::max<int>(first, static_cast<int>(*r.runIndex) + 1);
+    for (const auto& r : s.queue) first = std::max(first, r.index + 1);
+    std::vector<PlannedRun> extra = extraRound(plan_, needs, first, round + 1, s.seed);
+    std::string which;
+    for (const auto& n : needs)
+        which += "\n  " + plan_.series[static_cast<size_t>(n.series)].label + " at " + clientsText(n.clients) +
+                 " (" + std::to_string(n.rounds) + " so far): " + n.reason;
+    s.servers.note("round " + std::to_string(round + 1) + " added by the precision rule, " + std::to_string(extra.size()) +
+                   " run" + (extra.size() == 1 ? "" : "s") + ":" + which);
+    s.queue.insert(s.queue.end(), extra.begin(), extra.end());
+    s.progress.total = total_ += static_cast<int>(extra.size());
+    return true;
+}
+
+void SweepRunner::remember(Session& s, const RunRecord& r) {
+    if (!plan_.precision) return;
+    s.seen.push_back(r);
+    s.seen.back().detail = nlohmann::json::object();
+}
+
+// The runs the precision rule may still add beyond those planned or queued: the ETA counts
+// them. Estimated after every run from the runs kept as they finish; the rounds themselves
+// are decided from the file, once a round.
+int SweepRunner::expectedExtra(const Session& s) const {
+    if (!plan_.precision) return 0;
+    int queuedExtra = static_cast<int>(
+        std::count_if(s.queue.begin(), s.queue.end(), [&](const PlannedRun& r) { return r.index >= s.plannedCount; }));
+    return std::max(0, estimatedExtraRuns(plan_, s.seen) - queuedExtra);
+}
+
+void SweepRunner::failed(Session& s, const RunRecord& record, const PlannedRun& planned, const std::optional<ServerLoss>& loss) {
+    int& left = s.retriesLeft.try_emplace(planned.index, plan_.retries).first->second;
+    std::string again;
+    if (left > 0 && !stopped_) {
+        --left;
+        s.queue.push_back(planned);
+        s.progress.total = ++total_;
+        again = "; it runs again at the end of the sweep";
+    }
+    std::string log;
+    if (loss && !loss->log.empty()) {
+        log = "\nthe server's log since the run began:";
+        for (const auto& line : loss->log) log += "\n  " + line;
+    }
+    s.servers.note("run " + std::to_string(planned.index + 1) + " failed: " + record.error + again + log);
+}
+
+// A run that failed before its load started (its server or metrics host went away): kept,
+// said, and run again at the end.
+void SweepRunner::failedBeforeRun(Session& s, const PlannedRun& planned, const std::string& why,
+                                  const std::optional<ServerLoss>& loss) {
+    RunRecord record = notStarted(planned, plan_.series[static_cast<size_t>(planned.series)], "before the run: " + why);
+    if (loss && plan_.embedded()) record.detail["server_log"] = loss->log;
+    if (planned.index >= s.plannedCount) record.flags.add(RunFlag::ExtraRound);
+    record.id = save(record, {});
+    remember(s, record);
+    if (observer_) observer_->onRunFinished(record);
+    failed(s, record, planned, loss);
+}
+
+void SweepRunner::takeProvenance(Session& s, const std::string& conninfo) {
+    if (s.provenanceTaken) return;
+    nlohmann::json provenance = {{"machine", machineProvenance()},
+                                 {"server", serverProvenance(conninfo)},
+                                 {"scripts", scriptProvenance(s.workload)},
+                                 {"statements", !plan_.statements ? "off (target.statements: false)"
+                                                : plan_.embedded()
+                                                    ? "pg_stat_statements, preloaded by ScaleLab's embedded server"
+                                                    : "pg_stat_statements where the server has it"}};
+    if (metricsHost_) {  // the server's machine, as its agent described it
+        provenance["server_machine"] = metricsHost_->provenance();
+        provenance["server_machine"]["metrics_host"] = metricsHost_->host();
+    }
+    store_.addProvenance(provenance);
+    s.provenanceTaken = true;
+}
+
+// Where the machine figures come from, in the progress and (once) in the Messages, and once
+// what pg_stat_statements gives.
+void SweepRunner::sayWhatIsMeasured(Session& s, const SystemSampler& sampler) {
+    s.progress.metricsMachine = sampler.machine().describe();
+    s.progress.metricsMachineCores.clear();
+    if (metricsHost_ && metricsHost_->provenance().contains("core_pus"))
+        for (const auto& c : metricsHost_->provenance()["core_pus"]) {
+            CoreInfo core;
+            core.package = c.at(0).get<int>();
+            core.pus = c.at(1).get<std::vector<int>>();
+            s.progress.metricsMachineCores.push_back(std::move(core));
+        }
+    if (!s.metricsMachineSaid) {
+        s.servers.note("CPU, disk and pressure figures are from " + sampler.machine().describe() +
+                       (sampler.machine().server ? "" : ": " + sampler.machine().why));
+        s.metricsMachineSaid = true;
+    }
+    if (!s.statementsSaid && plan_.statements) {
+        std::string source = sampler.statementsSource();
+        s.servers.note(sampler.statementsAvailable() ? "statements: " + source + ", read at each run's counted window's edges"
+                                                     : "statements: none recorded: " + source);
+        s.statementsSaid = true;
+    }
+}
+
+// The plan's load for one planned run, on the placement's load-generator PUs.
+LoadSpec SweepRunner::loadSpecFor(const Session& s, const PlannedRun& planned, const std::string& conninfo, int64_t scale,
+                                  const PlacementScope& placement) const {
+    LoadSpec spec;
+    spec.conninfo = conninfo;
+    spec.workload = s.workload;
+    spec.mode = plan_.mode;
+    spec.engine = plan_.engine;
+    spec.clients = planned.clients;
+    spec.threads = plan_.threads.threadsFor(planned.clients, placement.loadGeneratorPus());
+    spec.durationS = plan_.durationS;
+    spec.transactionsPerClient = plan_.transactionsPerClient;
+    spec.warmupS = plan_.warmupS;
+    spec.rate = plan_.rate;
+    spec.latencyLimitMs = plan_.latencyLimitMs;
+    spec.maxFailedPct = plan_.maxFailedPct;
+    spec.maxTries = plan_.maxTries;
+    spec.sampleIntervalS = plan_.sampleIntervalS;
+    spec.scale = scale;
+    spec.vacuum = plan_.vacuum;
+    spec.seed = s.seed ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(planned.index + 1));
+    spec.onWorkerStart = placement.bindWorkers();
+    spec.keepRunHistogram = true;  // stored with the run: its latency distribution
+    return spec;
+}
+
+SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
+    SweepProgress& progress = s.progress;
+    if (pausedNow()) {
+        progress.state = SweepState::Paused;
+        report(progress);
+    }
+    waitWhilePaused();
+    if (stopped_) return Next::Stop;
+    const SeriesSpec& series = plan_.series[static_cast<size_t>(planned.series)];
+    progress.run = planned.index + 1;
+    progress.series = series.label;
+    progress.clients = planned.clients;
+    progress.repetition = planned.repetition;
+    progress.elapsedS = secondsSince(s.started);
+    int left = total_ - s.done + s.extraExpected;
+    double perRun = s.doneThisSession > 0 ? progress.elapsedS / s.doneThisSession : secondsPerRun(plan_).value_or(0);
+    progress.etaS = perRun * left;
+    progress.state = SweepState::Preparing;
     report(progress);
+
+    // Server, data and settle. A server that goes away meanwhile fails this run (kept, with
+    // the server's words) and the sweep goes on; any other error stops the sweep.
+    SweepServers& servers = s.servers;
+    std::string conninfo;
+    int64_t scale = 0;
+    try {
+        conninfo = servers.activate(series);
+        servers.markRunStart();
+        if (plan_.embedded())
+            sizeEmbeddedServerFor(*servers.active(), s.maxClients, [&](const std::string& line) { servers.note(line); });
+        servers.ensureData(conninfo, s.usesPgbenchTables);
+        takeProvenance(s, conninfo);
+        scale = scaleForRun(s.usesPgbenchTables, s.usesPgbenchTables ? inspectPgbenchData(conninfo) : PgbenchDataInfo{},
+                            plan_.scriptScale);
+        progress.state = SweepState::Settling;
+        report(progress);
+        settle(conninfo, servers);
+    } catch (const TargetGone&) {
+        throw;
+    } catch (const std::exception& e) {
+        if (stopped_) return Next::Stop;
+        auto loss = servers.lossSinceRunStart();
+        if (!loss) throw;
+        failedBeforeRun(s, planned, std::string(e.what()) + "; " + loss->what, loss);
+        return Next::Go;
+    }
+    if (stopped_) return Next::Stop;
+
+    pid_t postmaster = plan_.embedded() ? servers.active()->status().pid : 0;
+    PlacementScope placement(series.placement, series.separate, cpuMethodOf(series.realSmt, series.offlineCpus), postmaster,
+                             [&](const std::string& line) { servers.note(series.label + ": " + line); });
+    LoadSpec spec = loadSpecFor(s, planned, conninfo, scale, placement);
+
+    MetricsSources sources = MetricsSources::forThisProcess(conninfo, postmaster, placement.loadGeneratorPus());
+    sources.statements = plan_.statements;
+    sources.createStatementsExtension = plan_.embedded();
+    if (plan_.loadHosts) {
+        sources.loadGenerator = 0;  // the clients run elsewhere: each host measures its own
+        const auto& h = plan_.loadHosts->hosts;
+        sources.clientsHere = std::find(h.begin(), h.end(), "local") != h.end();
+    }
+    // The metrics host lost during an earlier run is started again; when it cannot be, or is
+    // lost again while asked where the server is, this run fails in its words (and runs again
+    // at the end), as a run whose server went away.
+    std::unique_ptr<SystemSampler> samplerOwner;
+    try {
+        if (plan_.metricsHost && !metricsHost_->lost().empty()) metricsHost_ = startMetricsHost();
+        sources.machine = metricsHost_;
+        samplerOwner = std::make_unique<SystemSampler>(sources);
+    } catch (const std::exception& e) {
+        if (!plan_.metricsHost || metricsHost_->lost().empty()) throw;  // not the metrics host's doing
+        failedBeforeRun(s, planned, e.what(), std::nullopt);
+        return Next::Go;
+    }
+    SystemSampler& sampler = *samplerOwner;
+    sayWhatIsMeasured(s, sampler);
+
+    progress.state = SweepState::Running;
+    report(progress);
+    std::string startedAt = utcTimestamp();
+    nlohmann::json hosts;
+    LoadResult result = runLoad(spec, sampler, progress, hosts);
+    RunRecord record = recordOf(result, series.label, planned.repetition);
+    record.runIndex = planned.index;
+    record.startedAt = startedAt;
+    record.endedAt = utcTimestamp();
+    if (moveStatementTexts(record.detail, s.texts)) saveStatementTexts(store_, s.texts);
+    record.detail["placement"] = toJson(placement.record());
+    record.detail["metrics_machine"] = toJson(sampler.machine());
+    // The metrics host went silent in this run: its machine's figures stop part-way, so the
+    // run fails and runs again, as when a load host is lost.
+    if (metricsHost_ && !metricsHost_->lost().empty() && record.status == RunStatus::Completed) {
+        record.status = RunStatus::Failed;
+        record.error = "the run completed, but " + metricsHost_->lost();
+    }
+    record.detail["threads_rule"] = plan_.json.value("threads", nlohmann::json("pus"));
+    if (!hosts.is_null()) record.detail["load_hosts"] = hosts;
+    std::optional<ServerLoss> loss;
+    if (record.status == RunStatus::Failed) {
+        loss = servers.lossSinceRunStart();
+        if (loss) record.error += "; " + loss->what;
+    } else if (record.status == RunStatus::Completed && plan_.embedded()) {
+        // A run can complete on a server that died under it: sessions keep answering until
+        // they next wait and notice their postmaster is gone. Its figures come from a server
+        // without its background processes, so it fails (kept, and run again), and the server
+        // is started again before the next run.
+        loss = servers.lossSinceRunStart();
+        if (loss) {
+            record.status = RunStatus::Failed;
+            record.error = "the run completed, but " + loss->what;
+        }
+    }
+    // What the server said about a failed run (a crash, a FATAL) goes with it.
+    if (record.status == RunStatus::Failed && plan_.embedded())
+        record.detail["server_log"] = loss ? loss->log : servers.logSinceRunStart();
+    if (planned.index >= s.plannedCount) record.flags.add(RunFlag::ExtraRound);
+    record.id = save(record, samplesOf(result));
+    remember(s, record);
+    for (RunFlag flag : record.flags.known()) {
+        if (flag != RunFlag::ClientBound && flag != RunFlag::Unstable) continue;
+        servers.note(series.label + " at " + clientsText(planned.clients) + ", round " + std::to_string(planned.repetition) +
+                     ": " +
+                     (flag == RunFlag::ClientBound ? "client-bound: the load generator used over 90% of its PUs; "
+                                                     "this point measures the client, not the server"
+                                                   : "unstable: " + record.detail["steady_state"]["reason"].get<std::string>()));
+    }
+    if (observer_) observer_->onRunFinished(record);
+    if (record.status != RunStatus::Stopped) {
+        ++s.done;
+        ++s.doneThisSession;
+    }
+    progress.done = s.done;
+    if (record.status == RunStatus::Failed) failed(s, record, planned, loss);
+    s.extraExpected = expectedExtra(s);
+    return Next::Go;
 }
 
 std::shared_ptr<RemoteMachine> SweepRunner::startMetricsHost() const {

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace scalelab {
@@ -19,6 +20,9 @@ namespace scalelab {
 class LoadRun;
 class RemoteMachine;
 class SweepServers;
+class PlacementScope;
+class SystemSampler;
+struct ServerLoss;
 
 // Where a sweep is: preparing a run (server, data), settling before it, running it, paused
 // between runs, and at the end finished or stopped by the user.
@@ -72,6 +76,20 @@ public:
     int totalRuns() const { return total_; }
 
 private:
+    struct Session;  // what run() carries from run to run (SweepRunner.cpp)
+    enum class Next { Go, Stop };
+    // One planned run: its server, data and settle, placement, load, metrics and record. Stop
+    // when the sweep was stopped meanwhile.
+    Next runOne(Session& s, const PlannedRun& planned);
+    LoadSpec loadSpecFor(const Session& s, const PlannedRun& planned, const std::string& conninfo, int64_t scale,
+                         const PlacementScope& placement) const;
+    bool addRound(Session& s);  // the precision rule's next round, queued; false when none
+    void remember(Session& s, const RunRecord& r);
+    int expectedExtra(const Session& s) const;
+    void failed(Session& s, const RunRecord& record, const PlannedRun& planned, const std::optional<ServerLoss>& loss);
+    void failedBeforeRun(Session& s, const PlannedRun& planned, const std::string& why, const std::optional<ServerLoss>& loss);
+    void takeProvenance(Session& s, const std::string& conninfo);
+    void sayWhatIsMeasured(Session& s, const SystemSampler& sampler);
     void waitWhilePaused();
     bool pausedNow();
     bool waitFor(double seconds);  // false when stopped meanwhile
