@@ -74,6 +74,9 @@ public:
             spec.threads = share.at("threads").get<int>();
             spec.clientIdOffset = share.at("client_id_offset").get<int>();
             spec.clientsInAll = share.at("clients_in_all").get<int>();
+            // The job's rate is the whole run's: this host offers its clients' part of it (the
+            // hosts together offer the rate once, not once each).
+            if (spec.clientsInAll > 0) spec.rate *= static_cast<double>(spec.clients) / spec.clientsInAll;
             spec.vacuum = RunVacuum::None;  // the coordinator did it, once
             spec.keepHistograms = true;
             return run(std::move(spec));

@@ -88,6 +88,7 @@ LoadResult mergeHostResults(const std::vector<LoadResult>& parts) {
         }
         m.clients += p.clients;
         m.threads += p.threads;
+        m.rate += p.rate;  // each host offers its share of the rate
         m.connectSeconds = std::max(m.connectSeconds, p.connectSeconds);
         m.measuredSeconds = std::max(m.measuredSeconds, p.measuredSeconds);
         m.transactions += p.transactions;

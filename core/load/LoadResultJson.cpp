@@ -45,6 +45,7 @@ nlohmann::json toJson(const LoadResult& r) {
             {"retries", r.retries},
             {"retried_transactions", r.retriedTransactions},
             {"first_error", r.firstErrorMessage},
+            {"rate", r.rate},
             {"lag_mean_ms", r.lagMeanMs},
             {"lag_max_ms", r.lagMaxMs},
             {"skipped", r.skipped},
@@ -151,6 +152,7 @@ LoadResult loadResultFromJson(const nlohmann::json& j) {
     r.retries = field<uint64_t>(j, "retries");
     r.retriedTransactions = field<uint64_t>(j, "retried_transactions");
     r.firstErrorMessage = field<std::string>(j, "first_error");
+    r.rate = j.value("rate", 0.0);  // runs stored before the offered rate was kept: unthrottled
     r.lagMeanMs = field<double>(j, "lag_mean_ms");
     r.lagMaxMs = field<double>(j, "lag_max_ms");
     r.skipped = field<uint64_t>(j, "skipped");

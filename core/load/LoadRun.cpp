@@ -275,6 +275,7 @@ LoadResult LoadRun::run() {
     result.workload = spec_.workload.describe();
     result.scale = spec_.scale;
     result.seed = *spec_.seed;
+    result.rate = spec_.rate;
 
     // Contiguous blocks of clients whose sizes differ by at most one, the larger first (pgbench).
     std::vector<std::unique_ptr<Worker>> workers;

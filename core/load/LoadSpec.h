@@ -144,6 +144,7 @@ struct LoadResult {
     std::string workload;
     int64_t scale = 0;
     uint64_t seed = 0;
+    double rate = 0;                   // the offered rate (tps over all clients, -R); 0: unthrottled
     double connectSeconds = 0;         // opening all connections, before the clock started
     double measuredSeconds = 0;        // the counted window (after warm-up)
     uint64_t transactions = 0;         // committed in the counted window

@@ -5,7 +5,8 @@
 namespace scalelab {
 namespace {
 
-constexpr RunFlag kAll[] = {RunFlag::Unstable, RunFlag::ClientBound, RunFlag::ExtraRound, RunFlag::Included};
+constexpr RunFlag kAll[] = {RunFlag::Unstable, RunFlag::ClientBound, RunFlag::ExtraRound, RunFlag::Included,
+                            RunFlag::BelowRate};
 
 } // namespace
 
@@ -15,6 +16,7 @@ const char* runFlagName(RunFlag flag) {
     case RunFlag::ClientBound: return "client-bound";
     case RunFlag::ExtraRound: return "extra-round";
     case RunFlag::Included: return "included";
+    case RunFlag::BelowRate: return "below-rate";
     }
     return "?";
 }

@@ -14,9 +14,10 @@ enum class RunFlag {
     ClientBound,  // the load generator used over 90% of its PUs: the point measures the client
     ExtraRound,   // added by the plan's precision rule after the planned rounds
     Included,     // a run that did not complete, counted on purpose (`scalelab runs --include`)
+    BelowRate,    // a rate was offered (-R) and the run achieved clearly less: it measured a queue
 };
 
-const char* runFlagName(RunFlag flag);  // "unstable", "client-bound", "extra-round", "included"
+const char* runFlagName(RunFlag flag);  // "unstable", "client-bound", "extra-round", "included", "below-rate"
 
 class RunFlags {
 public:

@@ -4,6 +4,8 @@
 #include "metrics/MetricsJson.h"
 #include "stats/SteadyState.h"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace scalelab {
@@ -13,6 +15,15 @@ LatencySummary missingLatency() {
     LatencySummary l;
     l.meanMs = l.stddevMs = l.minMs = l.p50Ms = l.p90Ms = l.p95Ms = l.p99Ms = l.p999Ms = l.maxMs = none;
     return l;
+}
+
+bool belowOfferedRate(const LoadResult& r) {
+    if (r.rate <= 0 || r.status != RunStatus::Completed || r.measuredSeconds <= 0) return false;
+    double offered = r.rate * r.measuredSeconds;
+    // Failed transactions were served (and failed); skipped ones (-L) were not. One transaction
+    // a client may be in flight at the window's end.
+    double achieved = static_cast<double>(r.transactions + r.failures.total()) + r.clients;
+    return achieved < std::min(kBelowRateShare * offered, offered - 3 * std::sqrt(offered));
 }
 
 RunRecord recordOf(const LoadResult& r, const std::string& series, int repetition) {
@@ -39,6 +50,7 @@ RunRecord recordOf(const LoadResult& r, const std::string& series, int repetitio
         }
         if (r.system->clientBound) rec.flags.add(RunFlag::ClientBound);
     }
+    if (belowOfferedRate(r)) rec.flags.add(RunFlag::BelowRate);
     std::vector<double> tps, ends;
     for (const auto& s : r.samples)
         if (!s.warmup) tps.push_back(s.tps), ends.push_back(s.endS);

@@ -535,6 +535,11 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
     if (planned.index >= s.plannedCount) record.flags.add(RunFlag::ExtraRound);
     record.id = save(record, samplesOf(result));
     remember(s, record);
+    if (record.flags.has(RunFlag::BelowRate))
+        servers.note(series.label + " at " + clientsText(planned.clients) + ", round " + std::to_string(planned.repetition) +
+                     ": below the offered rate: offered " + formatNumber("%.0f", result.rate) + " tps, achieved " +
+                     formatNumber("%.0f", result.tps) + " (" + formatNumber("%.0f", 100 * result.tps / result.rate) +
+                     "%): its latency is that of a queue, not of the service at that load");
     for (RunFlag flag : record.flags.known()) {
         if (flag != RunFlag::ClientBound && flag != RunFlag::Unstable) continue;
         servers.note(series.label + " at " + clientsText(planned.clients) + ", round " + std::to_string(planned.repetition) +

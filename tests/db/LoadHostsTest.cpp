@@ -128,6 +128,22 @@ TEST_F(LoadHostsTest, ATimedRunStartsTogetherAndItsSamplesAreMerged) {
     EXPECT_NEAR(r.merged.measuredSeconds, 2.0, 0.5);
 }
 
+// A rate is the run's, shared by the hosts as their clients are: two hosts offer it once
+// between them, not once each. The count is bounded by the schedule (Poisson, mean 200 over
+// 2 s at 100 tps), whatever the machine's speed.
+TEST_F(LoadHostsTest, ARateIsSharedByTheHostsNotOfferedByEach) {
+    LoadSpec s = inserting(4, 2, 0);
+    s.transactionsPerClient = 0;
+    s.durationS = 2;
+    s.rate = 100;
+    LoadHostsResult r = LoadCoordinator(local({"local", "local"}), s).run();
+    ASSERT_EQ(r.merged.status, RunStatus::Completed) << r.merged.error;
+    EXPECT_DOUBLE_EQ(r.merged.rate, 100);
+    ASSERT_EQ(r.hosts.size(), 2u);
+    for (const auto& h : r.hosts) EXPECT_DOUBLE_EQ(h.result.rate, 50);
+    EXPECT_LT(r.merged.transactions, 300u) << "each host offered the whole rate";
+}
+
 // Ctrl-C: every host finishes its transactions in flight and reports; the run is stopped, with
 // what was measured.
 TEST_F(LoadHostsTest, AStopReachesEveryHostAndKeepsWhatWasMeasured) {

@@ -342,3 +342,25 @@ TEST(Sweep, EachRunKeepsTheStatementsItsWindowRanAndAServerWithoutThemSaysWhy) {
     pqxx::nontransaction tx(c);
     EXPECT_TRUE(tx.exec("SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'").empty());
 }
+
+// A rate the server cannot serve: the run is kept, flagged below-rate, and the sweep says what
+// was offered and what was achieved.
+TEST(Sweep, ARunFarBelowItsOfferedRateIsFlaggedAndSaid) {
+    SCALELAB_REQUIRE_SERVER();
+    test::ThrowawayServer s;
+    TempDir files("scalelab-sweep-rate");
+    nlohmann::json j = selectOnlyPlan(s);
+    j["series"] = {{{"label", "A"}}};
+    j["workload"]["rate"] = 100000000;
+    j["data"] = {{"scale", 1}};
+    auto store = ExperimentStore::create((files.path() / "e.slab").string());
+    Recorder rec;
+    SweepRunner(parsePlan(j), *store, &rec, false).run();
+    auto runs = store->runs();
+    ASSERT_EQ(runs.size(), 1u);
+    ASSERT_EQ(runs[0].status, RunStatus::Completed) << runs[0].error;
+    EXPECT_TRUE(runs[0].flags.has(RunFlag::BelowRate)) << runs[0].flags.joined();
+    EXPECT_DOUBLE_EQ(runs[0].detail.at("rate").get<double>(), 1e8);
+    EXPECT_TRUE(rec.noted("A at 1 client, round 1: below the offered rate: offered 100000000 tps, achieved "))
+        << nlohmann::json(rec.notes).dump(1);
+}
