@@ -1,6 +1,7 @@
 #include "metrics/ServerCounters.h"
 
 #include "util/Error.h"
+#include "util/Format.h"
 
 #include <libpq-fe.h>
 
@@ -46,13 +47,6 @@ ServerCounterRates ratesBetween(const ServerCounterSnapshot& a, const ServerCoun
 }
 
 void ServerCounters::CloseConnection::operator()(pg_conn* c) const { PQfinish(c); }
-
-namespace {
-std::string firstLineOf(const char* message) {
-    std::string m = message ? message : "";
-    return m.substr(0, m.find('\n'));
-}
-} // namespace
 
 ServerCounters::ServerCounters(const std::string& conninfo, const std::string& loadApplicationName)
     : loadApplicationName_(loadApplicationName) {

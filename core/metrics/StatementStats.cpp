@@ -1,5 +1,7 @@
 #include "metrics/StatementStats.h"
 
+#include "util/Format.h"
+
 #include <libpq-fe.h>
 
 #include <algorithm>
@@ -10,10 +12,6 @@ namespace {
 
 using Result = std::unique_ptr<PGresult, void (*)(PGresult*)>;
 
-std::string firstLineOf(const char* message) {
-    std::string m = message ? message : "";
-    return m.substr(0, m.find('\n'));
-}
 
 Result exec(pg_conn* c, const std::string& sql) { return Result(PQexec(c, sql.c_str()), PQclear); }
 

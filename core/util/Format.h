@@ -21,6 +21,12 @@ inline std::string formatSigned(double v, int decimals) {
     return s;
 }
 
+// The first line of a message (libpq's end with a newline and add DETAIL/HINT lines); "" for null.
+inline std::string firstLineOf(const char* message) {
+    std::string m = message ? message : "";
+    return m.substr(0, m.find('\n'));
+}
+
 // A client count with its noun: "1 client", "8 clients".
 inline std::string clientsText(long long n) { return std::to_string(n) + (n == 1 ? " client" : " clients"); }
 

@@ -1,5 +1,6 @@
 #include "pages/StatementsPanel.h"
 
+#include "pages/PlainText.h"
 #include "stats/StatementText.h"
 
 #include <QCheckBox>
@@ -169,8 +170,9 @@ void StatementsPanel::showTop(const PointStatements& p) {
         table_->setItem(row, 7, cell(QString::number(s.readPerCall, 'f', 2)));
         auto* text = cell(QString::fromStdString(statementLine(texts_, s.queryId, 200)), false);
         auto full = texts_.find(s.queryId);
+        // The server's text: shown as written, never as rich text (PlainText.h).
         text->setToolTip(full == texts_.end() ? tr("queryid %1").arg(QString::fromStdString(s.queryId))
-                                              : QString::fromStdString(full->second));
+                                              : plainToolTip(QString::fromStdString(full->second)));
         table_->setItem(row, 8, text);
     }
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -214,7 +216,7 @@ void StatementsPanel::showComparison(const PointStatements& a, const PointStatem
         table_->setItem(row, 4, verdict);
         auto* text = cell(QString::fromStdString(statementLine(texts_, ch.queryId, 200)), false);
         auto full = texts_.find(ch.queryId);
-        if (full != texts_.end()) text->setToolTip(QString::fromStdString(full->second));
+        if (full != texts_.end()) text->setToolTip(plainToolTip(QString::fromStdString(full->second)));
         table_->setItem(row, 5, text);
     }
     auto only = [&](const std::vector<std::string>& ids, const QString& who) {
