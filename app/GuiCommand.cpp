@@ -9,7 +9,9 @@
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
 #include "SafeApplication.h"
+#include "stats/PointAxis.h"
 #include "stats/Verdict.h"
+#include "store/CombinedRuns.h"
 #include "store/ExperimentStore.h"
 #include "sweep/SweepPlan.h"
 #include "util/Error.h"
@@ -161,6 +163,9 @@ void renderExports(const ExportArgs& a) {
     view.confidence = a.confidence;
     view.logX = a.log2;
     view.usl = a.usl;
+    view.axis = a.x.empty() ? naturalAxis(combineExperiments(a.experiment, a.with).runs) : parsePointAxis(a.x);
+    if (view.usl && view.axis != PointAxis::Clients)
+        throw Error("--usl describes scaling with clients; on the rate axis there is no such law (--x clients)");
     if (view.usl && !isThroughputMetric(view.metric))
         throw Error(std::string("--usl fits throughput (tps, logical_reads); ") + runMetricName(view.metric) +
                     " is not one, and the law does not describe it");

@@ -32,14 +32,17 @@ int runReportCommand(const ReportArgs& a) {
             }
         }
         CombinedRuns runs = combineExperiments(a.experiment, a.with);
+        o.axis = a.x.empty() ? naturalAxis(runs.runs) : parsePointAxis(a.x);
         if (a.statements) {
+            AxisRuns onAxis = runsOnAxis(runs.runs, runs.order, o.axis);
             StatementTextOptions so;
             so.clients = a.clients;
             so.top = a.top;
             if (!a.compare.empty()) so.baseline = a.compare[0], so.candidate = a.compare[1];
             so.paired = a.paired;
             so.confidence = a.confidence;
-            std::string out = statementsText(pointStatements(runs.runs, runs.order), runs.statementTexts, so);
+            so.axis = o.axis;
+            std::string out = statementsText(pointStatements(onAxis.runs, onAxis.curves), runs.statementTexts, so);
             std::fputs(terminalSafe(out, true).c_str(), stdout);  // statements' texts are from the server
             return 0;
         }

@@ -8,6 +8,7 @@ namespace scalelab::app {
 struct ReportArgs {
     std::string experiment;
     std::string metric = "tps";
+    std::string x;                     // the points' axis: "clients", "rate"; "": as the runs call for (naturalAxis)
     double confidence = 0.95;
     std::vector<std::string> compare;  // {A, B}
     bool paired = false;
@@ -21,7 +22,7 @@ struct ReportArgs {
     std::vector<std::string> with;     // other experiments whose series are added
     std::string format;                // "": the console tables; "text" or "markdown": with the experiment's summary, to paste
     bool statements = false;           // the statements' tables instead (pg_stat_statements)
-    int clients = 0;                   // --statements: one client count (0: each)
+    int clients = 0;                   // --statements: one point's x (client count, or tps offered on the rate axis; 0: each)
     int top = 10;                      // --statements: statements per table (0: all)
 };
 
@@ -45,6 +46,7 @@ struct ExportArgs {
     std::string html;      // the report (GUI library, for the charts)
     // The view, as the window's Results page has it.
     std::string metric = "tps";
+    std::string x;                     // "clients", "rate"; "": as the runs call for (naturalAxis)
     bool log2 = false;
     std::string errorBars = "ci";
     double confidence = 0.95;

@@ -4,16 +4,19 @@
 #include "Interrupts.h"
 #include "MetricsListen.h"
 
+#include "stats/PointAxis.h"
 #include "store/ExperimentStore.h"
 #include "sweep/SweepPreflight.h"
 #include "sweep/SweepObserverTee.h"
 #include "sweep/SweepRunner.h"
 #include "util/Error.h"
+#include "util/Format.h"
 
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -58,8 +61,8 @@ public:
     void onRunFinished(const RunRecord& r) override {
         if (quiet_) return;
         if (tty_) std::fputc('\n', stderr);
-        std::fprintf(stderr, "  %s %d clients round %d: %s, %s tps, p95 %s ms%s%s\n", terminalSafe(r.series).c_str(), r.clients,
-                     r.repetition, runStatusName(r.status), orMissing(r.tps, "%.1f").c_str(), orMissing(r.latency.p95Ms, "%.3f").c_str(),
+        std::fprintf(stderr, "  %s, %s, round %d: %s, %s tps, p95 %s ms%s%s\n", terminalSafe(r.series).c_str(),
+                     runPointText(r.clients, offeredRateOf(r)).c_str(), r.repetition, runStatusName(r.status), orMissing(r.tps, "%.1f").c_str(), orMissing(r.latency.p95Ms, "%.3f").c_str(),
                      r.error.empty() ? "" : ": ", terminalSafe(r.error).c_str());
     }
     void onNote(const std::string& s) override {
@@ -71,8 +74,8 @@ private:
     void line(const SweepProgress& p, const std::string& extra) {
         int width = 30, filled = p.total ? width * p.done / p.total : 0;
         std::string bar = std::string(static_cast<size_t>(filled), '#') + std::string(static_cast<size_t>(width - filled), '.');
-        std::fprintf(stderr, "%s[%s] run %d/%d %s, %d clients, round %d, elapsed %s, eta %s%s%s", tty_ ? "\r\033[K" : "",
-                     bar.c_str(), p.run, p.total, terminalSafe(p.series).c_str(), p.clients, p.repetition, clock(p.elapsedS).c_str(),
+        std::fprintf(stderr, "%s[%s] run %d/%d %s, %s, round %d, elapsed %s, eta %s%s%s", tty_ ? "\r\033[K" : "",
+                     bar.c_str(), p.run, p.total, terminalSafe(p.series).c_str(), runPointText(p.clients, p.rate).c_str(), p.repetition, clock(p.elapsedS).c_str(),
                      clock(p.etaS).c_str(), p.state == SweepState::Running ? "" : (std::string(" [") + sweepStateName(p.state) + "]").c_str(), extra.c_str());
         std::fflush(stderr);
     }
@@ -147,17 +150,24 @@ int runRunsCommand(const std::string& experiment, const std::vector<long long>& 
             for (long long id : include) store->setExcluded(id, false);
         }
         // A value the run does not have is shown as "-", never as 0.
-        std::printf("%5s %5s  %-20s %7s %5s  %-9s %11s %9s %9s  %s\n", "id", "index", "series", "clients", "round", "status",
-                    "tps", "p95 ms", "failures", "flags");
-        for (const auto& r : store->runs())
-            std::printf("%5lld %5s  %-20s %7d %5d  %-9s %11s %9s %9llu  %s%s%s\n", static_cast<long long>(r.id),
+        // The offered rate (-R) where some run had one: "none" for an unthrottled run.
+        std::vector<RunRecord> runs = store->runs();
+        bool rated = std::any_of(runs.begin(), runs.end(), [](const RunRecord& r) { return offeredRateOf(r) > 0; });
+        auto offered = [&](const RunRecord& r) {
+            return !rated ? std::string() : offeredRateOf(r) > 0 ? formatNumber(" %10.0f", offeredRateOf(r)) : std::string("       none");
+        };
+        std::printf("%5s %5s  %-20s %7s %5s  %-9s %11s%s %9s %9s  %s\n", "id", "index", "series", "clients", "round", "status",
+                    "tps", rated ? "    offered" : "", "p95 ms", "failures", "flags");
+        for (const auto& r : runs)
+            std::printf("%5lld %5s  %-20s %7d %5d  %-9s %11s%s %9s %9llu  %s%s%s\n", static_cast<long long>(r.id),
                         r.runIndex ? std::to_string(*r.runIndex + 1).c_str() : "-", terminalSafe(r.series).c_str(), r.clients,
-                        r.repetition, runStatusName(r.status), orMissing(r.tps, "%.1f").c_str(), orMissing(r.latency.p95Ms, "%.3f").c_str(),
+                        r.repetition, runStatusName(r.status), orMissing(r.tps, "%.1f").c_str(), offered(r).c_str(),
+                        orMissing(r.latency.p95Ms, "%.3f").c_str(),
                         static_cast<unsigned long long>(r.failures),
                         r.flags.joined().c_str(),
                         r.excluded ? " excluded" : "", r.error.empty() ? "" : ("  " + terminalSafe(r.error)).c_str());
         // Notes are the user's own words: listed in full after the table.
-        for (const auto& r : store->runs())
+        for (const auto& r : runs)
             if (!r.note.empty()) std::printf("note on run %lld: %s\n", static_cast<long long>(r.id), terminalSafe(r.note, true).c_str());
         return 0;
     });

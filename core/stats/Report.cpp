@@ -16,8 +16,14 @@ std::string confidenceLabel(double confidence) {
     return buf;
 }
 
-StatsReport buildStatsReport(const std::vector<RunRecord>& runs, const std::vector<std::string>& order,
+StatsReport buildStatsReport(const std::vector<RunRecord>& allRuns, const std::vector<std::string>& seriesOrder,
                              const ReportOptions& o, const std::string& experiment) {
+    if (o.axis != PointAxis::Clients && (o.usl || o.peak))
+        throw Error(std::string("--usl and --peak describe scaling with clients; on the ") + pointAxisName(o.axis) +
+                    " axis there is no such law or peak");
+    AxisRuns onAxis = runsOnAxis(allRuns, seriesOrder, o.axis);
+    const std::vector<RunRecord>& runs = onAxis.runs;
+    const std::vector<std::string>& order = onAxis.curves;
     if (o.usl && !isThroughputMetric(o.metric))
         throw Error(std::string("--usl fits throughput (tps, logical_reads); ") + runMetricName(o.metric) +
                     " is not one, and the law does not describe it");
@@ -38,6 +44,7 @@ StatsReport buildStatsReport(const std::vector<RunRecord>& runs, const std::vect
         vo.paired = o.paired;
         vo.changePct = o.detectPct;
         vo.equivalencePct = o.equivalencePct;
+        vo.axis = o.axis;
         r.verdict = judgeCurve(points, runs, o.baseline, o.candidate, o.metric, vo);
     }
     if (o.usl) {

@@ -4,6 +4,7 @@
 // by renderers (console, CSV, HTML) that compute nothing, so the CLI, the window and the HTML
 // report cannot disagree.
 #include "stats/ExperimentPoints.h"
+#include "stats/PointAxis.h"
 #include "stats/Usl.h"
 #include "stats/Verdict.h"
 
@@ -15,6 +16,7 @@ namespace scalelab {
 
 struct ReportOptions {
     RunMetric metric = RunMetric::Tps;
+    PointAxis axis = PointAxis::Clients;  // the points' x (docs/sweeps.md, "Offered-load sweeps")
     double confidence = 0.95;
     std::string baseline, candidate;  // compare candidate with baseline when both are set
     bool paired = false;
@@ -42,8 +44,9 @@ struct StatsReport {
     bool compared() const { return !options.baseline.empty() && !options.candidate.empty(); }
 };
 
-// Throws Error (naming `experiment`) when no completed run has the metric, when a compared
-// series does not exist, when --usl meets a metric that is not throughput, or when a paired
+// The runs are put on options.axis first (runsOnAxis): series, comparisons and peaks are of its
+// curves. Throws Error (naming `experiment`) when no completed run has the metric, when a compared
+// series does not exist, when --usl or --peak meet the rate axis, when --usl meets a metric that is not throughput, or when a paired
 // comparison cannot be made.
 StatsReport buildStatsReport(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
                              const ReportOptions& options, const std::string& experiment);

@@ -65,10 +65,10 @@ std::string reportMarkdown(const StatsReport& r, const std::vector<std::string>&
         }
         out += "\n";
     }
-    out += "## " + metric + " by clients\n\n" + metric + " (" + runMetricUnit(o.metric) + "), mean with " + level +
+    out += "## " + metric + " by " + (o.axis == PointAxis::Rate ? "offered rate" : "clients") + "\n\n" + metric + " (" + runMetricUnit(o.metric) + "), mean with " + level +
            " confidence interval (Student's t) over the runs of each point" +
            (r.machines.empty() ? "" : "; machine: " + escaped(r.machines)) + ".\n\n";
-    out += header({"series", "clients", "n", "mean", "sd", "ci low", "ci high"}, "l");
+    out += header({"series", pointAxisName(o.axis), "n", "mean", "sd", "ci low", "ci high"}, "l");
     for (const auto& p : r.points) {
         const PointSummary& s = p.summary;
         out += row({escaped(p.series), std::to_string(p.clients), std::to_string(s.n), number("%.2f", s.mean),
@@ -82,10 +82,10 @@ std::string reportMarkdown(const StatsReport& r, const std::vector<std::string>&
         bool tost = v.options.equivalencePct.has_value();
         out += "\n## " + escaped(o.candidate) + " vs " + escaped(o.baseline) + "\n\n" +
                (o.paired ? "Paired by round" : "Welch's t-test") + ", " + metric + ", " +
-               (v.judged > 1 ? "Bonferroni over " + std::to_string(v.judged) + " client counts; intervals hold together at " + level
+               (v.judged > 1 ? "Bonferroni over " + std::to_string(v.judged) + (o.axis == PointAxis::Rate ? " rates" : " client counts") + "; intervals hold together at " + level
                              : level + " intervals") +
                ".\n\n";
-        std::vector<std::string> names = {"clients", escaped(o.baseline), escaped(o.candidate), "change", "change interval",
+        std::vector<std::string> names = {pointAxisName(o.axis), escaped(o.baseline), escaped(o.candidate), "change", "change interval",
                                           "p", "p adj.", "verdict", "runs/side"};
         if (tost) names.push_back("within +/-" + number("%g", *v.options.equivalencePct) + "%");
         out += header(names, std::string(8, 'r') + "ll");

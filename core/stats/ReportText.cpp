@@ -46,7 +46,7 @@ std::string reportText(const StatsReport& r) {
     add(out, "%s (%s), mean with %s confidence interval (Student's t) over the runs of each point\n", metric,
         runMetricUnit(o.metric), level.c_str());
     if (!r.machines.empty()) add(out, "machine: %s\n", r.machines.c_str());
-    add(out, "%-20s %7s %3s %12s %10s %12s %12s\n", "series", "clients", "n", "mean", "sd", "ci low", "ci high");
+    add(out, "%-20s %7s %3s %12s %10s %12s %12s\n", "series", pointAxisName(o.axis), "n", "mean", "sd", "ci low", "ci high");
     for (const auto& p : r.points) {
         const PointSummary& s = p.summary;
         add(out, "%-20s %7d %3d %12.2f %10s %12s %12s\n", p.series.c_str(), p.clients, s.n, s.mean,
@@ -59,11 +59,11 @@ std::string reportText(const StatsReport& r) {
         const CurveVerdict& v = *r.verdict;
         const std::string &A = o.baseline, &B = o.candidate;
         add(out, "\n%s vs %s (%s, %s): %s\n", B.c_str(), A.c_str(), o.paired ? "paired by round" : "Welch's t-test", metric,
-            v.judged > 1 ? ("Bonferroni over " + std::to_string(v.judged) + " client counts; intervals hold together at " + level)
+            v.judged > 1 ? ("Bonferroni over " + std::to_string(v.judged) + (o.axis == PointAxis::Rate ? " rates" : " client counts") + "; intervals hold together at " + level)
                                .c_str()
                          : (level + " intervals").c_str());
         bool tost = v.options.equivalencePct.has_value();
-        add(out, "%7s %12s %12s %9s %21s %9s %9s %-14s %9s%s\n", "clients", A.substr(0, 12).c_str(), B.substr(0, 12).c_str(),
+        add(out, "%7s %12s %12s %9s %21s %9s %9s %-14s %9s%s\n", pointAxisName(o.axis), A.substr(0, 12).c_str(), B.substr(0, 12).c_str(),
             "change", "change interval", "p", "p adj.", "verdict", "runs/side",
             tost ? fmt("  within +/-%g%%", *v.options.equivalencePct).c_str() : "");
         for (const auto& p : v.points) {

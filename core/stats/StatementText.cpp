@@ -22,8 +22,8 @@ std::string interval(const PointSummary& s, const char* f) {
     return fmt(f, s.mean) + " (" + fmt(f, *s.ciLow) + (s.ciLowClamped ? "^" : "") + " .. " + fmt(f, *s.ciHigh) + ")";
 }
 
-std::string pointHeading(const PointStatements& p) {
-    std::string h = p.series + ", " + clientsText(p.clients) + ": " + std::to_string(p.runs) + " run" +
+std::string pointHeading(const PointStatements& p, PointAxis axis) {
+    std::string h = p.series + ", " + pointText(axis, p.clients) + ": " + std::to_string(p.runs) + " run" +
                     (p.runs == 1 ? "" : "s") + " with statements";
     if (p.runsWithout > 0) {
         h += ", " + std::to_string(p.runsWithout) + " without (";
@@ -41,7 +41,7 @@ const PointStatements* find(const std::vector<PointStatements>& points, const st
 }
 
 void topTable(std::string& out, const PointStatements& p, const StatementTexts& texts, const StatementTextOptions& o) {
-    out += pointHeading(p);
+    out += pointHeading(p, o.axis);
     if (p.runs == 0) return;
     auto top = topStatements(p, o.confidence, o.top);
     char ci[32];
@@ -60,11 +60,11 @@ void topTable(std::string& out, const PointStatements& p, const StatementTexts& 
         out += std::string("  ") + report_cells::kClampedNote + "\n";
 }
 
-void comparisonTable(std::string& out, const StatementComparison& c, const StatementTexts& texts, int top) {
+void comparisonTable(std::string& out, const StatementComparison& c, const StatementTexts& texts, int top, PointAxis axis) {
     char head[256];
     std::snprintf(head, sizeof head,
                   "%s against %s, %s: each statement's mean time, %s, %.4g%% intervals (Bonferroni over %zu statements)\n",
-                  c.candidate.c_str(), c.baseline.c_str(), clientsText(c.clients).c_str(),
+                  c.candidate.c_str(), c.baseline.c_str(), pointText(axis, c.clients).c_str(),
                   c.paired ? "paired by round" : "Welch", c.confidence * 100, c.changes.size());
     out += head;
     out += "  A: " + c.baseline + ", B: " + c.candidate + "\n";
@@ -112,7 +112,8 @@ std::string statementsText(const std::vector<PointStatements>& points, const Sta
     for (const std::string* s : {&o.baseline, &o.candidate})
         if (!s->empty() && !hasSeries(*s)) throw Error("--compare: no completed runs of a series '" + *s + "'");
     if (o.clients > 0 && std::none_of(points.begin(), points.end(), [&](const PointStatements& p) { return p.clients == o.clients; }))
-        throw Error("--clients " + std::to_string(o.clients) + ": the experiment has no completed run at that client count");
+        throw Error("--clients " + std::to_string(o.clients) + ": the experiment has no completed run at " +
+                    pointText(o.axis, o.clients));
     std::string out = "Statements (pg_stat_statements, each run's counted window)\n";
     if (points.empty()) return out + "  no completed runs\n";
     if (!o.baseline.empty()) {
@@ -125,10 +126,10 @@ std::string statementsText(const std::vector<PointStatements>& points, const Sta
             if (!b) continue;
             out += "\n";
             if (a->runs == 0 || b->runs == 0) {
-                out += pointHeading(a->runs == 0 ? *a : *b);
+                out += pointHeading(a->runs == 0 ? *a : *b, o.axis);
                 continue;
             }
-            comparisonTable(out, compareStatements(*a, *b, o.confidence, o.paired), texts, o.top);
+            comparisonTable(out, compareStatements(*a, *b, o.confidence, o.paired), texts, o.top, o.axis);
         }
         return out;
     }

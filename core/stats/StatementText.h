@@ -2,6 +2,7 @@
 // `scalelab report --statements`: each point's top statements and, with two series, the
 // statements whose mean time changed, as console tables.
 #include "stats/StatementReport.h"
+#include "stats/PointAxis.h"
 #include "store/StatementTexts.h"
 
 #include <string>
@@ -10,7 +11,8 @@
 namespace scalelab {
 
 struct StatementTextOptions {
-    int clients = 0;                  // 0: every client count
+    int clients = 0;                  // the points at this x only (0: every point)
+    PointAxis axis = PointAxis::Clients;  // what the points' x is (the runs were put on it: runsOnAxis)
     int top = 10;                     // statements per point (0: all)
     std::string baseline, candidate;  // both: the comparison instead of each point's top list
     bool paired = false;

@@ -56,13 +56,21 @@ std::string notJudgedWhy(const std::string& name, const SideCaveats& s, const ch
 }
 
 // "from 16 clients up", "at 4..8 clients", "at every client count (1..64)".
-std::string rangeText(const std::vector<PointVerdict>& all, size_t first, size_t last) {
+// On the rate axis: "at every rate (1000..4000 tps offered)", "from 2000 tps offered up".
+std::string rangeText(PointAxis axis, const std::vector<PointVerdict>& all, size_t first, size_t last) {
     int a = all[first].clients, b = all[last].clients;
-    if (first == last) return "at " + clientsText(a);
-    if (first == 0 && last + 1 == all.size()) return "at every client count (" + std::to_string(a) + ".." + std::to_string(b) + ")";
-    if (last + 1 == all.size()) return "from " + clientsText(a) + " up";
-    if (first == 0) return "up to " + clientsText(b);
-    return "at " + std::to_string(a) + ".." + clientsText(b);
+    if (first == last) return "at " + pointText(axis, a);
+    if (first == 0 && last + 1 == all.size())
+        return axis == PointAxis::Rate ? "at every rate (" + pointRangeText(axis, a, b) + ")"
+                                       : "at every client count (" + std::to_string(a) + ".." + std::to_string(b) + ")";
+    if (last + 1 == all.size()) return "from " + pointText(axis, a) + " up";
+    if (first == 0) return "up to " + pointText(axis, b);
+    return "at " + pointRangeText(axis, a, b);
+}
+
+// "client count", "client counts"; "rate", "rates".
+std::string pointNoun(PointAxis axis, bool plural) {
+    return std::string(axis == PointAxis::Rate ? "rate" : "client count") + (plural ? "s" : "");
 }
 
 std::string directionText(RunMetric metric, bool higher, const std::string& baseline) {
@@ -92,7 +100,7 @@ std::string byText(const std::vector<PointVerdict>& all, size_t first, size_t la
     return "by " + est + " (intervals from " + format("%.1f%%", lo) + " to " + format("%.1f%%", hi) + ")";
 }
 
-std::string adviceText(const std::vector<PointVerdict>& all, size_t first, size_t last) {
+std::string adviceText(PointAxis axis, const std::vector<PointVerdict>& all, size_t first, size_t last) {
     // A side with one run: how many runs of that side would settle it.
     std::string single, side;
     for (size_t i = first; i <= last; ++i) {
@@ -101,7 +109,7 @@ std::string adviceText(const std::vector<PointVerdict>& all, size_t first, size_
         side = p.comparison.singleRunSide;
         single += std::string(single.empty() ? "" : ", ") +
                   (p.advice.runsForSingleSide ? std::to_string(*p.advice.runsForSingleSide) : "no feasible number") +
-                  " at " + clientsText(p.clients);
+                  " at " + pointText(axis, p.clients);
     }
     if (!single.empty())
         return "; runs of the " + side + " (it has one) that would detect a " + format("%g%%", all[first].advice.changePct) +
@@ -134,16 +142,17 @@ void equivalenceSummary(CurveVerdict& v, double margin) {
     }
     for (const auto& [f, l] : same)
         v.summary.push_back(v.candidate + " is the same as " + v.baseline + " within " + within + " " +
-                            rangeText(v.points, f, l) + " (equivalence: the " + format("%.4g%%", 100 * *v.equivalenceLevel) +
+                            rangeText(v.options.axis, v.points, f, l) + " (equivalence: the " + format("%.4g%%", 100 * *v.equivalenceLevel) +
                             " interval of the change lies inside the margin)");
     for (const auto& [f, l] : notShown) {
-        std::string r = rangeText(v.points, f, l);
+        std::string r = rangeText(v.options.axis, v.points, f, l);
         r[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(r[0])));
         v.summary.push_back(r + " not shown to be within " + within + " of " + v.baseline +
                             ": the change's interval reaches beyond the margin");
     }
     if (same.empty() && notShown.empty())
-        v.summary.push_back("Equivalence within " + within + " cannot be judged: no client count has an interval of the change");
+        v.summary.push_back("Equivalence within " + within + " cannot be judged: no " + pointNoun(v.options.axis, false) +
+                            " has an interval of the change");
 }
 
 } // namespace
@@ -189,7 +198,7 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
         if (!whyB.empty()) why += (why.empty() ? "" : "; ") + whyB;
         for (const auto& [name, side] : {std::pair{baseline, a}, std::pair{candidate, b}})
             if (side.ioBound)
-                p.notes.push_back("at " + clientsText(clients) + " " + name + "'s CPUs waited on disk " +
+                p.notes.push_back("at " + pointText(o.axis, clients) + " " + name + "'s CPUs waited on disk " +
                                   format("%.0f%%", side.iowait) + " of the time and were busy " +
                                   format("%.0f%%", side.busy) + ": a difference there may be the disk's");
         if (!why.empty()) {
@@ -231,10 +240,10 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
                 p.why = "the corrected t-test and the simultaneous interval disagree";
             } else if (*c.pValue < alpha) {
                 p.call = PointCall::Undecided;
-                p.why = "different at this client count alone (" +
+                p.why = "different at this " + pointNoun(o.axis, false) + " alone (" +
                         (c.percentChange ? format("%+.1f%%", *c.percentChange) + ", " : std::string()) + "p " +
-                        format("%.3g", *c.pValue) + "), not after the correction for " + std::to_string(m) +
-                        " client counts";
+                        format("%.3g", *c.pValue) + "), not after the correction for " + std::to_string(m) + " " +
+                        pointNoun(o.axis, true);
             } else {
                 p.call = PointCall::NoDifference;
             }
@@ -273,18 +282,19 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
         say(dir, [&](size_t f, size_t l) {
             bool higher = dir == PointCall::Higher;
             return candidate + " " + directionText(metric, higher, baseline) + " " + byText(v.points, f, l, higher) +
-                   " " + rangeText(v.points, f, l);
+                   " " + rangeText(v.options.axis, v.points, f, l);
         });
     if (v.summary.empty())
         v.summary.push_back(v.judged > 0 ? candidate + " and " + baseline +
-                                               " cannot be told apart at any client count judged (" +
+                                               " cannot be told apart at any " + pointNoun(o.axis, false) + " judged (" +
                                                std::to_string(v.judged) + ")"
-                                         : "nothing can be judged: no client count has enough runs that measured the server");
+                                         : "nothing can be judged: no " + pointNoun(o.axis, false) +
+                                               " has enough runs that measured the server");
     if (o.equivalencePct) equivalenceSummary(v, *o.equivalencePct);
     say(PointCall::NoDifference, [&](size_t f, size_t l) {
-        std::string r = rangeText(v.points, f, l);
+        std::string r = rangeText(v.options.axis, v.points, f, l);
         r[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(r[0])));
-        return r + " no difference can be told apart from noise" + adviceText(v.points, f, l);
+        return r + " no difference can be told apart from noise" + adviceText(v.options.axis, v.points, f, l);
     });
     say(PointCall::Undecided, [&](size_t f, size_t l) {
         const RunCountAdvice& a = v.points[f].advice;
@@ -292,16 +302,16 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
                                                         " runs per side would confirm a change the size of the one seen "
                                                         "(sized from the change seen, an optimistic guess)"
                                                   : "";
-        return "At " + clientsText(v.points[f].clients) + " undecided: " + v.points[f].why + "; more runs will tell" +
-               confirm + adviceText(v.points, f, l);
+        return "At " + pointText(o.axis, v.points[f].clients) + " undecided: " + v.points[f].why + "; more runs will tell" +
+               confirm + adviceText(v.options.axis, v.points, f, l);
     });
     say(PointCall::TooFew, [&](size_t f, size_t l) {
-        std::string r = rangeText(v.points, f, l);
+        std::string r = rangeText(v.options.axis, v.points, f, l);
         r[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(r[0])));
         return r + " too few runs to judge";
     });
     say(PointCall::NotJudged,
-        [&](size_t f, size_t) { return "At " + clientsText(v.points[f].clients) + " not judged: " + v.points[f].why; });
+        [&](size_t f, size_t) { return "At " + pointText(o.axis, v.points[f].clients) + " not judged: " + v.points[f].why; });
 
     if (isThroughputMetric(metric)) {
         std::string peaks;
@@ -311,13 +321,14 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
             for (const auto& s : sums)
                 if (s.series == series && (!best || s.summary.mean > best->summary.mean)) best = &s;
             if (best)
-                peaks += (peaks.empty() ? "Peaks: " : ", ") + series + " at " + clientsText(best->clients) + " (" +
+                peaks += (peaks.empty() ? "Peaks: " : ", ") + series + " at " + pointText(o.axis, best->clients) + " (" +
                          format("%.1f ", best->summary.mean) + runMetricUnit(metric) + ")";
         }
         if (!peaks.empty()) v.summary.push_back(peaks);
     }
     if (v.judged > 1)
-        v.summary.push_back("Bonferroni correction over " + std::to_string(v.judged) + " client counts: each is tested at " +
+        v.summary.push_back("Bonferroni correction over " + std::to_string(v.judged) + " " + pointNoun(o.axis, true) +
+                            ": each is tested at " +
                             format("%.3g%%", 100 * alpha / m) + " and its interval is at " +
                             format("%.4g%%", 100 * (1 - alpha / m)) + ", so these statements hold together at " +
                             format("%g%%", 100 * o.confidence));
@@ -329,7 +340,8 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
             singles += (singles.empty() ? "" : ", ") + std::to_string(p.clients);
         }
     if (!singles.empty())
-        v.summary.push_back(singleSide + " has one run at " + singles + " clients: each is judged as one new run against " +
+        v.summary.push_back(singleSide + " has one run at " + singles + " " +
+                            (o.axis == PointAxis::Rate ? "tps offered" : "clients") + ": each is judged as one new run against " +
                             "the other side's runs (a prediction interval; equal variances assumed)");
     bool adaptive = std::any_of(runs.begin(), runs.end(), [&](const RunRecord& r) {
         return (r.series == baseline || r.series == candidate) && countsInStatistics(r) && r.flags.has(RunFlag::ExtraRound);

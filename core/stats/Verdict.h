@@ -10,6 +10,7 @@
 // equivalence margin adds "within +/- X%" calls with the same correction (two one-sided tests).
 // docs/statistics.md explains the rules with worked examples.
 #include "stats/ExperimentPoints.h"
+#include "stats/PointAxis.h"
 #include "stats/Power.h"
 
 #include <optional>
@@ -52,6 +53,7 @@ struct VerdictOptions {
     std::optional<double> equivalencePct;  // "the same within X%": the margin, % of the baseline
     bool advise = true;        // false: no run-count advice (simulations, adaptive rounds: the
                                // noncentral t is the costly part)
+    PointAxis axis = PointAxis::Clients;  // what the points' `clients` are (the sentences say it)
 };
 
 struct CurveVerdict {

@@ -1,6 +1,8 @@
 // Where an experiment lives decides which store opens it; the rest of ScaleLab does not ask.
 #include "store/ExperimentStore.h"
 
+#include <algorithm>
+
 #include "store/ExperimentFile.h"
 #include "store/PgExperiment.h"
 #include "store/PgStore.h"
@@ -9,6 +11,26 @@
 #include <filesystem>
 
 namespace scalelab {
+
+double offeredRateOf(const RunRecord& run) {
+    auto it = run.detail.find("rate");
+    return it != run.detail.end() && it->is_number() ? it->get<double>() : 0;
+}
+
+std::vector<double> offeredRates(const std::vector<RunRecord>& runs) {
+    std::vector<double> rates;
+    for (const auto& r : runs) rates.push_back(offeredRateOf(r));
+    std::sort(rates.begin(), rates.end());
+    rates.erase(std::unique(rates.begin(), rates.end()), rates.end());
+    return rates;
+}
+
+std::vector<RunRecord> runsAtRate(const std::vector<RunRecord>& runs, double rate) {
+    std::vector<RunRecord> out;
+    for (const auto& r : runs)
+        if (offeredRateOf(r) == rate) out.push_back(r);
+    return out;
+}
 
 bool isStoreLocation(const std::string& location) {
     return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;

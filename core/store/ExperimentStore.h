@@ -38,6 +38,14 @@ struct RunRecord {
     std::string note;                 // the user's words on the run (why it was excluded ...)
 };
 
+// The rate the run's clients were asked for (pgbench -R, detail "rate"); 0: unthrottled, and
+// for runs stored or imported without one.
+double offeredRateOf(const RunRecord& run);
+// The offered rates of `runs`, each once, ascending (0 for unthrottled ones).
+std::vector<double> offeredRates(const std::vector<RunRecord>& runs);
+// The runs offered `rate`: the points of one rate, when a sweep had several.
+std::vector<RunRecord> runsAtRate(const std::vector<RunRecord>& runs, double rate);
+
 struct StoredSample {
     double startS = 0, endS = 0;
     bool warmup = false;

@@ -144,7 +144,7 @@ void statementsSection(std::string& out, const HtmlReportInput& in) {
         return;
     }
     for (const auto& c : in.statementComparisons) {
-        out += "<h3>" + htmlEscape(c.candidate + " against " + c.baseline + " at " + clientsText(c.clients)) + "</h3>\n<p>" +
+        out += "<h3>" + htmlEscape(c.candidate + " against " + c.baseline + " at " + pointText(in.report.options.axis, c.clients)) + "</h3>\n<p>" +
                htmlEscape(std::string("Each statement's mean time per run (pg_stat_statements over each run's counted window), ") +
                           (c.paired ? "paired by round" : "Welch's t-test") + ", largest change first; each judged at " +
                           num(c.confidence * 100, 2) + "% (Bonferroni over " + std::to_string(c.changes.size()) +
@@ -165,7 +165,7 @@ void statementsSection(std::string& out, const HtmlReportInput& in) {
             t.row({statementCell(in.statementTexts, id), "", "", "", "", "only " + htmlEscape(c.candidate) + " ran it"});
     }
     for (const auto& [point, top] : in.topStatements) {
-        out += "<h3>" + htmlEscape(point.series + " at " + clientsText(point.clients) + ", " + std::to_string(point.runs) +
+        out += "<h3>" + htmlEscape(point.series + " at " + pointText(in.report.options.axis, point.clients) + ", " + std::to_string(point.runs) +
                                    " runs") +
                "</h3>\n";
         Table t(out, {"Statement", "ms/run", "Share", "Calls/tx", "Mean ms", "95% CI", "Rows/call", "Hit/call", "Read/call"});
@@ -186,10 +186,10 @@ void statementsSection(std::string& out, const HtmlReportInput& in) {
 
 } // namespace
 
-void addStatements(HtmlReportInput& in, const std::vector<std::string>& seriesOrder) {
+void addStatements(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder) {
     const ReportOptions& o = in.report.options;
     std::vector<RunRecord> shown;
-    for (const auto& r : in.runs)
+    for (const auto& r : runs)
         if (std::find(seriesOrder.begin(), seriesOrder.end(), r.series) != seriesOrder.end()) shown.push_back(r);
     auto points = pointStatements(shown, seriesOrder);
     auto find = [&](const std::string& series, int clients) -> const PointStatements* {
@@ -200,7 +200,7 @@ void addStatements(HtmlReportInput& in, const std::vector<std::string>& seriesOr
     for (const auto& p : points)
         if (p.runsWithout > 0)
             for (const auto& why : p.why) {
-                std::string line = p.series + " at " + clientsText(p.clients) + ": " + std::to_string(p.runsWithout) +
+                std::string line = p.series + " at " + pointText(o.axis, p.clients) + ": " + std::to_string(p.runsWithout) +
                                    " run" + (p.runsWithout == 1 ? "" : "s") + " without statements (" + why + ").";
                 in.statementsMissing.push_back(line);
             }
@@ -241,7 +241,8 @@ std::string htmlReport(const HtmlReportInput& in) {
     out += "<h2>Points</h2>\n<p>" + htmlEscape(metric + " (" + runMetricUnit(o.metric) + "), mean with " + level +
                                                 " confidence interval (Student's t) over the runs of each point.") + "</p>\n";
     {
-        Table t(out, {"Series", "Clients", "n", "Mean", "sd", "CI low", "CI high", "Median", "Min", "Max"});
+        Table t(out, {"Series", o.axis == PointAxis::Rate ? "Offered tps" : "Clients", "n", "Mean", "sd", "CI low", "CI high",
+                      "Median", "Min", "Max"});
         for (const auto& p : r.points) {
             const PointSummary& s = p.summary;
             t.row({htmlEscape(p.series), std::to_string(p.clients), std::to_string(s.n), num(s.mean, 2),
@@ -265,7 +266,7 @@ std::string htmlReport(const HtmlReportInput& in) {
                           ". Runs/side: runs on each side that would detect a " + num(v.options.changePct, 0) +
                           "% change with " + num(100 * v.options.power, 0) + "% power at the corrected level.") +
                "</p>\n";
-        std::vector<std::string> head{"Clients", o.baseline + " mean", o.candidate + " mean", "Change", "Change interval",
+        std::vector<std::string> head{o.axis == PointAxis::Rate ? "Offered tps" : "Clients", o.baseline + " mean", o.candidate + " mean", "Change", "Change interval",
                                       "p", "p adjusted", "Verdict", "Runs/side"};
         const std::optional<double>& margin = v.options.equivalencePct;
         if (margin) head.push_back("Same within ±" + num(*margin, 1) + "%");
@@ -327,15 +328,24 @@ std::string htmlReport(const HtmlReportInput& in) {
 
     out += "<h2>Runs</h2>\n";
     {
-        Table t(out, {"Id", "Series", "Clients", "Round", "Status", "tps", "p95 ms", "Failures", "Flags", "Note / error"});
+        // The offered rate where some run had one (pgbench -R): "none" for an unthrottled run.
+        bool rated = std::any_of(in.runs.begin(), in.runs.end(), [](const RunRecord& run) { return offeredRateOf(run) > 0; });
+        std::vector<std::string> head{"Id", "Series", "Clients", "Offered tps", "Round", "Status", "tps", "p95 ms", "Failures",
+                                      "Flags", "Note / error"};
+        if (!rated) head.erase(head.begin() + 3);
+        Table t(out, head);
         for (const auto& run : in.runs) {
             std::string flags = run.flags.joined(", ");
             if (run.excluded) flags += (flags.empty() ? "" : ", ") + std::string("excluded");
             std::string words = htmlEscape(run.note);
             if (!run.error.empty()) words += (words.empty() ? "" : "<br>") + htmlEscape(run.error);
-            t.row({std::to_string(run.id), htmlEscape(run.series), std::to_string(run.clients), std::to_string(run.repetition),
-                   htmlEscape(runStatusName(run.status)), num(run.tps, 1), num(run.latency.p95Ms, 3), std::to_string(run.failures),
-                   htmlEscape(flags), words},
+            std::vector<std::string> cells{std::to_string(run.id), htmlEscape(run.series), std::to_string(run.clients),
+                                           offeredRateOf(run) > 0 ? num(offeredRateOf(run), 0) : "none",
+                                           std::to_string(run.repetition), htmlEscape(runStatusName(run.status)),
+                                           num(run.tps, 1), num(run.latency.p95Ms, 3), std::to_string(run.failures),
+                                           htmlEscape(flags), words};
+            if (!rated) cells.erase(cells.begin() + 3);
+            t.row(cells,
                   run.excluded ? "excluded" : run.status == RunStatus::Completed ? "" : "failed");
         }
     }

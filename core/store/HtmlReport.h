@@ -35,9 +35,10 @@ struct HtmlReportInput {
     StatementTexts statementTexts;
 };
 
-// The statements part of `in`, from the runs of `seriesOrder` (the series the report shows;
-// core/stats/StatementReport), for the report's comparison when it has one.
-void addStatements(HtmlReportInput& in, const std::vector<std::string>& seriesOrder);
+// The statements part of `in`, from the `runs` of `seriesOrder` (the series the report shows;
+// core/stats/StatementReport), for the report's comparison when it has one. The runs are on the
+// report's axis (runsOnAxis: `seriesOrder` its curves); in.runs stay as stored, for the runs table.
+void addStatements(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder);
 
 std::string htmlReport(const HtmlReportInput& input);
 std::string htmlEscape(const std::string& text);

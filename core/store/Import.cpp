@@ -380,6 +380,11 @@ std::vector<ImportedRun> parseRunsCsv(const std::string& text, const std::string
             r.run.status = *status;
         }
         if (col.count("transactions")) r.run.transactions = static_cast<uint64_t>(count("transactions", kCountMax));
+        if (col.count("rate") && !get("rate").empty()) {  // the offered rate (export's column); empty: unthrottled
+            double rate = num("rate");
+            if (!(rate > 0)) fail(file, line, "the rate must be above 0 (an empty field: unthrottled), got '" + get("rate") + "'");
+            r.run.detail["rate"] = rate;
+        }
         // A column the file does not have, or an empty field, is a missing value, never 0.
         auto optional = [&](const char* name) { return col.count(name) && !get(name).empty() ? num(name) : kMissing; };
         LatencySummary& l = r.run.latency;

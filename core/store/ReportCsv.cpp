@@ -12,17 +12,26 @@ std::string opt(const std::optional<double>& v) { return v ? csvNumber(*v) : "";
 
 } // namespace
 
-void writePointsHeader(CsvWriter& csv) {
-    csv.row({"series", "clients", "metric", "n", "mean", "sd", "se", "confidence", "ci_low", "ci_high", "median", "min", "max",
-             "ci_low_clamped"});
+void writePointsHeader(CsvWriter& csv, PointAxis axis, bool withRate) {
+    std::vector<std::string> head{"series", pointAxisName(axis)};
+    if (withRate) head.push_back("rate");
+    for (const char* name : {"metric", "n", "mean", "sd", "se", "confidence", "ci_low", "ci_high", "median", "min", "max",
+             "ci_low_clamped"})
+        head.push_back(name);
+    csv.row(head);
 }
 
-void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunMetric metric) {
+void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunMetric metric, std::optional<double> rate) {
     for (const auto& pt : points) {
         const PointSummary& s = pt.summary;
-        csv.row({pt.series, std::to_string(pt.clients), runMetricName(metric), std::to_string(s.n), csvNumber(s.mean),
-                 s.n > 1 ? csvNumber(s.sd) : "", s.n > 1 ? csvNumber(s.se) : "", csvNumber(s.confidence), opt(s.ciLow),
-                 opt(s.ciHigh), csvNumber(s.median), csvNumber(s.min), csvNumber(s.max), s.ciLowClamped ? "1" : "0"});
+        std::vector<std::string> row{pt.series, std::to_string(pt.clients)};
+        if (rate) row.push_back(*rate > 0 ? csvNumber(*rate) : "");
+        for (std::string cell : {std::string(runMetricName(metric)), std::to_string(s.n), csvNumber(s.mean),
+                                 s.n > 1 ? csvNumber(s.sd) : "", s.n > 1 ? csvNumber(s.se) : "", csvNumber(s.confidence),
+                                 opt(s.ciLow), opt(s.ciHigh), csvNumber(s.median), csvNumber(s.min), csvNumber(s.max),
+                                 std::string(s.ciLowClamped ? "1" : "0")})
+            row.push_back(std::move(cell));
+        csv.row(row);
     }
 }
 
@@ -34,7 +43,7 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
     const ReportOptions& o = r.options;
     if (withPoints) {
         CsvWriter csv(dir + "/points.csv");
-        writePointsHeader(csv);
+        writePointsHeader(csv, o.axis);
         writePointRows(csv, r.points, o.metric);
         csv.close();
         written.push_back(dir + "/points.csv");
@@ -42,7 +51,7 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
     if (r.verdict) {
         const CurveVerdict& v = *r.verdict;
         CsvWriter csv(dir + "/compare.csv");
-        csv.row({"clients", "baseline", "candidate", "baseline_mean", "candidate_mean", "difference", "diff_low",
+        csv.row({pointAxisName(o.axis), "baseline", "candidate", "baseline_mean", "candidate_mean", "difference", "diff_low",
                  "diff_high", "percent_change", "percent_low", "percent_high", "p_value", "paired", "verdict",
                  "judged", "p_adjusted", "simultaneous_low", "simultaneous_high", "call", "why", "detect_pct",
                  "power_now", "runs_per_side", "runs_for_curve", "half_width_pct", "curve_half_width_pct",

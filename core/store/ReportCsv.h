@@ -15,13 +15,17 @@
 #include "stats/Report.h"
 #include "store/Csv.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace scalelab {
 
-void writePointsHeader(CsvWriter& csv);
-void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunMetric metric);
+// The x column is named by the axis; `withRate`: a rate column after it (export's tidy points.csv,
+// a row per series, client count and offered rate, empty for unthrottled).
+void writePointsHeader(CsvWriter& csv, PointAxis axis = PointAxis::Clients, bool withRate = false);
+void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunMetric metric,
+                    std::optional<double> rate = std::nullopt);
 
 // DIR/points.csv (unless withPoints is false: exportCsv wrote every metric's there), and
 // compare.csv, verdict.csv, usl.csv, peak.csv for the parts the report has. Creates DIR. Returns the files.

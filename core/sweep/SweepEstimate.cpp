@@ -11,7 +11,7 @@ std::optional<double> secondsPerRun(const SweepPlan& plan) {
 
 SweepEstimate estimateSweep(const SweepPlan& plan) {
     SweepEstimate e;
-    int points = static_cast<int>(plan.series.size() * plan.clients.size());
+    int points = static_cast<int>(plan.series.size() * plan.clients.size() * plan.rates.size());
     e.runs = points * plan.repetitions;
     e.maxRuns = plan.precision ? points * std::max(plan.repetitions, plan.precision->maxRepetitions) : e.runs;
     if (auto perRun = secondsPerRun(plan)) {

@@ -109,13 +109,24 @@ private:
     std::set<std::string> seen_;
 };
 
-int positive(const std::string& text, const std::string& whole, const std::string& path) {
+// What a list of whole numbers counts: the clients of a grid, or its offered rates.
+struct WholeList {
+    const char* what;    // "a client count", "a rate"
+    const char* plural;  // "client counts", "rates"
+    const char* unit;    // "clients", "transactions per second"
+    int64_t most;
+};
+const WholeList kClientList{"a client count", "client counts", "clients", 100000};
+const WholeList kRateList{"a rate", "rates", "transactions per second", 100000000};
+
+int64_t positive(const std::string& text, const std::string& whole, const std::string& path, const WholeList& list) {
     std::string t = text;
     t.erase(0, t.find_first_not_of(" \t"));
     t.erase(t.find_last_not_of(" \t") + 1);
-    if (t.empty() || t.size() > 6 || !std::all_of(t.begin(), t.end(), ::isdigit) || std::stoi(t) < 1)
-        fail(path, "'" + whole + "': '" + t + "' is not a positive whole number of clients");
-    return std::stoi(t);
+    if (t.empty() || t.size() > 9 || !std::all_of(t.begin(), t.end(), ::isdigit) || std::stoll(t) < 1 || std::stoll(t) > list.most)
+        fail(path, "'" + whole + "': '" + t + "' is not a positive whole number of " + list.unit + " (at most " +
+                       std::to_string(list.most) + ")");
+    return std::stoll(t);
 }
 
 // "1-64 x2" or "4-32 +4", spaces allowed around each part. A loop, not std::regex: a plan
@@ -147,26 +158,32 @@ int ThreadsRule::threadsFor(int clients, int loadGeneratorPus) const {
     return 1;
 }
 
-std::vector<int> parseClientCounts(const json& v, const std::string& path) {
+namespace {
+
+std::vector<int64_t> parseWholeList(const json& v, const std::string& path, const WholeList& list) {
     const char* forms = "expected a list like [1, 2, 4], \"1,2,4\", a doubling range \"1-64 x2\" or a stepped range \"4-32 +4\"";
-    std::vector<int> out;
+    std::vector<int64_t> out;
     if (v.is_array()) {
         for (size_t i = 0; i < v.size(); ++i) {
             const json& c = v[i];
             std::string at = path + "[" + std::to_string(i) + "]";
-            if (!c.is_number_integer() || c.get<int64_t>() < 1 || c.get<int64_t>() > 100000)
-                fail(at, "expected a positive whole number of clients, found " + c.dump());
-            out.push_back(c.get<int>());
+            if (!c.is_number_integer() || c.get<int64_t>() < 1 || c.get<int64_t>() > list.most)
+                fail(at, std::string("expected a positive whole number of ") + list.unit + " (at most " +
+                             std::to_string(list.most) + "), found " + c.dump());
+            out.push_back(c.get<int64_t>());
         }
     } else if (v.is_string()) {
         std::string s = v.get<std::string>();
         std::string from, to, by;
         char kind = 0;
         if (rangeText(s, from, to, kind, by)) {
-            int lo = positive(from, s, path), hi = positive(to, s, path), step = positive(by, s, path);
+            int64_t lo = positive(from, s, path, list), hi = positive(to, s, path, list), step = positive(by, s, path, list);
             if (hi < lo) fail(path, "'" + s + "': the range runs backwards");
             if (kind == 'x' && step < 2) fail(path, "'" + s + "': a doubling range needs a factor of at least 2");
-            for (int64_t c = lo; c <= hi; c = kind == 'x' ? c * step : c + step) out.push_back(static_cast<int>(c));
+            for (int64_t c = lo; c <= hi; c = kind == 'x' ? c * step : c + step) {
+                if (out.size() >= 10000) fail(path, "'" + s + "' makes more than 10000 points: a sweep that never ends");
+                out.push_back(c);
+            }
         } else if (s.find_first_not_of("0123456789, \t") == std::string::npos) {
             std::stringstream in(s);
             std::string item;
@@ -175,7 +192,7 @@ std::vector<int> parseClientCounts(const json& v, const std::string& path) {
                 ++pos;
                 if (item.find_first_not_of(" \t") == std::string::npos)
                     fail(path, "'" + s + "' has an empty item at position " + std::to_string(pos));
-                out.push_back(positive(item, s, path));
+                out.push_back(positive(item, s, path, list));
             }
             if (!s.empty() && s.back() == ',') fail(path, "'" + s + "' ends with an empty item");
         } else {
@@ -184,12 +201,28 @@ std::vector<int> parseClientCounts(const json& v, const std::string& path) {
     } else {
         fail(path, std::string(forms) + ", found " + typeName(v));
     }
-    if (out.empty()) fail(path, "the list of client counts is empty");
-    std::vector<int> sorted = out;
+    if (out.empty()) fail(path, std::string("the list of ") + list.plural + " is empty");
+    std::vector<int64_t> sorted = out;
     std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) fail(path, "a client count appears twice");
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) fail(path, std::string(list.what) + " appears twice");
     return out;
 }
+
+} // namespace
+
+std::vector<int> parseClientCounts(const json& v, const std::string& path) {
+    std::vector<int> out;
+    for (int64_t c : parseWholeList(v, path, kClientList)) out.push_back(static_cast<int>(c));
+    return out;
+}
+
+std::vector<double> parseRates(const json& v, const std::string& path) {
+    std::vector<double> out;
+    for (int64_t r : parseWholeList(v, path, kRateList)) out.push_back(static_cast<double>(r));
+    return out;
+}
+
+
 
 SweepPlan parsePlan(const json& j) {
     SweepPlan p;
@@ -258,7 +291,9 @@ SweepPlan parsePlan(const json& j) {
         std::string engine = wl.string("engine", "auto");
         if (auto e = loadEngineFromName(engine)) p.engine = *e;
         else fail("$.workload.engine", "unknown engine '" + engine + "' (choices: auto, wire, libpq)");
-        p.rate = wl.number("rate", 0, 0, "0 (unthrottled) or more transactions per second");
+        // One rate for every run, or a list: the offered-load axis of the grid (docs/sweeps.md).
+        if (const json* rate = wl.get("rate"); rate && !rate->is_number()) p.rates = parseRates(*rate, "$.workload.rate");
+        else p.rates = {wl.number("rate", 0, 0, "0 (unthrottled) or more transactions per second, or a list of rates")};
         p.maxTries = static_cast<int>(wl.integer("max_tries", 1, 0));  // 0: no limit (timed runs or a latency limit)
         p.scriptScale = wl.integer("scale", 0, 1);  // 0: not given
         p.latencyLimitMs = wl.number("latency_limit", 0, 0, "0 (none) or more milliseconds");
@@ -383,7 +418,8 @@ SweepPlan parsePlan(const json& j) {
     // mistake in the plan, said here rather than found by a machine that runs out of memory.
     constexpr int64_t kMaxRuns = 1000000;
     int64_t repetitions = root.integer("repetitions", 1, 1);
-    int64_t perRound = static_cast<int64_t>(p.series.size()) * static_cast<int64_t>(p.clients.size());
+    int64_t perRound = static_cast<int64_t>(p.series.size()) * static_cast<int64_t>(p.clients.size()) *
+                       static_cast<int64_t>(p.rates.size());
     if (repetitions > kMaxRuns || repetitions * std::max<int64_t>(1, perRound) > kMaxRuns)
         fail("$.repetitions", std::to_string(repetitions) + " rounds of " + std::to_string(perRound) +
                                   " runs are more than the " + std::to_string(kMaxRuns) + " runs one sweep may plan");
@@ -435,6 +471,9 @@ SweepPlan parsePlan(const json& j) {
         }
         if (rule.paired && compare.empty())
             fail("$.precision.paired", "needs $.precision.compare: the two series to pair by round");
+        if (p.rates.size() > 1)
+            fail("$.precision", "adaptive rounds judge points by client count; a plan with several rates runs its "
+                                "planned repetitions (docs/sweeps.md, \"Offered-load sweeps\")");
         if (!p.interleaved)
             fail("$.precision", "added rounds keep the interleaved order, so drift hits every series alike: "
                                 "use \"order\": \"interleaved\"");

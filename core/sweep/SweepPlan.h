@@ -1,5 +1,5 @@
 #pragma once
-// A sweep plan: series x client counts x repetitions, and everything a run needs. Read from
+// A sweep plan: series x client counts x offered rates x repetitions, and everything a run needs. Read from
 // JSON (schema in docs/sweeps.md); every error names the JSON path and what was expected.
 #include "load/LoadSpec.h"
 #include "load/PgbenchData.h"
@@ -62,7 +62,7 @@ struct SweepPlan {
     bool shuffle = false;
     QueryMode mode = QueryMode::Simple;
     LoadEngine engine = LoadEngine::Auto;   // docs/load-engines.md
-    double rate = 0;
+    std::vector<double> rates{0};          // offered rates (pgbench -R), 0: unthrottled; several: a grid axis
     int maxTries = 1;
     double latencyLimitMs = 0;              // pgbench -L
     double maxFailedPct = -1;               // failed transactions above this % fail the run; <0: any
@@ -106,6 +106,9 @@ SweepPlan loadPlanFile(const std::string& path);
 // [1, 2, 4], "1,2,4", "1-64 x2" (doubling), "4-32 +4" (steps). Throws Error("<path>: ...").
 std::vector<int> parseClientCounts(const nlohmann::json& value, const std::string& path);
 
+// A rate or a list of rates in the same forms, whole transactions per second.
+std::vector<double> parseRates(const nlohmann::json& value, const std::string& path);
+
 // Server setting names unknown to `known` (PostgreSQL's own list): errors with their JSON paths.
 // Names with a dot (an extension's) are not checked.
 void checkSettingNames(const SweepPlan& plan, const std::set<std::string>& known);
@@ -116,10 +119,11 @@ struct PlannedRun {
     int repetition = 0;   // round, 1-based
     int series = 0;       // index into plan.series
     int clients = 0;
+    double rate = 0;      // offered tps, 0: unthrottled
 };
 
-// Interleaved (default): round by round; in each round every client count runs once per
-// series, the series in an order shuffled from `seed`, so drift hits every series alike.
+// Interleaved (default): round by round; in each round every client count (and every rate,
+// ascending, at each) runs once per series, the series in an order shuffled from `seed`, so drift hits every series alike.
 // Sequential: series by series, each with all its rounds. Deterministic for a given seed.
 std::vector<PlannedRun> expandPlan(const SweepPlan& plan, uint64_t seed);
 

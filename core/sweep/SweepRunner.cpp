@@ -27,6 +27,7 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <tuple>
 #include <pqxx/pqxx>
 
 namespace scalelab {
@@ -59,15 +60,16 @@ SweepRunner::~SweepRunner() = default;
 // (a resume runs them again).
 void SweepRunner::reportShortPoints(const std::vector<PlannedRun>& runs, SweepServers& servers) {
     std::set<int64_t> completed = store_.finishedRunIndexes();
-    std::map<std::pair<int, int>, std::pair<int, int>> rounds;  // (series, clients) -> (completed, planned)
+    std::map<std::tuple<int, int, double>, std::pair<int, int>> rounds;  // (series, clients, rate) -> (completed, planned)
     for (const auto& r : runs) {
-        auto& c = rounds[{r.series, r.clients}];
+        auto& c = rounds[{r.series, r.clients, r.rate}];
         ++c.second;
         if (completed.count(r.index)) ++c.first;
     }
     for (const auto& [point, c] : rounds)
         if (c.first < c.second)
-            servers.note(plan_.series[static_cast<size_t>(point.first)].label + " at " + clientsText(point.second) +
+            servers.note(plan_.series[static_cast<size_t>(std::get<0>(point))].label + " at " +
+                         runPointText(std::get<1>(point), std::get<2>(point)) +
                          ": " + std::to_string(c.first) + " of " + std::to_string(c.second) +
                          " rounds completed; `scalelab sweep --resume` runs the missing ones again");
 }
@@ -147,6 +149,7 @@ RunRecord notStarted(const PlannedRun& planned, const SeriesSpec& series, const 
     r.error = error;
     r.startedAt = r.endedAt = utcTimestamp();
     r.latency = missingLatency();
+    r.detail["rate"] = planned.rate;  // its point on an offered-load axis
     return r;
 }
 
@@ -404,7 +407,7 @@ LoadSpec SweepRunner::loadSpecFor(const Session& s, const PlannedRun& planned, c
     spec.durationS = plan_.durationS;
     spec.transactionsPerClient = plan_.transactionsPerClient;
     spec.warmupS = plan_.warmupS;
-    spec.rate = plan_.rate;
+    spec.rate = planned.rate;
     spec.latencyLimitMs = plan_.latencyLimitMs;
     spec.maxFailedPct = plan_.maxFailedPct;
     spec.maxTries = plan_.maxTries;
@@ -429,6 +432,7 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
     progress.run = planned.index + 1;
     progress.series = series.label;
     progress.clients = planned.clients;
+    progress.rate = planned.rate;
     progress.repetition = planned.repetition;
     progress.elapsedS = secondsSince(s.started);
     int left = total_ - s.done + s.extraExpected;
@@ -542,7 +546,7 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
                      "%): its latency is that of a queue, not of the service at that load");
     for (RunFlag flag : record.flags.known()) {
         if (flag != RunFlag::ClientBound && flag != RunFlag::Unstable) continue;
-        servers.note(series.label + " at " + clientsText(planned.clients) + ", round " + std::to_string(planned.repetition) +
+        servers.note(series.label + " at " + runPointText(planned.clients, planned.rate) + ", round " + std::to_string(planned.repetition) +
                      ": " +
                      (flag == RunFlag::ClientBound ? "client-bound: the load generator used over 90% of its PUs; "
                                                      "this point measures the client, not the server"

@@ -35,6 +35,7 @@ struct SweepProgress {
     int done = 0;         // finished runs, including those of an earlier session (resume)
     std::string series;
     int clients = 0;
+    double rate = 0;      // offered tps, 0: unthrottled
     int repetition = 0;
     double elapsedS = 0;  // this session
     double etaS = 0;      // for the runs left, from this session's pace (or the plan's durations)

@@ -63,6 +63,7 @@ LoadResult SweepRunner::runLoad(LoadSpec spec, SystemSampler& sampler, const Swe
         failed.error = e.what();
         failed.clients = spec.clients;
         failed.threads = spec.threads;
+        failed.rate = spec.rate;
         failed.mode = spec.mode;
         failed.workload = spec.workload.describe();
         return failed;

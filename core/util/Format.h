@@ -30,4 +30,12 @@ inline std::string firstLineOf(const char* message) {
 // A client count with its noun: "1 client", "8 clients".
 inline std::string clientsText(long long n) { return std::to_string(n) + (n == 1 ? " client" : " clients"); }
 
+// An offered rate (pgbench -R): "1000 tps offered".
+inline std::string offeredText(double tps) { return formatNumber("%g", tps) + " tps offered"; }
+
+// Where a planned run stands in the grid: "8 clients", "8 clients, 1000 tps offered".
+inline std::string runPointText(long long clients, double rate) {
+    return clientsText(clients) + (rate > 0 ? ", " + offeredText(rate) : "");
+}
+
 } // namespace scalelab

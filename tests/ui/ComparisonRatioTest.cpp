@@ -9,7 +9,9 @@
 #include "models/RatioData.h"
 #include "pages/ComparisonPanel.h"
 #include "pages/ResultsPage.h"
+#include "stats/PointAxis.h"
 #include "store/ExperimentStore.h"
+#include "topo/Topology.h"
 #include "util/TempDir.h"
 
 #include <QCheckBox>
@@ -215,6 +217,57 @@ private slots:
         for (int r = 0; r < 2; ++r)
             QVERIFY2(peaks->item(r, 3)->text().startsWith(QStringLiteral("0 (clamped) .. ")), qPrintable(peaks->item(r, 3)->text()));
         QVERIFY(page.chart()->errorBarCount() == 2);
+    }
+
+    // Issue 35: a sweep over offered rates opens on the rate axis; the comparison, its ratio
+    // and the chart are per rate; the client axis gives a curve per series and rate.
+    void aSweepOverRatesIsShownOnTheRateAxis() {
+        TempDir dir("scalelab-rate-axis");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            int64_t index = 0;
+            for (int rep = 1; rep <= 3; ++rep)
+                for (double rate : {100.0, 200.0, 400.0}) {
+                    double wiggle = 1 + 0.01 * (rep - 2);
+                    for (const char* series : {"A", "B"}) {
+                        RunRecord r = test::completedRun(series, 8, rep, rate * wiggle, index++);
+                        r.detail["rate"] = rate;
+                        r.latency.p95Ms = (series[0] == 'B' && rate == 400 ? 9.0 : 3.0) * wiggle;
+                        store->saveRun(r, {});
+                    }
+                }
+        }
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        QVERIFY(!page.axisCombo()->isHidden());
+        QCOMPARE(page.axisCombo()->currentData().toString(), QStringLiteral("rate"));
+        QCOMPARE(page.view().axis, PointAxis::Rate);
+        QCOMPARE(page.data().axis, PointAxis::Rate);
+        QCOMPARE(page.data().series.size(), 2);
+        QCOMPARE(page.data().series[0].points.size(), 3);
+        QCOMPARE(page.data().series[0].points[2].clients, 400.0);  // the x is the rate
+        QVERIFY(page.data().markers.isEmpty());                     // cores are a client count
+        QCOMPARE(page.peakTable()->rowCount(), 0);                  // peaks are of a client axis
+        QTableWidget* t = page.comparisonTable();
+        QCOMPARE(t->horizontalHeaderItem(0)->text(), QStringLiteral("Offered tps"));
+        QCOMPARE(t->rowCount(), 3);
+        QCOMPARE(t->item(2, 0)->text(), QStringLiteral("400"));
+        page.metricCombo()->setCurrentIndex(page.metricCombo()->findData(QStringLiteral("latency_p95")));
+        QCOMPARE(t->item(2, 6)->text(), QStringLiteral("higher"));
+        QCOMPARE(t->item(0, 6)->text(), QStringLiteral("no difference"));
+        QLabel* summary = nullptr;
+        for (auto* l : page.comparison()->findChildren<QLabel*>())
+            if (l->text().contains(QStringLiteral("tps offered"))) summary = l;
+        QVERIFY(summary);
+        QVERIFY2(summary->text().contains(QStringLiteral("at 400 tps offered")), qPrintable(summary->text()));
+
+        // The client axis: one client count, so each series is a curve per rate.
+        page.axisCombo()->setCurrentIndex(page.axisCombo()->findData(QStringLiteral("clients")));
+        QCOMPARE(page.data().axis, PointAxis::Clients);
+        QCOMPARE(page.data().series.size(), 6);
+        QCOMPARE(page.data().series[0].label, QStringLiteral("A, 100 tps offered"));
+        QCOMPARE(t->horizontalHeaderItem(0)->text(), QStringLiteral("Clients"));
     }
 };
 

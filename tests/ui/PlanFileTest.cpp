@@ -73,7 +73,7 @@ private slots:
         QCOMPARE(j["duration"], nlohmann::json(9.0));
         // And the plan the Start button runs has them.
         QVERIFY(setup->plan().has_value());
-        QCOMPARE(setup->plan()->rate, 50.0);
+        QCOMPARE(setup->plan()->rates, std::vector<double>{50.0});
         QCOMPARE(setup->plan()->series[0].dataDir->string(), std::string("/tmp/other-cluster"));
         QCOMPARE(setup->plan()->builtins.size(), size_t{2});
 

@@ -99,7 +99,7 @@ private slots:
         // B never ran 1 client.
         panel->clientsCombo()->setCurrentText(QStringLiteral("1"));
         QCOMPARE(t->rowCount(), 0);
-        QVERIFY2(panel->note()->text().contains(QStringLiteral("B has no completed run at 1 clients")),
+        QVERIFY2(panel->note()->text().contains(QStringLiteral("B has no completed run at 1 client.")),
                  qPrintable(panel->note()->text()));
     }
 

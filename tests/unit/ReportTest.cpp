@@ -225,11 +225,13 @@ TEST(StatsReport, CsvRendererWritesOneSchemaPerFileAndEmptyFieldsForMissingValue
     std::string usl = slurp(out + "/usl.csv");
     EXPECT_EQ(std::count(usl.begin(), usl.end(), '\n'), 3) << "a header and a row per series";
 
-    // `export --csv` writes points.csv in the same layout (every metric).
+    // `export --csv` writes points.csv in the same layout (every metric), tidy: with the offered
+    // rate of each point (empty: unthrottled) after the client count.
     auto store = ExperimentStore::create((dir.path() / "e.slab").string());
     for (const auto& run : experimentRuns()) store->saveRun(run, {});
     exportCsv(*store, (dir.path() / "export").string());
-    EXPECT_EQ(firstLine(slurp((dir.path() / "export/points.csv").string())), firstLine(points));
+    std::string exported = firstLine(slurp((dir.path() / "export/points.csv").string()));
+    EXPECT_EQ(exported, "series,clients,rate," + firstLine(points).substr(std::string("series,clients,").size()));
 
     // Without points: the window's export, whose points.csv exportCsv wrote.
     std::string tablesOnly = (dir.path() / "tables-only").string();
@@ -411,4 +413,91 @@ TEST(CombinedRuns, AddsTheSeriesOfOtherFilesUnderTheirOwnNames) {
     // Nothing was written into either file.
     EXPECT_EQ(ExperimentStore::open(head, true)->seriesLabels(), std::vector<std::string>{"A"});
     EXPECT_EQ(ExperimentStore::open(patch, true)->runs().size(), 2u);
+}
+
+namespace {
+
+RunRecord rated(const std::string& series, int clients, double rate, int rep, double p99) {
+    RunRecord r = run(series, clients, rep, rate * 0.99);
+    r.detail["rate"] = rate;
+    r.latency.p99Ms = p99;
+    return r;
+}
+
+// Two series at 8 clients over three offered rates: B's p99 is 50% above A's at 400 tps only.
+std::vector<RunRecord> rateRuns() {
+    std::vector<RunRecord> runs;
+    for (int rep = 1; rep <= 4; ++rep)
+        for (double rate : {100.0, 200.0, 400.0}) {
+            double wiggle = 1.0 + 0.01 * (rep - 2);
+            runs.push_back(rated("A", 8, rate, rep, 2.0 * wiggle));
+            runs.push_back(rated("B", 8, rate, rep, (rate == 400 ? 3.0 : 2.0) * wiggle * (1 + 0.002 * rep)));
+        }
+    return runs;
+}
+
+} // namespace
+
+// Issue 35: a sweep over offered rates is judged per rate, and every table says so.
+TEST(Report, PointsAndVerdictsOnTheRateAxis) {
+    std::vector<RunRecord> runs = rateRuns();
+    EXPECT_EQ(naturalAxis(runs), PointAxis::Rate);
+    ReportOptions o;
+    o.axis = PointAxis::Rate;
+    o.metric = RunMetric::LatencyP99;
+    o.baseline = "A", o.candidate = "B";
+    StatsReport r = buildStatsReport(runs, kOrder, o, "x.scalelab");
+    ASSERT_EQ(r.points.size(), 6u);
+    EXPECT_EQ(r.points[0].series, "A");
+    EXPECT_EQ(r.points[0].clients, 100);
+    EXPECT_EQ(r.points[2].clients, 400);
+    EXPECT_EQ(r.points[0].summary.n, 4);
+    ASSERT_TRUE(r.verdict);
+    ASSERT_EQ(r.verdict->points.size(), 3u);
+    EXPECT_EQ(r.verdict->points[2].call, PointCall::Higher);
+    EXPECT_EQ(r.verdict->points[0].call, PointCall::NoDifference);
+    std::string said;
+    for (const auto& s : r.verdict->summary) said += s + "\n";
+    EXPECT_NE(said.find("B has higher latency_p99 than A by 50.8% (45.8% .. 55.9%) at 400 tps offered"), std::string::npos) << said;
+    EXPECT_NE(said.find("Up to 200 tps offered no difference"), std::string::npos) << said;
+    EXPECT_NE(said.find("Bonferroni correction over 3 rates"), std::string::npos) << said;
+    EXPECT_EQ(said.find("client"), std::string::npos) << said;
+    std::string text = reportText(r);
+    EXPECT_NE(text.find("series                  rate"), std::string::npos) << text;
+    TempDir dir("scalelab-rate-axis");
+    writeReportCsv(r, dir.path().string());
+    EXPECT_EQ(firstLine(slurp((dir.path() / "points.csv").string())).rfind("series,rate,", 0), 0u);
+    EXPECT_EQ(firstLine(slurp((dir.path() / "compare.csv").string())).rfind("rate,baseline,", 0), 0u);
+
+    // USL and peaks are of client axes.
+    o.usl = true;
+    EXPECT_NE(errorOf([&] { buildStatsReport(runs, kOrder, o, "x"); }).find("--usl and --peak describe scaling with clients"),
+              std::string::npos);
+}
+
+TEST(Report, ACurveForEachValueOffTheAxis) {
+    std::vector<RunRecord> runs = rateRuns();
+    // On the client axis the three rates are three curves of each series, the rates ascending.
+    AxisRuns byClients = runsOnAxis(runs, kOrder, PointAxis::Clients);
+    EXPECT_EQ(byClients.curves, (std::vector<std::string>{"A, 100 tps offered", "A, 200 tps offered", "A, 400 tps offered",
+                                                          "B, 100 tps offered", "B, 200 tps offered", "B, 400 tps offered"}));
+    EXPECT_EQ(byClients.runs[0].clients, 8);
+    // An unthrottled run is a curve of its own there, and has no x on the rate axis.
+    runs.push_back(run("A", 8, 1, 900));
+    EXPECT_EQ(runsOnAxis(runs, kOrder, PointAxis::Clients).curves[0], "A, unthrottled");
+    EXPECT_EQ(runsOnAxis(runs, kOrder, PointAxis::Rate).runs.size(), runs.size() - 1);
+    // Two client counts on the rate axis: a curve per series and client count.
+    runs.push_back(rated("A", 16, 100, 1, 2));
+    EXPECT_EQ(runsOnAxis(runs, kOrder, PointAxis::Rate).curves,
+              (std::vector<std::string>{"A, 8 clients", "A, 16 clients", "B, 8 clients"}));
+    EXPECT_EQ(naturalAxis(runs), PointAxis::Clients) << "several client counts: clients stay the x";
+    // One rate and one client count: the experiment's own series names.
+    std::vector<RunRecord> plain = experimentRuns();
+    EXPECT_EQ(runsOnAxis(plain, kOrder, PointAxis::Clients).curves, kOrder);
+    EXPECT_EQ(naturalAxis(plain), PointAxis::Clients);
+    EXPECT_EQ(errorOf([&] { runsOnAxis(plain, kOrder, PointAxis::Rate); }),
+              "no run has an offered rate (-R, workload.rate): there is no rate axis to show");
+    plain[0].detail["rate"] = 0.5;
+    EXPECT_NE(errorOf([&] { runsOnAxis(plain, kOrder, PointAxis::Rate); }).find("the rate axis takes whole transactions per second"),
+              std::string::npos);
 }

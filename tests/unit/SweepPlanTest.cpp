@@ -349,3 +349,53 @@ TEST(SweepPlan, MachineSwitchesAreCheckedBeforeTheSweep) {
     unsetenv("SCALELAB_SYSFS_CPU");
     EXPECT_EQ(refused, "$.series[1].real_smt: cannot switch SMT for real here: SMT is 'notsupported' here and cannot be switched");
 }
+
+// Issue 35: workload.rate as a list is the grid's offered-load axis.
+TEST(SweepPlan, ARateListIsAnAxisOfTheGrid) {
+    json j = base();
+    j["workload"] = {{"rate", "500-2000 x2"}};
+    SweepPlan p = parsePlan(j);
+    EXPECT_EQ(p.rates, (std::vector<double>{500, 1000, 2000}));
+    EXPECT_EQ(estimateSweep(p).runs, 2 * 3 * 3 * 2);
+    auto runs = expandPlan(p, 7);
+    ASSERT_EQ(runs.size(), 36u);
+    std::map<std::tuple<int, int, double, int>, int> seen;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        ++seen[{runs[i].repetition, runs[i].clients, runs[i].rate, runs[i].series}];
+        if (i == 0 || runs[i].repetition != runs[i - 1].repetition || runs[i].clients != runs[i - 1].clients) continue;
+        EXPECT_GE(runs[i].rate, runs[i - 1].rate) << "rates ascend at each client count of a round";
+    }
+    EXPECT_EQ(seen.size(), 36u);  // each (round, clients, rate, series) once
+    // One rate: the order (and so a resumed sweep's indexes) is the order of a plan without the axis.
+    json one = base();
+    one["workload"] = {{"rate", 800}};
+    auto withRate = expandPlan(parsePlan(one), 7), without = expandPlan(parsePlan(base()), 7);
+    ASSERT_EQ(withRate.size(), without.size());
+    for (size_t i = 0; i < without.size(); ++i) {
+        EXPECT_EQ(withRate[i].series, without[i].series);
+        EXPECT_EQ(withRate[i].clients, without[i].clients);
+        EXPECT_EQ(withRate[i].rate, 800);
+    }
+    EXPECT_EQ(expandPlan(parsePlan(base()), 7)[0].rate, 0) << "no rate: unthrottled";
+}
+
+TEST(SweepPlan, ARateListSaysWhatIsWrongAndWhere) {
+    json j = base();
+    j["workload"] = {{"rate", json::array({1000, 0})}};
+    EXPECT_EQ(problem(j), "$.workload.rate[1]: expected a positive whole number of transactions per second (at most "
+                          "100000000), found 0");
+    j["workload"] = {{"rate", json::array({1000, 1000})}};
+    EXPECT_EQ(problem(j), "$.workload.rate: a rate appears twice");
+    j["workload"] = {{"rate", json::array({1000.5})}};
+    EXPECT_EQ(problem(j).rfind("$.workload.rate[0]: expected a positive whole number", 0), 0u) << problem(j);
+    j["workload"] = {{"rate", json::array()}};
+    EXPECT_EQ(problem(j), "$.workload.rate: the list of rates is empty");
+    j["workload"] = {{"rate", "1-100000000 +1"}};
+    EXPECT_EQ(problem(j), "$.workload.rate: '1-100000000 +1' makes more than 10000 points: a sweep that never ends");
+    j["workload"] = {{"rate", -5}};
+    EXPECT_NE(problem(j).find("$.workload.rate"), std::string::npos) << problem(j);
+    // Adaptive rounds judge points by client count: refused, not run wrongly.
+    j["workload"] = {{"rate", json::array({100, 200})}};
+    j["precision"] = {{"target", 5}, {"max_repetitions", 4}};
+    EXPECT_EQ(problem(j).rfind("$.precision: adaptive rounds judge points by client count", 0), 0u) << problem(j);
+}

@@ -22,7 +22,8 @@ void BoxPlotChart::setData(const BoxPlotData& data) {
     boxes_ = 0;
     xLabels_.clear();
     setTitle(data.clientCounts.isEmpty() ? tr("No counted run has a %1 latency").arg(data.percentile)
-                                         : tr("%1 latency of each round, by clients").arg(data.percentile));
+                                         : tr("%1 latency of each round, by %2")
+                                               .arg(data.percentile, data.axis == PointAxis::Rate ? tr("offered rate") : tr("clients")));
     auto* x = new QCategoryAxis;
     x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     for (int i = 0; i < data.clientCounts.size(); ++i) {
@@ -31,7 +32,7 @@ void BoxPlotChart::setData(const BoxPlotData& data) {
         xLabels_ << label;
     }
     x->setRange(-0.5, std::max<double>(0.5, data.clientCounts.size() - 0.5));
-    x->setTitleText(tr("clients"));
+    x->setTitleText(QString::fromLatin1(pointAxisTitle(data.axis)));
     addAxis(x, Qt::AlignBottom);
     auto* y = new QValueAxis;
     y->setLabelFormat(QStringLiteral("%g"));

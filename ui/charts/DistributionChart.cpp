@@ -24,9 +24,8 @@ void DistributionChart::setData(const DistributionData& data) {
         delete a;
     }
     xLabels_.clear();
-    setTitle(!data.clients     ? tr("No run has a latency histogram")
-             : data.clients == 1 ? tr("Latency distribution at 1 client")
-                                 : tr("Latency distribution at %1 clients").arg(data.clients));
+    setTitle(!data.clients ? tr("No run has a latency histogram")
+                           : tr("Latency distribution at %1").arg(QString::fromStdString(pointText(data.axis, data.clients))));
     double maxX = 1, minY = 0, maxY = 0;
     auto extend = [&](const QList<QPointF>& curve) {
         for (const QPointF& p : curve) {

@@ -27,6 +27,22 @@ void checkSeries(const ScalingView& view, const std::vector<std::string>& order,
             throw Error("--series: " + noSeriesNamed(s.toStdString(), "in " + experiment, order));
 }
 
+// The runs of `c` on the view's axis (onViewAxis), with its provenance and statements; `shown`
+// becomes the view that draws them. The series asked for are checked first: they are the
+// experiment's, not the curves'.
+CombinedRuns onAxis(const CombinedRuns& c, const ScalingView& view, ScalingView& shown, const std::string& experiment) {
+    checkSeries(view, c.order, experiment);
+    ViewRuns on = onViewAxis(c.runs, c.order, view);
+    CombinedRuns out = c;
+    out.runs = std::move(on.runs);
+    out.order = std::move(on.order);
+    shown = on.view;
+    return out;
+}
+
+// "by clients", "by offered rate".
+std::string byAxis(PointAxis axis) { return axis == PointAxis::Rate ? "by offered rate" : "by clients"; }
+
 } // namespace
 
 void drawRuns(const CombinedRuns& c, const ScalingView& view, ScalingChart& chart, const std::string& what) {
@@ -35,13 +51,13 @@ void drawRuns(const CombinedRuns& c, const ScalingView& view, ScalingChart& char
     if (data.series.isEmpty())
         throw Error(what + " has no completed runs with " + runMetricName(view.metric) +
                     (view.series.isEmpty() ? std::string() : " in the series asked for"));
-    data.markers = markerViews(machineMarkers(c.runs, c.provenance, thisMachine()));
+    if (view.axis == PointAxis::Clients) data.markers = markerViews(machineMarkers(c.runs, c.provenance, thisMachine()));
     chart.setData(data, view.logX);
 }
 
 void drawRatios(const CombinedRuns& c, const ScalingView& view, const RatioChoice& ratios, ScalingChart& chart) {
-    ScalingData data = buildRatioData(c.runs, c.order, view.metric, view.confidence, ratios);
-    data.markers = markerViews(machineMarkers(c.runs, c.provenance, thisMachine()));
+    ScalingData data = buildRatioData(c.runs, c.order, view.metric, view.confidence, ratios, view.axis);
+    if (view.axis == PointAxis::Clients) data.markers = markerViews(machineMarkers(c.runs, c.provenance, thisMachine()));
     chart.setData(data, view.logX);
 }
 
@@ -49,13 +65,15 @@ void drawDistribution(const CombinedRuns& c, const ScalingView& view, int client
                       const std::string& what) {
     checkSeries(view, c.order, what);
     DistributionData d = buildDistributionData(c.runs, c.order, view.drawn(c.order), clients);
+    d.axis = view.axis;
     if (d.clients != clients) {
         std::string have;
         for (int n : d.clientCounts) have += (have.empty() ? "" : ", ") + std::to_string(n);
         throw Error("--distribution " + std::to_string(clients) + ": no counted run of the series drawn has a latency histogram at " +
-                    std::to_string(clients) + (clients == 1 ? " client" : " clients") + " in " + what +
+                    pointText(view.axis, clients) + " in " + what +
                     (have.empty() ? " (no run has one: runs keep one since ScaleLab 0.1; imported runs have none)"
-                                  : "; these client counts have: " + have));
+                                  : std::string("; these ") + (view.axis == PointAxis::Rate ? "rates" : "client counts") +
+                                        " have: " + have));
     }
     chart.setData(d);
 }
@@ -64,15 +82,17 @@ void drawRounds(const CombinedRuns& c, const ScalingView& view, LatencyPercentil
                 const std::string& what) {
     checkSeries(view, c.order, what);
     BoxPlotData d = buildBoxPlotData(c.runs, c.order, view.drawn(c.order), percentile);
+    d.axis = view.axis;
     if (d.clientCounts.isEmpty())
         throw Error(std::string("--rounds ") + latencyPercentileName(percentile) + ": no counted run of the series drawn in " +
                     what + " has a " + latencyPercentileName(percentile) + " latency");
     chart.setData(d);
 }
 
-void writeChartFiles(const std::string& experiment, const ScalingView& view, const std::string& png, const std::string& svg,
+void writeChartFiles(const std::string& experiment, const ScalingView& asked, const std::string& png, const std::string& svg,
                      QSize size, int scale, const std::vector<std::string>& others, const OtherChart& other) {
-    CombinedRuns c = combineExperiments(experiment, others);
+    ScalingView view;
+    CombinedRuns c = onAxis(combineExperiments(experiment, others), asked, view, experiment);
     auto write = [&](QChart* chart) {
         useExportFonts(chart);
         if (!png.empty()) exportChartPng(chart, QString::fromStdString(png), size, scale);
@@ -96,20 +116,23 @@ void writeChartFiles(const std::string& experiment, const ScalingView& view, con
 
 StatsReport reportFor(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, const ScalingView& view,
                       const ReportChoice& choice, const std::string& experiment) {
-    std::vector<std::string> drawn = view.drawn(order);
+    ViewRuns on = onViewAxis(runs, order, view);
+    std::vector<std::string> curves = on.view.drawn(on.order);  // the series drawn, on the view's axis
     ReportOptions o;
     o.metric = view.metric;
     o.confidence = view.confidence;
-    auto isDrawn = [&](const std::string& s) { return std::find(drawn.begin(), drawn.end(), s) != drawn.end(); };
+    o.axis = view.axis;
+    auto isDrawn = [&](const std::string& s) { return std::find(curves.begin(), curves.end(), s) != curves.end(); };
     // A comparison of a series the view hides is not the view's: then the first two drawn.
     if (isDrawn(choice.baseline) && isDrawn(choice.candidate)) o.baseline = choice.baseline, o.candidate = choice.candidate;
-    else if (drawn.size() >= 2) o.baseline = drawn[0], o.candidate = drawn[1];
+    else if (curves.size() >= 2) o.baseline = curves[0], o.candidate = curves[1];
     o.paired = choice.paired;
     o.equivalencePct = choice.equivalencePct;
-    o.usl = view.usl && isThroughputMetric(view.metric);
-    o.peak = true;
+    bool clientAxis = view.axis == PointAxis::Clients;  // USL and peaks are of scaling with clients
+    o.usl = view.usl && isThroughputMetric(view.metric) && clientAxis;
+    o.peak = clientAxis;
     o.peakBaseline = o.baseline.empty() ? std::string() : o.baseline;
-    return buildStatsReport(view.runsDrawn(runs), drawn, o, experiment);
+    return buildStatsReport(view.runsDrawn(runs), view.drawn(order), o, experiment);
 }
 
 HtmlReportFiles readHtmlReportFiles(const std::string& experiment, const std::vector<std::string>& others) {
@@ -135,20 +158,22 @@ HtmlReportFiles readHtmlReportFiles(const std::string& experiment, const std::ve
     return f;
 }
 
-void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, const ReportChoice& choice, const std::string& output) {
-    const CombinedRuns& c = files.runs;
+void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& asked, const ReportChoice& choice, const std::string& output) {
     const std::string& experiment = files.experiment;
-    checkSeries(view, c.order, experiment);  // before the report is computed for those series
+    // The charts and statements are of the runs on the view's axis; the report puts them there
+    // itself, and the runs table lists them as stored.
+    ScalingView view;
+    CombinedRuns c = onAxis(files.runs, asked, view, experiment);
     HtmlReportInput in;
     in.title = experimentName(experiment);
     in.generatedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
-    in.view = view.describe().toStdString();
+    in.view = asked.describe().toStdString();
     in.overview = files.overview;
     in.note = files.note;
-    in.report = reportFor(c.runs, c.order, view, choice, experiment);
-    in.runs = c.runs;
+    in.report = reportFor(files.runs.runs, files.runs.order, asked, choice, experiment);
+    in.runs = files.runs.runs;
     in.statementTexts = c.statementTexts;
-    addStatements(in, view.drawn(c.order));  // the series the report's tables are of
+    addStatements(in, c.runs, view.drawn(c.order));  // the series the report's tables are of
     // Drawn at about the width the page shows it (the body is at most 1200 px wide), with text
     // that reads at 12-16 px there, also on a 1024-wide screen (issue 32.4).
     const QSize size(1000, 600);
@@ -159,7 +184,8 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
         return chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString();
     };
     std::string machines = view.metric == RunMetric::CpuBusy ? metricsMachinesOf(c.runs) : std::string();
-    in.charts.push_back({std::string(runMetricLabel(view.metric)) + (machines.empty() ? "" : " of " + machines) + " by clients: " + in.view,
+    in.charts.push_back({std::string(runMetricLabel(view.metric)) + (machines.empty() ? "" : " of " + machines) + " " +
+                             byAxis(view.axis) + ": " + in.view,
                          chartOf(view)});
     auto present = metricsPresent(c.runs);
     if (isThroughputMetric(view.metric) &&
@@ -167,17 +193,19 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
         ScalingView latency = view;
         latency.metric = RunMetric::LatencyP95;
         latency.usl = false;
-        in.charts.push_back({std::string(runMetricLabel(RunMetric::LatencyP95)) + " by clients: " + latency.describe().toStdString(),
+        in.charts.push_back({std::string(runMetricLabel(RunMetric::LatencyP95)) + " " + byAxis(view.axis) + ": " +
+                                 latency.describe().toStdString(),
                              chartOf(latency)});
     }
     {
         // How far apart the rounds were: each run's p99 as a box per series and client count.
         BoxPlotData rounds = buildBoxPlotData(c.runs, c.order, view.drawn(c.order), LatencyPercentile::P99);
+        rounds.axis = view.axis;
         if (!rounds.clientCounts.isEmpty()) {
             BoxPlotChart chart;
             chart.setData(rounds);
             useExportFonts(&chart, kReportChartText);
-            in.charts.push_back({"p99 latency of each round by clients, box plots: " + rounds.note.toStdString(),
+            in.charts.push_back({"p99 latency of each round " + byAxis(view.axis) + ", box plots: " + rounds.note.toStdString(),
                                  chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
         }
     }
@@ -191,18 +219,19 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& view, cons
             drawRatios(c, view, ratio, chart);
             useExportFonts(&chart, kReportChartText);
             in.charts.push_back({std::string(runMetricLabel(view.metric)) + " ratio " + o.candidate + " / " + o.baseline +
-                                     " by clients (" + (o.paired ? "paired by round" : "Welch") + ")",
+                                     " " + byAxis(view.axis) + " (" + (o.paired ? "paired by round" : "Welch") + ")",
                                  chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
         } catch (const Error&) {
         }
         // Each compared client count's latency distribution: the two series' rounds merged.
         for (const auto& p : in.report.verdict->points) {
             DistributionData d = buildDistributionData(c.runs, c.order, {o.baseline, o.candidate}, p.clients);
+            d.axis = view.axis;
             if (d.clients != p.clients || d.series.size() < 2) continue;  // a side without histograms
             DistributionChart chart;
             chart.setData(d);
             useExportFonts(&chart, kReportChartText);
-            in.charts.push_back({"latency distribution at " + std::to_string(p.clients) + (p.clients == 1 ? " client: " : " clients: ") +
+            in.charts.push_back({"latency distribution at " + pointText(view.axis, p.clients) + ": " +
                                      o.candidate + " against " + o.baseline + " (rounds merged, each round pale behind)",
                                  chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
         }

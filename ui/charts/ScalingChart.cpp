@@ -47,7 +47,10 @@ int ScalingChart::errorBarCount() const {
 
 void ScalingChart::setData(const ScalingData& data, bool logX) {
     clearAll();
-    setTitle(QStringLiteral("%1 by clients \u2014 error bars: %2").arg(data.metric.toHtmlEscaped(), data.errorBars.toHtmlEscaped()));
+    setTitle(QStringLiteral("%1 by %2 \u2014 error bars: %3")
+                 .arg(data.metric.toHtmlEscaped(),
+                      data.axis == PointAxis::Rate ? QStringLiteral("offered rate") : QStringLiteral("clients"),
+                      data.errorBars.toHtmlEscaped()));
     QAbstractAxis* x;
     if (logX) {
         auto* ax = new QLogValueAxis;
@@ -59,7 +62,7 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
         ax->setLabelFormat(QStringLiteral("%g"));
         x = ax;
     }
-    x->setTitleText(QStringLiteral("clients"));
+    x->setTitleText(QString::fromLatin1(pointAxisTitle(data.axis)));
     // A ratio is drawn at log2 of its value on an axis labelled in ratios (issue 32.3): Qt's
     // log axis labels only powers of its base, too few between 0.7 and 1.4.
     std::optional<RatioAxis> ratio;

@@ -4,6 +4,8 @@
 // their mean is (core/stats/RoundSpread).
 #include "stats/RoundSpread.h"
 
+#include "stats/PointAxis.h"
+
 #include <QList>
 #include <QString>
 
@@ -29,6 +31,7 @@ struct BoxPlotData {
     QList<int> clientCounts;     // the x axis: every count a shown series has a box at, ascending
     QList<BoxPlotSeries> series; // the shown series with at least one box
     QString note;                // rounds per box, and runs without the percentile
+    PointAxis axis = PointAxis::Clients;  // what the client counts are (set by whoever put the runs on an axis)
 };
 
 // `shown`: the series drawn (the page's Series menu), in the experiment's order.

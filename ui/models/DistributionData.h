@@ -4,6 +4,8 @@
 // merged exactly, with each round's own curve for their spread (core/stats/LatencyDistribution).
 #include "store/ExperimentStore.h"
 
+#include "stats/PointAxis.h"
+
 #include <QList>
 #include <QPointF>
 #include <QString>
@@ -28,6 +30,7 @@ struct DistributionData {
     QList<int> clientCounts;    // those with a histogram in some shown series, ascending
     QList<DistributionCurve> series;
     QString note;               // rounds, transactions and runs without a histogram, per series
+    PointAxis axis = PointAxis::Clients;  // what `clients` is (set by whoever put the runs on an axis)
 };
 
 // `clients`: the count to show; one without histograms (or 0) shows the highest that has them.

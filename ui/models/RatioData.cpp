@@ -20,8 +20,9 @@ QString number(double v) { return QString::number(v, 'f', 3); }
 } // namespace
 
 ScalingData buildRatioData(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric,
-                           double confidence, const RatioChoice& choice) {
+                           double confidence, const RatioChoice& choice, PointAxis axis) {
     ScalingData d;
+    d.axis = axis;
     d.metric = QString::fromLatin1(runMetricLabel(metric)) + QStringLiteral(" ratio");
     d.unit = choice.pairs.size() == 1 ? QString::fromStdString(choice.pairs[0].second + " / " + choice.pairs[0].first)
                                       : QStringLiteral("B / A");
@@ -47,7 +48,7 @@ ScalingData buildRatioData(const std::vector<RunRecord>& runs, const std::vector
             bool interval = c.percentLow && c.percentHigh;
             v.low = interval ? 1 + *c.percentLow / 100 : *c.ratio;
             v.high = interval ? 1 + *c.percentHigh / 100 : *c.ratio;
-            v.tooltip = QStringLiteral("%1, %2 clients\nratio %3").arg(s.label).arg(pc.clients).arg(number(*c.ratio)) +
+            v.tooltip = QStringLiteral("%1, %2\nratio %3").arg(s.label, xText(axis, pc.clients), number(*c.ratio)) +
                         (interval ? QStringLiteral(" [%1, %2]%3")
                                         .arg(number(v.low), number(v.high))
                                         .arg(changeIntervalBounded(*c.percentLow, *c.percentHigh)

@@ -20,7 +20,9 @@ struct RatioChoice {
 // One series per pair, labelled "B / A", in B's colour. Throws scalelab::Error naming the
 // experiment's series when a pair names one it lacks, or when a pair has no client count with
 // runs of both (a paired one: no round both have).
+// `axis`: what the runs' `clients` are (onViewAxis put them on it).
 ScalingData buildRatioData(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
-                           RunMetric metric, double confidence, const RatioChoice& choice);
+                           RunMetric metric, double confidence, const RatioChoice& choice,
+                           PointAxis axis = PointAxis::Clients);
 
 } // namespace scalelab::ui

@@ -38,7 +38,8 @@ ErrorBars parseErrorBars(const std::string& name) {
 
 QString ScalingView::describe() const {
     QString d = QString::fromLatin1(runMetricLabel(metric)) + QStringLiteral(", error bars: ") + errorBarsLabel(bars, confidence);
-    d += logX ? QStringLiteral(", log2 clients axis") : QStringLiteral(", linear clients axis");
+    QString x = axis == PointAxis::Rate ? QStringLiteral("offered rate") : QStringLiteral("clients");
+    d += (logX ? QStringLiteral(", log2 %1 axis") : QStringLiteral(", linear %1 axis")).arg(x);
     if (usl) d += QStringLiteral(", USL fit");
     if (!series.isEmpty()) d += QStringLiteral(", series: ") + series.join(QStringLiteral(", "));
     return d;
@@ -59,8 +60,20 @@ std::vector<RunRecord> ScalingView::runsDrawn(const std::vector<RunRecord>& runs
     return out;
 }
 
+ViewRuns onViewAxis(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, const ScalingView& view) {
+    if (runsAsTheyAre(runs, view.axis)) return {runs, order, view};
+    AxisRuns a = runsOnAxis(view.runsDrawn(runs), view.drawn(order), view.axis);
+    ViewRuns out{std::move(a.runs), std::move(a.curves), view};
+    out.view.series.clear();
+    out.view.usl = view.usl && view.axis == PointAxis::Clients;
+    return out;
+}
+
+QString xText(PointAxis axis, double x) { return QString::fromStdString(pointText(axis, std::llround(x))); }
+
 ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, const ScalingView& view) {
-    ScalingData d = buildScalingData(runs, order, view.metric, view.bars, view.confidence, view.usl);
+    ScalingData d = buildScalingData(runs, order, view.metric, view.bars, view.confidence,
+                                     view.usl && view.axis == PointAxis::Clients, view.axis);
     if (!view.series.isEmpty())
         d.series.erase(std::remove_if(d.series.begin(), d.series.end(),
                                       [&](const ScalingSeriesView& s) { return !view.series.contains(s.label); }),
@@ -75,8 +88,9 @@ int ScalingData::pointCount() const {
 }
 
 ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric,
-                             ErrorBars bars, double confidence, bool withFit) {
+                             ErrorBars bars, double confidence, bool withFit, PointAxis axis) {
     ScalingData d;
+    d.axis = axis;
     d.metric = QString::fromLatin1(runMetricLabel(metric));
     // A machine's CPU is of one machine: the title says which (docs/hosts.md).
     if (metric == RunMetric::CpuBusy)
@@ -112,7 +126,7 @@ ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vect
                 break;
             }
             // One run has no spread: no interval is shown for it, only that there is none.
-            v.tooltip = QStringLiteral("%1, %2 clients\nn = %3, mean %4 %5\n").arg(s.label).arg(p.clients).arg(sum.n).arg(sum.mean, 0, 'f', 2).arg(d.unit) +
+            v.tooltip = QStringLiteral("%1, %2\nn = %3, mean %4 %5\n").arg(s.label, xText(axis, p.clients)).arg(sum.n).arg(sum.mean, 0, 'f', 2).arg(d.unit) +
                         (sum.n < 2 ? QStringLiteral("one run: no error bar")
                                    : QStringLiteral("%1: %2 .. %3%4")
                                          .arg(d.errorBars)

@@ -4,6 +4,7 @@
 // Qt Core only; the chart only draws what is here.
 #include "stats/ExperimentPoints.h"
 #include "stats/MachineMarkers.h"
+#include "stats/PointAxis.h"
 #include "store/ExperimentStore.h"
 
 #include <QList>
@@ -29,6 +30,7 @@ struct ScalingView {
     double confidence = 0.95;
     bool logX = false;
     bool usl = false;
+    PointAxis axis = PointAxis::Clients;  // the points' x (docs/sweeps.md, "Offered-load sweeps")
     QStringList series;  // the series drawn; empty: all. Colours stay the experiment's.
     QString describe() const;  // "tps, 95% confidence interval of the mean, log2 clients, USL fit"
     // The experiment's series that the view draws, in the experiment's order.
@@ -37,8 +39,21 @@ struct ScalingView {
     std::vector<RunRecord> runsDrawn(const std::vector<RunRecord>& runs) const;
 };
 
+// The runs a view draws, on its axis: on the client axis with one rate per series the runs and
+// order as they are and the view unchanged; else the runs of the series drawn as curves
+// (runsOnAxis), `order` the curves, and a view that draws each of them (no USL off the client axis).
+struct ViewRuns {
+    std::vector<RunRecord> runs;
+    std::vector<std::string> order;
+    ScalingView view;
+};
+ViewRuns onViewAxis(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, const ScalingView& view);
+
+// A point's x in words, for tool tips: "8 clients", "1000 tps offered".
+QString xText(PointAxis axis, double x);
+
 struct ScalingPointView {
-    double clients = 0, mean = 0, low = 0, high = 0;
+    double clients = 0, mean = 0, low = 0, high = 0;  // clients: the point's x (a rate on the rate axis)
     int n = 0;
     QString tooltip;
 };
@@ -59,6 +74,7 @@ struct MachineMarkerView {
 
 struct ScalingData {
     QString metric, unit, errorBars;
+    PointAxis axis = PointAxis::Clients;  // the x axis' title and the points' words
     QList<ScalingSeriesView> series;
     QList<MachineMarkerView> markers;  // only machines some counted run was measured on
     std::optional<double> referenceY;  // a horizontal line: 1 on a ratio chart (no difference)
@@ -67,7 +83,8 @@ struct ScalingData {
 };
 
 ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
-                             RunMetric metric, ErrorBars bars, double confidence, bool withFit);
+                             RunMetric metric, ErrorBars bars, double confidence, bool withFit,
+                             PointAxis axis = PointAxis::Clients);
 ScalingData buildScalingData(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
                              const ScalingView& view);
 QList<MachineMarkerView> markerViews(const std::vector<MachineMarker>& markers);

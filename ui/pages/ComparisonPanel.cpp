@@ -121,7 +121,9 @@ void ComparisonPanel::message(const QString& text) {
 }
 
 void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric,
-                              bool logX) {
+                              bool logX, PointAxis axis) {
+    axis_ = axis;
+    table_->horizontalHeaderItem(0)->setText(axis == PointAxis::Rate ? tr("Offered tps") : tr("Clients"));
     table_->setRowCount(0);
     table_->clearSpans();
     summary_->clear();
@@ -139,6 +141,7 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
         VerdictOptions o;
         o.paired = paired_->isChecked();
         if (equivalence_->value() > 0) o.equivalencePct = equivalence_->value();
+        o.axis = axis;
         v = judgeCurve(pointRuns(runs, order, metric), runs, baseline_->currentText().toStdString(),
                        candidate_->currentText().toStdString(), metric, o);
     } catch (const std::exception& e) {
@@ -184,14 +187,15 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
         table_->horizontalHeaderItem(8)->setText(tr("Same within \u00b1%1%").arg(*v.options.equivalencePct));
     // The same ratio chart as `export --ratio A B`, at the verdict's confidence.
     if (v.points.empty())
-        return showRatio(tr("%1 and %2 have no client count with completed runs of both%3.")
+        return showRatio(tr("%1 and %2 have no %4 with completed runs of both%3.")
                              .arg(baseline_->currentText(), candidate_->currentText(),
-                                  paired_->isChecked() ? tr(" in the same round") : QString()));
+                                  paired_->isChecked() ? tr(" in the same round") : QString(),
+                                  axis == PointAxis::Rate ? tr("offered rate") : tr("client count")));
     RatioChoice rc;
     rc.pairs = {{baseline_->currentText().toStdString(), candidate_->currentText().toStdString()}};
     rc.paired = paired_->isChecked();
     try {
-        ratio_ = buildRatioData(runs, order, metric, VerdictOptions().confidence, rc);
+        ratio_ = buildRatioData(runs, order, metric, VerdictOptions().confidence, rc, axis);
     } catch (const std::exception& e) {
         return showRatio(errorText(e));
     }
@@ -202,10 +206,11 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
 void ComparisonPanel::showRatio(const QString& why) {
     ratioChart_->setVisible(why.isEmpty());
     ratioNote_->setText(why.isEmpty()
-                            ? tr("%1 over %2 at each client count both have, as chosen on the Comparison tab below. Bars: each "
-                                 "client count's own interval; the table's change interval holds for every point at "
+                            ? tr("%1 over %2 at each %3 both have, as chosen on the Comparison tab below. Bars: each "
+                                 "%3's own interval; the table's change interval holds for every point at "
                                  "once (Bonferroni), so it is wider. The dashed line: no difference.")
-                                  .arg(candidate_->currentText(), baseline_->currentText())
+                                  .arg(candidate_->currentText(), baseline_->currentText(),
+                                       axis_ == PointAxis::Rate ? tr("offered rate") : tr("client count"))
                             : tr("No ratio to draw: %1").arg(why));
 }
 

@@ -31,7 +31,9 @@ public:
     // Offers the series; keeps the choice when it is still there, and never one series twice
     // while there are two.
     void setSeries(const std::vector<std::string>& order);
-    void refresh(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric, bool logX);
+    // `axis`: what the runs' `clients` are (the page put them on it: onViewAxis).
+    void refresh(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric, bool logX,
+                 PointAxis axis = PointAxis::Clients);
     ReportChoice choice() const;
 
     QTableWidget* table() const { return table_; }
@@ -64,6 +66,7 @@ private:
     QWidget* ratioView_;
     ScalingChartView* ratioChart_;
     QLabel* ratioNote_;
+    PointAxis axis_ = PointAxis::Clients;  // of the last refresh
 };
 
 } // namespace scalelab::ui

@@ -2,6 +2,7 @@
 
 #include "charts/TimelineChartView.h"
 #include "pages/PuStrip.h"
+#include "util/Format.h"
 
 #include <QColor>
 #include <QDateTime>
@@ -248,7 +249,7 @@ void LivePage::showProgress(const SweepProgress& p) {
                          .arg(p.run)
                          .arg(p.total)
                          .arg(QString::fromStdString(p.series))
-                         .arg(p.clients == 1 ? tr("1 client") : tr("%1 clients").arg(p.clients))
+                         .arg(QString::fromStdString(runPointText(p.clients, p.rate)))
                          .arg(p.repetition)
                          .arg(clock(p.elapsedS), clock(p.etaS), state));
 }

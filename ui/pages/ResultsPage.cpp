@@ -36,7 +36,9 @@ QWidget* chartTab(const QString& what, QComboBox* choice, QWidget* chart, QLabel
     auto* tab = new QWidget;
     auto* layout = new QVBoxLayout(tab);
     auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(what));
+    auto* label = new QLabel(what);
+    label->setObjectName(QStringLiteral("choiceLabel"));
+    controls->addWidget(label);
     controls->addWidget(choice);
     controls->addStretch();
     layout->addLayout(controls);
@@ -58,6 +60,14 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     for (RunMetric m : allRunMetrics()) metric_->addItem(QString::fromLatin1(runMetricLabel(m)), QString::fromLatin1(runMetricName(m)));
     bars_ = new QComboBox;
     bars_->addItems({tr("95% confidence interval"), tr("standard deviation"), tr("min - max")});
+    // The x axis: offered rate too when runs were offered one (docs/sweeps.md, "Offered-load sweeps").
+    axis_ = new QComboBox;
+    axis_->addItem(tr("clients"), QStringLiteral("clients"));
+    axis_->addItem(tr("offered rate"), QStringLiteral("rate"));
+    axis_->setToolTip(tr("What the x axis is: the client count, or the rate the clients were asked for (-R)"));
+    axisLabel_ = new QLabel(tr("x"));
+    axis_->hide();  // until some run has an offered rate (offerAxes)
+    axisLabel_->hide();
     logX_ = new QCheckBox(tr("log2 clients"));
     usl_ = new QCheckBox(tr("USL fit"));
     seriesButton_ = new QToolButton;
@@ -69,6 +79,8 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     controls->addWidget(metric_);
     controls->addWidget(new QLabel(tr("Error bars")));
     controls->addWidget(bars_);
+    controls->addWidget(axisLabel_);
+    controls->addWidget(axis_);
     controls->addWidget(logX_);
     controls->addWidget(usl_);
     controls->addWidget(seriesButton_);
@@ -188,7 +200,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
 
-    for (auto* c : {metric_, bars_}) connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &ResultsPage::refresh);
+    for (auto* c : {metric_, bars_, axis_}) connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &ResultsPage::refresh);
     for (auto* c : {logX_, usl_}) connect(c, &QCheckBox::toggled, this, &ResultsPage::refresh);
     connect(compare_, &ComparisonPanel::choiceChanged, this, &ResultsPage::refreshComparison);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
@@ -221,6 +233,7 @@ ScalingView ResultsPage::view() const {
     v.confidence = 0.95;
     v.logX = logX_->isChecked();
     v.usl = usl_->isChecked() && isThroughputMetric(v.metric);
+    v.axis = axis_->isHidden() ? PointAxis::Clients : parsePointAxis(axis_->currentData().toString().toStdString());
     if (!hidden_.isEmpty())
         for (const auto& s : seriesOrder_)
             if (!hidden_.contains(QString::fromStdString(s))) v.series << QString::fromStdString(s);
@@ -310,7 +323,24 @@ void ResultsPage::mergeSeriesOrder(const std::vector<StoredSeries>& series) {
     if (seriesOrder_.size() != before) offerSeries();
 }
 
+// The x menu shows when some run was offered a rate; it starts at the axis the runs call for
+// (rate for a sweep over rates at one client count) and keeps the user's choice after.
+void ResultsPage::offerAxes() {
+    std::vector<RunRecord> runs = allRuns();
+    bool rated = std::any_of(runs.begin(), runs.end(), [](const RunRecord& r) { return offeredRateOf(r) > 0; });
+    bool wasShown = !axis_->isHidden();
+    axis_->setHidden(!rated);
+    axisLabel_->setHidden(!rated);
+    if (rated && !wasShown) {
+        QSignalBlocker block(axis_);
+        axis_->setCurrentIndex(axis_->findData(QString::fromLatin1(pointAxisName(naturalAxis(runs)))));
+    }
+}
+
+ViewRuns ResultsPage::shownRuns() const { return onViewAxis(allRuns(), seriesOrder_, view()); }
+
 void ResultsPage::offerMetricsPresent() {
+    offerAxes();
     QStringList names;
     std::vector<RunMetric> present = metricsPresent(allRuns());
     for (RunMetric m : present) names << QString::fromLatin1(runMetricName(m));
@@ -325,33 +355,52 @@ void ResultsPage::offerMetricsPresent() {
 }
 
 void ResultsPage::refresh() {
-    ScalingView shown = view();
+    ViewRuns on;
+    QString axisProblem;
+    try {
+        on = shownRuns();
+    } catch (const std::exception& e) {  // the runs cannot be on the axis chosen (a rate not in whole tps)
+        QSignalBlocker block(axis_);
+        axis_->setCurrentIndex(0);
+        on = shownRuns();
+        axisProblem = errorText(e);
+    }
+    const ScalingView& shown = on.view;
+    const std::vector<RunRecord>& runs = on.runs;
+    const std::vector<std::string>& order = on.order;
     RunMetric metric = shown.metric;
-    usl_->setEnabled(isThroughputMetric(metric));  // the USL describes throughput only
-    usl_->setToolTip(usl_->isEnabled() ? QString() : tr("The USL describes throughput (tps, logical reads)"));
-    std::vector<RunRecord> runs = allRuns();
+    bool clientAxis = shown.axis == PointAxis::Clients;
+    logX_->setText(clientAxis ? tr("log2 clients") : tr("log2 rate"));
+    // The USL describes throughput by clients only.
+    usl_->setEnabled(isThroughputMetric(metric) && clientAxis);
+    usl_->setToolTip(usl_->isEnabled() ? QString()
+                     : clientAxis      ? tr("The USL describes throughput (tps, logical reads)")
+                                       : tr("The USL describes scaling with clients, not with the offered rate"));
     emptyNote_->setVisible(runs.empty() && path_.isEmpty());
-    data_ = buildScalingData(runs, seriesOrder_, shown);
+    data_ = buildScalingData(runs, order, shown);
     ThisMachine here{hostname_, static_cast<int>(machine_.cores.size()), machine_.puCount()};
     std::vector<nlohmann::json> provenance = provenance_;
     provenance.insert(provenance.end(), added_.provenance.begin(), added_.provenance.end());
-    data_.markers = markerViews(machineMarkers(runs, provenance, here));
+    if (clientAxis) data_.markers = markerViews(machineMarkers(runs, provenance, here));  // cores are a client count
     chart_->setData(data_, logX_->isChecked());
     emit pointsChanged(data_.pointCount());
     QStringList fits;
     for (const auto& s : data_.series)
         if (!s.fitText.isEmpty()) fits << s.label + QStringLiteral(": ") + s.fitText;
+    if (!axisProblem.isEmpty()) fits.prepend(axisProblem);
     fitText_->setText(fits.join(QLatin1Char('\n')));
 
-    compare_->setSeries(seriesOrder_);
+    compare_->setSeries(order);
     refreshComparison();
     refreshDistribution();
     refreshRounds();
     StatementTexts texts = statementTexts_;
     texts.insert(added_.statementTexts.begin(), added_.statementTexts.end());
-    statements_->setData(pointStatements(runs, seriesOrder_), std::move(texts), seriesOrder_);
+    statements_->setData(pointStatements(runs, order), std::move(texts), order, shown.axis);
 
-    std::vector<SeriesPoint> summaries = summarizePoints(pointRuns(shown.runsDrawn(runs), seriesOrder_, metric), 0.95);
+    // Peaks are of a client axis: on the rate axis the highest tps is the highest rate offered.
+    std::vector<SeriesPoint> summaries =
+        clientAxis ? summarizePoints(pointRuns(shown.runsDrawn(runs), order, metric), 0.95) : std::vector<SeriesPoint>{};
     peak_->setRowCount(0);
     if (!summaries.empty()) {
         auto rows = scalelab::peakTable(summaries, summaries.front().series);
@@ -373,7 +422,8 @@ void ResultsPage::refresh() {
 }
 
 void ResultsPage::refreshComparison() {
-    compare_->refresh(allRuns(), seriesOrder_, parseRunMetric(metric_->currentData().toString().toStdString()), logX_->isChecked());
+    ViewRuns on = shownRuns();
+    compare_->refresh(on.runs, on.order, on.view.metric, on.view.logX, on.view.axis);
 }
 
 } // namespace scalelab::ui
@@ -381,11 +431,14 @@ void ResultsPage::refreshComparison() {
 namespace scalelab::ui {
 
 void ResultsPage::refreshDistribution() {
-    std::vector<RunRecord> runs = allRuns();
+    ViewRuns on = shownRuns();
     int wanted = latencyClients_->currentData().toInt();
     DistributionData d;
     try {
-        d = buildDistributionData(runs, seriesOrder_, view().drawn(seriesOrder_), wanted);
+        d = buildDistributionData(on.runs, on.order, on.view.drawn(on.order), wanted);
+        d.axis = on.view.axis;
+        if (auto* label = latencyClients_->parentWidget()->findChild<QLabel*>(QStringLiteral("choiceLabel")))
+            label->setText(d.axis == PointAxis::Rate ? tr("Offered tps") : tr("Clients"));
     } catch (const std::exception& e) {  // a damaged histogram names its run
         latencyNote_->setText(QString::fromStdString(e.what()));
         return;
@@ -405,7 +458,9 @@ void ResultsPage::refreshDistribution() {
 
 void ResultsPage::refreshRounds() {
     auto p = static_cast<LatencyPercentile>(roundsPercentile_->currentData().toInt());
-    BoxPlotData d = buildBoxPlotData(allRuns(), seriesOrder_, view().drawn(seriesOrder_), p);
+    ViewRuns on = shownRuns();
+    BoxPlotData d = buildBoxPlotData(on.runs, on.order, on.view.drawn(on.order), p);
+    d.axis = on.view.axis;
     roundsChart_->setData(d);
     roundsNote_->setText(d.note);
 }

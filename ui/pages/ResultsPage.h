@@ -84,6 +84,7 @@ public:
     QTableWidget* peakTable() const { return peak_; }
     RunsTableModel* runsModel() const { return runs_; }
     QComboBox* metricCombo() const { return metric_; }
+    QComboBox* axisCombo() const { return axis_; }  // shown when runs have an offered rate
     QLineEdit* runsFilter() const { return filter_; }
     QSortFilterProxyModel* runsProxy() const { return proxy_; }
     QTableView* runsView() const { return runsView_; }
@@ -113,7 +114,9 @@ private:
     void refreshComparison();
     void refreshDistribution();
     void refreshRounds();
-    void offerMetricsPresent();  // the metric menu lists only metrics the runs have
+    void offerMetricsPresent();  // the metric menu lists only metrics the runs have; the x menu, the axes they have
+    void offerAxes();
+    ViewRuns shownRuns() const;  // the runs and series of the view, on its axis (onViewAxis)
     void offerSeries();          // the Series menu lists the experiment's series
     bool knowsSeries(const std::string& label) const;
     void mergeSeriesOrder(const std::vector<StoredSeries>& series);  // the file's order, appended
@@ -131,7 +134,8 @@ private:
     ScalingChartView* chart_;
     QLabel *tooltip_, *fitText_;
     QLabel* emptyNote_ = nullptr;  // what to do on an empty page
-    QComboBox *metric_, *bars_;
+    QComboBox *metric_, *bars_, *axis_;
+    QLabel* axisLabel_;
     QCheckBox *logX_, *usl_;
     QToolButton* seriesButton_;
     QStringList hidden_;                        // series the user took off the chart

@@ -1,5 +1,6 @@
 #include "pages/StatementsPanel.h"
 
+#include "models/ScalingData.h"
 #include "pages/PlainText.h"
 #include "stats/StatementText.h"
 
@@ -79,7 +80,10 @@ void StatementsPanel::offer(QComboBox* box, const QStringList& items, int firstF
     box->setCurrentIndex(at >= 0 ? at : box == clients_ && box->count() > 0 ? box->count() - 1 : 0);
 }
 
-void StatementsPanel::setData(std::vector<PointStatements> points, StatementTexts texts, const std::vector<std::string>& order) {
+void StatementsPanel::setData(std::vector<PointStatements> points, StatementTexts texts, const std::vector<std::string>& order,
+                              PointAxis axis) {
+    axis_ = axis;
+    clients_->setToolTip(axis == PointAxis::Rate ? tr("The offered rate (tps)") : tr("The client count"));
     points_ = std::move(points);
     texts_ = std::move(texts);
     QStringList series, counts;
@@ -115,13 +119,13 @@ void StatementsPanel::refresh() {
     const PointStatements* point = find(series, clients);
     if (!point) {
         note_->setText(points_.empty() ? tr("No completed runs yet.")
-                                       : tr("%1 has no completed run at %2 clients.").arg(series_->currentText(), clients_->currentText()));
+                                       : tr("%1 has no completed run at %2.").arg(series_->currentText(), xText(axis_, clients)));
         return;
     }
     if (!against.empty() && against != series) {
         const PointStatements* base = find(against, clients);
         if (!base) {
-            note_->setText(tr("%1 has no completed run at %2 clients.").arg(against_->currentText(), clients_->currentText()));
+            note_->setText(tr("%1 has no completed run at %2.").arg(against_->currentText(), xText(axis_, clients)));
             return;
         }
         showComparison(*base, *point);
@@ -132,14 +136,13 @@ void StatementsPanel::refresh() {
 
 namespace {
 // Runs without statements, in words; empty when every run has them.
-QString withoutText(const PointStatements& p) {
+QString withoutText(const PointStatements& p, PointAxis axis) {
     QString text;
     if (p.runsWithout > 0) {
         QStringList why;
         for (const auto& w : p.why) why << QString::fromStdString(w);
-        text = QObject::tr("%1 at %2 clients: %3 of %4 runs have no statements (%5).")
-                   .arg(QString::fromStdString(p.series))
-                   .arg(p.clients)
+        text = QObject::tr("%1 at %2: %3 of %4 runs have no statements (%5).")
+                   .arg(QString::fromStdString(p.series), xText(axis, p.clients))
                    .arg(p.runsWithout)
                    .arg(p.runs + p.runsWithout)
                    .arg(why.join(QStringLiteral("; ")));
@@ -178,19 +181,18 @@ void StatementsPanel::showTop(const PointStatements& p) {
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
     QString note = p.runs == 0 ? tr("No run of this point recorded statements.")
-                               : tr("%1 at %2 clients, %3 runs: each statement's execution time per run, its share of all "
+                               : tr("%1 at %2, %3 runs: each statement's execution time per run, its share of all "
                                     "statements' time, calls per counted transaction, and the mean over runs of each run's "
                                     "mean time with its 95% interval.")
-                                     .arg(QString::fromStdString(p.series))
-                                     .arg(p.clients)
+                                     .arg(QString::fromStdString(p.series), xText(axis_, p.clients))
                                      .arg(p.runs);
-    QString without = withoutText(p);
+    QString without = withoutText(p, axis_);
     note_->setText(without.isEmpty() ? note : note + QLatin1Char(' ') + without);
 }
 
 void StatementsPanel::showComparison(const PointStatements& a, const PointStatements& b) {
     if (a.runs == 0 || b.runs == 0) {
-        note_->setText(withoutText(a.runs == 0 ? a : b));
+        note_->setText(withoutText(a.runs == 0 ? a : b, axis_));
         return;
     }
     StatementComparison c = compareStatements(a, b, 0.95, paired_->isChecked());
@@ -231,16 +233,15 @@ void StatementsPanel::showComparison(const PointStatements& a, const PointStatem
     only(c.onlyCandidate, candName);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
-    QString note = tr("%1 against %2 at %3 clients: each statement's mean time, %4, largest change first; each judged at "
+    QString note = tr("%1 against %2 at %3: each statement's mean time, %4, largest change first; each judged at "
                       "%5% (Bonferroni over %6 statements), so that no real change calls any statement in at most 5% "
                       "of comparisons.")
-                       .arg(candName, baseName)
-                       .arg(a.clients)
+                       .arg(candName, baseName, xText(axis_, a.clients))
                        .arg(c.paired ? tr("paired by round") : tr("Welch's t-test"))
                        .arg(c.confidence * 100, 0, 'g', 4)
                        .arg(c.changes.size());
     for (const auto* p : {&a, &b})
-        if (QString w = withoutText(*p); !w.isEmpty()) note += QLatin1Char(' ') + w;
+        if (QString w = withoutText(*p, axis_); !w.isEmpty()) note += QLatin1Char(' ') + w;
     note_->setText(note);
 }
 

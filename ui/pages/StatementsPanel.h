@@ -6,6 +6,8 @@
 #include "stats/StatementReport.h"
 #include "store/StatementTexts.h"
 
+#include "stats/PointAxis.h"
+
 #include <QWidget>
 
 #include <string>
@@ -24,7 +26,9 @@ public:
     explicit StatementsPanel(QWidget* parent = nullptr);
 
     // The experiment's points and texts; keeps the choices that are still there.
-    void setData(std::vector<PointStatements> points, StatementTexts texts, const std::vector<std::string>& order);
+    // `axis`: what the points' `clients` are (the page put the runs on it).
+    void setData(std::vector<PointStatements> points, StatementTexts texts, const std::vector<std::string>& order,
+                 PointAxis axis = PointAxis::Clients);
 
     QComboBox* seriesCombo() const { return series_; }
     QComboBox* againstCombo() const { return against_; }  // item 0: none (the series' own list)
@@ -46,6 +50,7 @@ private:
     QLabel* note_;
     std::vector<PointStatements> points_;
     StatementTexts texts_;
+    PointAxis axis_ = PointAxis::Clients;
 };
 
 } // namespace scalelab::ui

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Offered-load sweeps (issue 35): a plan with a list of rates runs each at every client count,
+# keeps each run's rate, flags the rate the server could not reach, and report, runs and export
+# put the points on the rate axis. A real server, real runs.
+# Usage: rate_sweep_test.sh PATH/TO/scalelab
+set -uo pipefail
+scalelab=$1
+source "$(dirname "$0")/../support/cli_helpers.sh"
+require_server
+
+# 40 tps is easy for two clients; 5,000,000 tps no server here reaches: the knee.
+cat >"$work/plan.json" <<JSON
+{"version": 1, "target": {"data_dir": "$data"},
+ "workload": {"builtin": "select-only", "rate": [40, 5000000]},
+ "series": [{"label": "A"}, {"label": "B", "settings": {"work_mem": "2MB"}}],
+ "clients": [2], "threads": 1, "duration": 2, "repetitions": 2, "seed": 5, "data": {"scale": 1}}
+JSON
+expect_rc 0 "a sweep over two rates" "$scalelab" sweep "$work/plan.json" -o "$work/r.slab"
+grep -q "A at 2 clients, round [12]: below the offered rate: offered 5000000 tps" "$work/out" || fail "no below-rate note: $(cat "$work/out")"
+
+# runs: each run's offered rate.
+"$scalelab" runs "$work/r.slab" >"$work/runs" 2>&1
+[[ $(grep -c "completed" "$work/runs") == 8 ]] || fail "completed runs: $(cat "$work/runs")"
+head -1 "$work/runs" | grep -q "offered" || fail "runs has no offered column: $(head -1 "$work/runs")"
+[[ $(grep -c " 40 " "$work/runs") == 4 && $(grep -c " 5000000 " "$work/runs") == 4 ]] || fail "offered rates: $(cat "$work/runs")"
+grep " 5000000 " "$work/runs" | grep -vq "below-rate" && fail "a run at 5,000,000 tps not flagged below-rate: $(cat "$work/runs")"
+grep " 40 " "$work/runs" | grep -q "below-rate" && fail "a run at 40 tps flagged below-rate: $(cat "$work/runs")"
+
+# report: one client count, two rates: the rate axis unasked, comparisons per rate.
+expect_rc 0 "report" "$scalelab" report "$work/r.slab" --compare A B
+grep -Eq "^series +rate " "$work/out" || fail "report's x column: $(cat "$work/out")"
+grep -Eq "^A +40 +2 " "$work/out" || fail "report's point A at 40: $(cat "$work/out")"
+grep -Eq "^A +5000000 +2 " "$work/out" || fail "report's point A at 5000000: $(cat "$work/out")"
+grep -q "tps offered" "$work/out" || fail "the verdict names no offered rate: $(cat "$work/out")"
+grep -q "client count" "$work/out" && fail "the rate axis report speaks of client counts: $(cat "$work/out")"
+# On the client axis each rate is a curve of its own.
+expect_rc 0 "report --x clients" "$scalelab" report "$work/r.slab" --x clients
+grep -Eq "^A, 40 tps offered +2 +2 " "$work/out" || fail "report --x clients: $(cat "$work/out")"
+expect_rc 1 "--usl on the rate axis" "$scalelab" report "$work/r.slab" --usl
+grep -q "describe scaling with clients" "$work/out" || fail "--usl refusal: $(cat "$work/out")"
+expect_rc 0 "statements by rate" "$scalelab" report "$work/r.slab" --statements --compare A B
+grep -q "B against A, 40 tps offered" "$work/out" || fail "statements at a rate: $(cat "$work/out")"
+expect_rc 0 "statements at one rate" "$scalelab" report "$work/r.slab" --statements --clients 40
+grep -q "A, 40 tps offered:" "$work/out" || fail "statements --clients 40: $(cat "$work/out")"
+grep -q "5000000 tps offered" "$work/out" && fail "statements --clients 40 shows another rate: $(cat "$work/out")"
+
+# export: the offered rate in every CSV, and the chart and HTML report on the rate axis.
+expect_rc 0 "export" "$scalelab" export "$work/r.slab" --csv "$work/csv" --png "$work/rate.png" --html "$work/r.html" --json "$work/r.json"
+python3 - "$work" <<'PY' || fail "export files"
+import csv, json, sys
+d = sys.argv[1]
+runs = list(csv.DictReader(open(d + "/csv/runs.csv")))
+assert sorted({float(r["rate"]) for r in runs}) == [40, 5000000], [r["rate"] for r in runs]
+points = [p for p in csv.DictReader(open(d + "/csv/points.csv")) if p["metric"] == "tps"]
+assert sorted((p["series"], float(p["rate"]), p["n"]) for p in points) == [
+    ("A", 40, "2"), ("A", 5000000, "2"), ("B", 40, "2"), ("B", 5000000, "2")], points
+low = [float(p["mean"]) for p in points if float(p["rate"]) == 40]
+assert all(20 < m < 60 for m in low), low   # Poisson arrivals at 40 tps over 2 s
+pct = [p for p in csv.DictReader(open(d + "/csv/latency-percentiles.csv")) if p["scope"] == "point"]
+assert {float(p["rate"]) for p in pct} == {40, 5000000}, pct
+j = json.load(open(d + "/r.json"))
+assert sorted({r["rate"] for r in j["runs"]}) == [40, 5000000]
+html = open(d + "/r.html").read()
+assert "Offered tps" in html and "by offered rate" in html and "at 40 tps offered" in html, "html"
+PY
+[[ -s $work/rate.png ]] || fail "no PNG"
+finish rate_sweep
