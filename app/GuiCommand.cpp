@@ -175,6 +175,8 @@ void renderExports(const ExportArgs& a) {
     other.ratios.paired = a.paired;
     other.distributionAt = a.distribution;
     if (!a.rounds.empty()) other.rounds = parseLatencyPercentile(a.rounds, "--rounds");
+    if (!a.latencyTps.empty()) other.latencyThroughput = parseLatencyPercentile(a.latencyTps, "--latency-tps");
+    other.logLatency = a.logLatency;
     if (!a.png.empty() || !a.svg.empty())
         ui::writeChartFiles(a.experiment, view, a.png, a.svg, QSize(a.width, a.height), a.scale, a.with, other);
     if (!a.html.empty()) {

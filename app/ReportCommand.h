@@ -56,6 +56,8 @@ struct ExportArgs {
     std::vector<std::string> ratio;    // {A1, B1, A2, B2, ...}: chart B / A instead of the series
     int distribution = 0;              // clients: chart the latency distribution there instead
     std::string rounds;                // "p99": chart that percentile of each round as box plots instead
+    std::string latencyTps;            // "p99": chart that percentile against achieved tps instead
+    bool logLatency = false;           // with latencyTps: a log10 latency axis
     bool paired = false;
     std::string equivalence;           // HTML report: as report --equivalence
     std::vector<std::string> with;     // other experiments whose series are added

@@ -313,7 +313,7 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
     say(PointCall::NotJudged,
         [&](size_t f, size_t) { return "At " + pointText(o.axis, v.points[f].clients) + " not judged: " + v.points[f].why; });
 
-    if (isThroughputMetric(metric)) {
+    if (isThroughputMetric(metric) && o.axis == PointAxis::Clients) {  // on the rate axis the peak is the highest rate
         std::string peaks;
         std::vector<SeriesPoint> sums = summarizePoints(points, o.confidence);
         for (const auto& series : {baseline, candidate}) {

@@ -4,6 +4,7 @@
 #include "stats/ExperimentPoints.h"
 #include "store/Csv.h"
 #include "store/ExportLatency.h"
+#include "stats/LatencyThroughput.h"
 #include "store/ReportCsv.h"
 #include "store/StatementTexts.h"
 #include "util/Error.h"
@@ -82,6 +83,25 @@ std::vector<std::string> exportCsv(ExperimentStore& store, const std::string& di
 }
 
 namespace {
+
+// Latency against throughput, tidy: a row per series, client count, offered rate and percentile
+// (docs/sweeps.md, "Latency against throughput").
+void writeLatencyThroughputCsv(const std::vector<RunRecord>& runs, const std::vector<std::string>& order,
+                               const std::string& dir, std::vector<std::string>& written) {
+    std::string path = dir + "/latency-throughput.csv";
+    CsvWriter w(path);
+    w.row({"series", "clients", "rate", "percentile", "runs", "tps_mean", "latency_ms_mean", "runs_below_rate",
+           "runs_skipping"});
+    for (LatencyPercentile p : allLatencyPercentiles())
+        for (double rate : offeredRates(runs))
+            for (const auto& pt : latencyThroughput(runsAtRate(runs, rate), order, p))
+                w.row({pt.series, std::to_string(pt.clients), rate > 0 ? csvNumber(rate) : "", latencyPercentileName(p),
+                       std::to_string(pt.runs), csvNumber(pt.tps), csvNumber(pt.latencyMs), std::to_string(pt.belowRate),
+                       std::to_string(pt.skipping)});
+    w.close();
+    written.push_back(path);
+}
+
 std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string& dir, double confidence,
                                        std::vector<std::string>& written) {
     auto runs = store.runs();
@@ -149,6 +169,7 @@ std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string
     sm.close();
     written.push_back(samplesPath);
     writeLatencyCsv(runs, order, dir, written);
+    writeLatencyThroughputCsv(runs, order, dir, written);
     writeStatementsCsv(runs, statementTexts(store), dir, written);
     return written;
 }

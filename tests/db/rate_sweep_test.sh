@@ -64,4 +64,20 @@ html = open(d + "/r.html").read()
 assert "Offered tps" in html and "by offered rate" in html and "at 40 tps offered" in html, "html"
 PY
 [[ -s $work/rate.png ]] || fail "no PNG"
+python3 - "$work" <<'PY' || fail "latency-throughput.csv"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1] + "/csv/latency-throughput.csv")) if r["percentile"] == "p99"]
+assert len(rows) == 4, rows
+for r in rows:
+    knee = float(r["rate"]) == 5000000
+    assert r["runs_below_rate"] == (r["runs"] if knee else "0"), r   # every run at the knee, none below it
+    assert float(r["latency_ms_mean"]) > 0 and float(r["tps_mean"]) > 0, r
+PY
+# Latency against achieved tps, as a chart: the knee marked, the points labelled with their rate.
+expect_rc 0 "export --latency-tps" "$scalelab" export "$work/r.slab" --svg "$work/lt.svg" --latency-tps p99 --log-latency
+grep -q "against achieved tps" "$work/lt.svg" || fail "latency-tps SVG title"
+grep -q "below the offered rate" "$work/lt.svg" || fail "latency-tps SVG has no knee: $(grep -o 'A: [^<]*' "$work/lt.svg" | head)"
+grep -q ">5000000<" "$work/lt.svg" || fail "latency-tps SVG has no rate label"
+expect_rc 2 "--latency-tps with --metric" "$scalelab" export "$work/r.slab" --png "$work/x.png" --latency-tps p99 --metric latency_p95
+grep -q "p99 latency against achieved tps" "$work/r.html" || fail "the HTML report has no latency-tps chart"
 finish rate_sweep

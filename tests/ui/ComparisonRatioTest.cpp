@@ -5,6 +5,7 @@
 #include "OpenAndWait.h"
 #include "RunRecords.h"
 
+#include "charts/LatencyThroughputChartView.h"
 #include "charts/ScalingChartView.h"
 #include "models/RatioData.h"
 #include "pages/ComparisonPanel.h"
@@ -234,6 +235,8 @@ private slots:
                         RunRecord r = test::completedRun(series, 8, rep, rate * wiggle, index++);
                         r.detail["rate"] = rate;
                         r.latency.p95Ms = (series[0] == 'B' && rate == 400 ? 9.0 : 3.0) * wiggle;
+                        r.latency.p99Ms = 2 * r.latency.p95Ms;
+                        if (series[0] == 'B' && rate == 400) r.flags.add(RunFlag::BelowRate);  // the knee
                         store->saveRun(r, {});
                     }
                 }
@@ -261,6 +264,16 @@ private slots:
             if (l->text().contains(QStringLiteral("tps offered"))) summary = l;
         QVERIFY(summary);
         QVERIFY2(summary->text().contains(QStringLiteral("at 400 tps offered")), qPrintable(summary->text()));
+
+        // Latency against achieved tps: a point per rate, labelled with it; B's knee at 400.
+        QCOMPARE(page.throughputChart()->pointLabels(),
+                 (QStringList{QStringLiteral("100"), QStringLiteral("200"), QStringLiteral("400"), QStringLiteral("100"),
+                              QStringLiteral("200"), QStringLiteral("400")}));
+        QCOMPARE(page.throughputChart()->kneeMarkers(), 1);
+        QVERIFY2(page.throughputNote()->text().contains(QStringLiteral("B: below the offered rate from 400 tps offered (3 of 3 runs there)")),
+                 qPrintable(page.throughputNote()->text()));
+        page.throughputLogY()->setChecked(true);
+        QCOMPARE(page.throughputChart()->pointLabels().size(), 6);
 
         // The client axis: one client count, so each series is a curve per rate.
         page.axisCombo()->setCurrentIndex(page.axisCombo()->findData(QStringLiteral("clients")));

@@ -74,6 +74,17 @@ private slots:
         // And the plan the Start button runs has them.
         QVERIFY(setup->plan().has_value());
         QCOMPARE(setup->plan()->rates, std::vector<double>{50.0});
+        {
+            // A list of rates (an offered-load sweep) is kept and run the same way.
+            QString list = QString::fromStdString((dir.path() / "rates.json").string());
+            std::ofstream(list.toStdString()) << R"({"version": 1, "workload": {"rate": "100-400 x2"},
+                "series": [{"label": "A"}], "clients": [2], "duration": 5})";
+            MainWindow other;
+            QCOMPARE(other.loadPlanFrom(list), QString());
+            QCOMPARE(other.setupPage()->keptMembers(), QStringList{QStringLiteral("$.workload.rate")});
+            QVERIFY(other.setupPage()->plan().has_value());
+            QCOMPARE(other.setupPage()->plan()->rates, (std::vector<double>{100, 200, 400}));
+        }
         QCOMPARE(setup->plan()->series[0].dataDir->string(), std::string("/tmp/other-cluster"));
         QCOMPARE(setup->plan()->builtins.size(), size_t{2});
 

@@ -1,6 +1,8 @@
 // A latency percentile across a point's rounds: each run's own percentile, the box plot's five
 // numbers (quartiles as R's and numpy's default computes them), runs without the percentile
 // counted apart, never as 0.
+#include "stats/LatencyThroughput.h"
+#include "stats/PointAxis.h"
 #include "stats/RoundSpread.h"
 
 #include "ErrorOf.h"
@@ -71,5 +73,49 @@ TEST(RoundSpread, EachPointsRoundsMakeABoxAndRunsWithoutThePercentileAreCountedA
     EXPECT_EQ(points[2].box->n, 1);
 }
 
+
+// Issue 35: latency against throughput, the hockey stick. Each point: the mean achieved tps and
+// mean percentile of the runs that count; where runs fell below their rate and where -L skipped.
+RunRecord offered(const std::string& series, double rate, int round, double tps, double p99) {
+    RunRecord r = test::completedRun(series, 8, round, tps);
+    r.detail["rate"] = rate;
+    r.latency.p99Ms = p99;
+    return r;
+}
+
+TEST(LatencyThroughput, PointsKneesAndSkips) {
+    std::vector<RunRecord> runs;
+    for (int round = 1; round <= 3; ++round) {
+        runs.push_back(offered("A", 100, round, 99 + round, 2 + round));
+        runs.push_back(offered("A", 400, round, 300, 50));
+        runs.push_back(offered("B", 100, round, 100, 2));
+        runs.push_back(offered("B", 400, round, 390, 4));
+    }
+    runs[1].flags.add(RunFlag::BelowRate);   // A at 400, round 1 and 2 fell short
+    runs[5].flags.add(RunFlag::BelowRate);
+    runs[7].detail["skipped"] = 12;          // B at 400, round 2 skipped under -L
+    RunRecord excluded = offered("A", 100, 4, 1000, 1000);
+    excluded.excluded = true;                // left out, as in every statistic
+    runs.push_back(excluded);
+    RunRecord noLatency = offered("A", 100, 5, 1000, 1);
+    noLatency.latency.p99Ms = std::nan("");  // no such percentile: not a point of this chart
+    runs.push_back(noLatency);
+
+    AxisRuns onRate = runsOnAxis(runs, {"A", "B"}, PointAxis::Rate);
+    auto points = latencyThroughput(onRate.runs, onRate.curves, LatencyPercentile::P99);
+    ASSERT_EQ(points.size(), 4u);
+    EXPECT_EQ(points[0].series, "A");
+    EXPECT_EQ(points[0].clients, 100);
+    EXPECT_EQ(points[0].runs, 3);
+    EXPECT_DOUBLE_EQ(points[0].tps, 101);
+    EXPECT_DOUBLE_EQ(points[0].latencyMs, 4);
+    EXPECT_EQ(points[1].belowRate, 2);
+    EXPECT_EQ(points[1].skipping, 0);
+    EXPECT_EQ(points[3].series, "B");
+    EXPECT_EQ(points[3].skipping, 1);
+    EXPECT_EQ(kneeNotes(points, PointAxis::Rate),
+              (std::vector<std::string>{"A: below the offered rate from 400 tps offered (2 of 3 runs there)",
+                                        "B: -L skips transactions from 400 tps offered (1 of 3 runs there)"}));
+}
 } // namespace
 } // namespace scalelab

@@ -3,6 +3,7 @@
 #include "charts/ChartExport.h"
 #include "charts/BoxPlotChart.h"
 #include "charts/DistributionChart.h"
+#include "charts/LatencyThroughputChart.h"
 #include "charts/ScalingChart.h"
 #include "stats/MachineMarkers.h"
 #include "stats/SeriesNames.h"
@@ -108,6 +109,16 @@ void writeChartFiles(const std::string& experiment, const ScalingView& asked, co
         drawRounds(c, view, *other.rounds, chart, experiment);
         return write(&chart);
     }
+    if (other.latencyThroughput) {
+        LatencyThroughputChart chart;
+        LatencyThroughputData d =
+            buildLatencyThroughputData(c.runs, c.order, view.drawn(c.order), *other.latencyThroughput, view.axis);
+        if (d.curves.isEmpty())
+            throw Error(std::string("--latency-tps ") + latencyPercentileName(*other.latencyThroughput) +
+                        ": no counted run of the series drawn in " + experiment + " has a tps and that latency");
+        chart.setData(d, other.logLatency);
+        return write(&chart);
+    }
     ScalingChart chart;
     if (other.ratios.empty()) drawRuns(c, view, chart, experiment);
     else drawRatios(c, view, other.ratios, chart);
@@ -206,6 +217,19 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& asked, con
             chart.setData(rounds);
             useExportFonts(&chart, kReportChartText);
             in.charts.push_back({"p99 latency of each round " + byAxis(view.axis) + ", box plots: " + rounds.note.toStdString(),
+                                 chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
+        }
+    }
+    {
+        // Latency against achieved tps (the hockey stick) of the series shown: with offered
+        // rates, where each curve's knee is; without, how latency grows with throughput by clients.
+        LatencyThroughputData lt = buildLatencyThroughputData(c.runs, c.order, view.drawn(c.order), LatencyPercentile::P99,
+                                                              view.axis);
+        if (!lt.curves.isEmpty()) {
+            LatencyThroughputChart chart;
+            chart.setData(lt, false);
+            useExportFonts(&chart, kReportChartText);
+            in.charts.push_back({"p99 latency against achieved tps: " + lt.note.toStdString(),
                                  chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
         }
     }

@@ -52,6 +52,8 @@ struct OtherChart {
     RatioChoice ratios;                          // the ratio chart of these pairs
     int distributionAt = 0;                      // the latency distribution at this client count
     std::optional<LatencyPercentile> rounds;     // the rounds' box plots of this percentile
+    std::optional<LatencyPercentile> latencyThroughput;  // this percentile against achieved tps
+    bool logLatency = false;                     // with latencyThroughput: a log10 latency axis
 };
 
 // `others`: experiment files whose series are added (store/CombinedRuns.h), as in the window.

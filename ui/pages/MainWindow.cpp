@@ -5,6 +5,7 @@
 #include "bridge/ExperimentBridge.h"
 #include "bridge/SweepController.h"
 #include "charts/BoxPlotChartView.h"
+#include "charts/LatencyThroughputChartView.h"
 #include "charts/ChartExport.h"
 #include "charts/DistributionChartView.h"
 #include "charts/ScalingChartView.h"
@@ -300,7 +301,7 @@ void MainWindow::exportChart(const QString& path, int scale) {
     try {
         QSize size(1200, 800);
         // The chart on the Results page's visible chart tab: the scaling curves, the ratio (when
-        // something is compared), the latency distribution or the rounds' box plots.
+        // something is compared), the latency distribution, the rounds' box plots or latency vs tps.
         QChart* shown = results_->chart()->chart();
         QWidget* tab = results_->chartTabs()->currentWidget();
         if (tab == results_->comparison()->ratioView() && !results_->comparison()->ratioChart()->isHidden())
@@ -309,6 +310,8 @@ void MainWindow::exportChart(const QString& path, int scale) {
             shown = results_->distributionChart()->chart();
         else if (tab && tab->isAncestorOf(results_->roundsChart()))
             shown = results_->roundsChart()->chart();
+        else if (tab && tab->isAncestorOf(results_->throughputChart()))
+            shown = results_->throughputChart()->chart();
         if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) exportChartSvg(shown, path, size, windowTitle());
         else exportChartPng(shown, path, size, scale);
         statusLabel_->say(tr("Wrote %1").arg(path));

@@ -2,6 +2,7 @@
 
 #include "charts/BoxPlotChartView.h"
 #include "charts/DistributionChartView.h"
+#include "charts/LatencyThroughputChartView.h"
 #include "charts/ScalingChartView.h"
 #include "charts/TimelineChartView.h"
 #include "pages/TableCell.h"
@@ -32,7 +33,7 @@ QTableWidgetItem* cell(const QString& text) { return readOnlyCell(text); }
 
 // A chart tab: "`what` [choice]" above the chart, a note in plain text (series labels are
 // user text) under it.
-QWidget* chartTab(const QString& what, QComboBox* choice, QWidget* chart, QLabel*& note) {
+QWidget* chartTab(const QString& what, QComboBox* choice, QWidget* chart, QLabel*& note, QWidget* extra = nullptr) {
     auto* tab = new QWidget;
     auto* layout = new QVBoxLayout(tab);
     auto* controls = new QHBoxLayout;
@@ -40,6 +41,7 @@ QWidget* chartTab(const QString& what, QComboBox* choice, QWidget* chart, QLabel
     label->setObjectName(QStringLiteral("choiceLabel"));
     controls->addWidget(label);
     controls->addWidget(choice);
+    if (extra) controls->addWidget(extra);
     controls->addStretch();
     layout->addLayout(controls);
     layout->addWidget(chart, 1);
@@ -140,6 +142,21 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     charts_->setTabToolTip(3, tr("A latency percentile of each round (run) as a box plot per series and client count: "
                                  "how far apart the rounds were"));
     connect(roundsPercentile_, &QComboBox::currentIndexChanged, this, [this] { refreshRounds(); });
+    // Latency against achieved tps, points labelled with their offered rate: the hockey stick.
+    throughputPercentile_ = new QComboBox;
+    for (LatencyPercentile p : allLatencyPercentiles())
+        throughputPercentile_->addItem(QString::fromLatin1(latencyPercentileName(p)), static_cast<int>(p));
+    throughputPercentile_->setCurrentIndex(throughputPercentile_->findText(QStringLiteral("p99")));
+    throughputPercentile_->setToolTip(tr("The latency percentile drawn against achieved tps"));
+    throughputLogY_ = new QCheckBox(tr("log latency"));
+    throughputChart_ = new LatencyThroughputChartView(QSize(0, 280));
+    charts_->addTab(chartTab(tr("Percentile"), throughputPercentile_, throughputChart_, throughputNote_, throughputLogY_),
+                    tr("Latency vs tps"));
+    charts_->setTabToolTip(4, tr("A latency percentile against the achieved tps of each point, labelled with its offered "
+                                 "rate (or client count): where achieved falls below offered (the knee) and where -L "
+                                 "skips begin are marked"));
+    connect(throughputPercentile_, &QComboBox::currentIndexChanged, this, [this] { refreshThroughput(); });
+    connect(throughputLogY_, &QCheckBox::toggled, this, [this] { refreshThroughput(); });
     split->addWidget(charts_);
 
     auto* tabs = new QTabWidget;
@@ -394,6 +411,7 @@ void ResultsPage::refresh() {
     refreshComparison();
     refreshDistribution();
     refreshRounds();
+    refreshThroughput();
     StatementTexts texts = statementTexts_;
     texts.insert(added_.statementTexts.begin(), added_.statementTexts.end());
     statements_->setData(pointStatements(runs, order), std::move(texts), order, shown.axis);
@@ -463,6 +481,14 @@ void ResultsPage::refreshRounds() {
     d.axis = on.view.axis;
     roundsChart_->setData(d);
     roundsNote_->setText(d.note);
+}
+
+void ResultsPage::refreshThroughput() {
+    auto p = static_cast<LatencyPercentile>(throughputPercentile_->currentData().toInt());
+    ViewRuns on = shownRuns();
+    LatencyThroughputData d = buildLatencyThroughputData(on.runs, on.order, on.view.drawn(on.order), p, on.view.axis);
+    throughputChart_->setData(d, throughputLogY_->isChecked());
+    throughputNote_->setText(d.note);
 }
 
 } // namespace scalelab::ui

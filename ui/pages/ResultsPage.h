@@ -26,6 +26,7 @@ namespace scalelab::ui {
 
 class ComparisonPanel;
 class BoxPlotChartView;
+class LatencyThroughputChartView;
 class DistributionChartView;
 class StatementsPanel;
 class ScalingChartView;
@@ -79,6 +80,10 @@ public:
     QComboBox* distributionClients() const { return latencyClients_; }  // the client count the distribution is at
     QLabel* distributionNote() const { return latencyNote_; }
     BoxPlotChartView* roundsChart() const { return roundsChart_; }
+    LatencyThroughputChartView* throughputChart() const { return throughputChart_; }
+    QComboBox* throughputPercentile() const { return throughputPercentile_; }
+    QCheckBox* throughputLogY() const { return throughputLogY_; }
+    QLabel* throughputNote() const { return throughputNote_; }
     QComboBox* roundsPercentile() const { return roundsPercentile_; }  // the percentile the box plots are of
     QLabel* roundsNote() const { return roundsNote_; }
     QTableWidget* peakTable() const { return peak_; }
@@ -114,6 +119,7 @@ private:
     void refreshComparison();
     void refreshDistribution();
     void refreshRounds();
+    void refreshThroughput();
     void offerMetricsPresent();  // the metric menu lists only metrics the runs have; the x menu, the axes they have
     void offerAxes();
     ViewRuns shownRuns() const;  // the runs and series of the view, on its axis (onViewAxis)
@@ -145,6 +151,10 @@ private:
     QTabWidget* charts_;
     DistributionChartView* latencyChart_;
     BoxPlotChartView* roundsChart_;
+    LatencyThroughputChartView* throughputChart_;
+    QComboBox* throughputPercentile_;
+    QCheckBox* throughputLogY_;
+    QLabel* throughputNote_;
     QComboBox* roundsPercentile_;
     QLabel* roundsNote_;
     StatementsPanel* statements_;
