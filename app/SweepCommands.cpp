@@ -75,7 +75,7 @@ private:
         int width = 30, filled = p.total ? width * p.done / p.total : 0;
         std::string bar = std::string(static_cast<size_t>(filled), '#') + std::string(static_cast<size_t>(width - filled), '.');
         std::fprintf(stderr, "%s[%s] run %d/%d %s, %s, round %d, elapsed %s, eta %s%s%s", tty_ ? "\r\033[K" : "",
-                     bar.c_str(), p.run, p.total, terminalSafe(p.series).c_str(), runPointText(p.clients, p.rate).c_str(), p.repetition, clock(p.elapsedS).c_str(),
+                     bar.c_str(), p.run, p.total, terminalSafe(p.series).c_str(), runPointText(p.clients, p.rate, p.scale).c_str(), p.repetition, clock(p.elapsedS).c_str(),
                      clock(p.etaS).c_str(), p.state == SweepState::Running ? "" : (std::string(" [") + sweepStateName(p.state) + "]").c_str(), extra.c_str());
         std::fflush(stderr);
     }

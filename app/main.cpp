@@ -246,9 +246,9 @@ int main(int argc, char** argv) {
     exportCmd->add_option("--svg", exportArgs.svg, "The scaling chart as SVG");
     exportCmd->add_option("--html", exportArgs.html, "One self-contained HTML report: charts, tables, notes, provenance");
     exportCmd->add_option("--metric", exportArgs.metric, "What the chart's y axis shows (as for report)");
-    exportCmd->add_option("--x", exportArgs.x, "The x axis of charts and the HTML report: clients, or rate (the offered "
-                                               "rate); default: rate when the runs have several rates at one client count")
-        ->check(CLI::IsMember({"clients", "rate"}));
+    exportCmd->add_option("--x", exportArgs.x, "The x axis of charts and the HTML report: clients, rate (the offered rate) or "
+                                               "scale (the data's); default: as the runs call for (docs/sweeps.md)")
+        ->check(CLI::IsMember({"clients", "rate", "scale"}));
     exportCmd->add_flag("--log2", exportArgs.log2, "The x axis in log2 (suits doubling client counts or rates)");
     exportCmd->add_option("--error-bars", exportArgs.errorBars, "ci (confidence interval, default), sd, minmax");
     exportCmd->add_option("--confidence", exportArgs.confidence, "Confidence level of the intervals")->check(CLI::Range(0.5, 0.9999));
@@ -284,9 +284,9 @@ int main(int argc, char** argv) {
     auto* reportCmd = app.add_subcommand("report", "Points, comparisons, USL fits and peaks of an experiment");
     reportCmd->add_option("experiment", report.experiment, kExperimentHelp)->required();
     reportCmd->add_option("--metric", report.metric, "tps, latency_mean, latency_p95, latency_p99, logical_reads, cpu_busy, server_cpu");
-    reportCmd->add_option("--x", report.x, "The points' x axis: clients, or rate (the offered rate of a plan with a list of "
-                                           "rates); default: rate when the runs have several rates at one client count")
-        ->check(CLI::IsMember({"clients", "rate"}));
+    reportCmd->add_option("--x", report.x, "The points' x axis: clients, rate (the offered rate of a plan with a list of rates) "
+                                           "or scale (of a plan with a list of data scales); default: as the runs call for")
+        ->check(CLI::IsMember({"clients", "rate", "scale"}));
     reportCmd->add_option("--confidence", report.confidence, "Confidence level of the intervals")->check(CLI::Range(0.5, 0.9999));
     reportCmd->add_option("--compare", report.compare, "Compare series B against baseline A")->expected(2);
     reportCmd->add_flag("--paired", report.paired, "Compare runs of the same repetition round pairwise");
@@ -301,7 +301,7 @@ int main(int argc, char** argv) {
     reportCmd->add_option("--baseline", report.baseline, "Series the peak table compares with");
     reportCmd->add_flag("--statements", report.statements, "The statements each point ran (pg_stat_statements), "
                                                           "by time; with --compare, those whose mean time changed");
-    reportCmd->add_option("--clients", report.clients, "With --statements: only the points at this x (client count, or tps offered on the rate axis)")->check(CLI::PositiveNumber);
+    reportCmd->add_option("--clients", report.clients, "With --statements: only the points at this x (client count, tps offered or scale, as the axis)")->check(CLI::PositiveNumber);
     reportCmd->add_option("--top", report.top, "With --statements: statements per table (0: all)")->check(CLI::NonNegativeNumber);
     reportCmd->add_option("--csv", report.csvDir, "Also write the tables as CSV files into this directory");
     reportCmd->add_option("--format", report.format,

@@ -287,7 +287,10 @@ int64_t scaleForRun(bool usesBuiltin, const PgbenchDataInfo& data, int64_t given
 PgbenchDataInfo ensurePgbenchData(const std::string& conninfo, const PgbenchDataNeed& need,
                                   const std::function<void(const std::string&)>& note) {
     PgbenchDataInfo info = inspectPgbenchData(conninfo);
-    if (info.complete && !need.reinit) return info;
+    if (info.complete && !need.reinit && !(need.matchScale && info.scale != need.scale)) return info;
+    if (info.complete && !need.reinit && note)
+        note("the pgbench tables are at scale " + std::to_string(info.scale) + ": rebuilding them at scale " +
+             std::to_string(need.scale));
     if (!need.ownServer && !need.reinit) throw Error("the target database has no pgbench tables: " + need.otherwise);
     if (!info.complete && note)
         note(std::string(need.ownServer ? "the embedded server" : "the target database") +

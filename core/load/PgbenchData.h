@@ -59,6 +59,7 @@ struct PgbenchDataNeed {
     bool ownServer = false;   // ScaleLab's embedded server: it may make missing tables
     bool reinit = false;      // make them again even when present (a plan's "init": "reinit")
     int64_t scale = 10;       // the scale they are made at
+    bool matchScale = false;  // complete tables at another scale are made again at `scale` (ScaleLab's own only)
     std::string otherwise;    // what a user whose server lacks them can do, for the error
 };
 // The tables as found, or as made: complete tables are used as they are; missing or partial

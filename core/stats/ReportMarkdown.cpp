@@ -65,7 +65,7 @@ std::string reportMarkdown(const StatsReport& r, const std::vector<std::string>&
         }
         out += "\n";
     }
-    out += "## " + metric + " by " + (o.axis == PointAxis::Rate ? "offered rate" : "clients") + "\n\n" + metric + " (" + runMetricUnit(o.metric) + "), mean with " + level +
+    out += "## " + metric + " by " + pointAxisWords(o.axis) + "\n\n" + metric + " (" + runMetricUnit(o.metric) + "), mean with " + level +
            " confidence interval (Student's t) over the runs of each point" +
            (r.machines.empty() ? "" : "; machine: " + escaped(r.machines)) + ".\n\n";
     out += header({"series", pointAxisName(o.axis), "n", "mean", "sd", "ci low", "ci high"}, "l");
@@ -82,7 +82,7 @@ std::string reportMarkdown(const StatsReport& r, const std::vector<std::string>&
         bool tost = v.options.equivalencePct.has_value();
         out += "\n## " + escaped(o.candidate) + " vs " + escaped(o.baseline) + "\n\n" +
                (o.paired ? "Paired by round" : "Welch's t-test") + ", " + metric + ", " +
-               (v.judged > 1 ? "Bonferroni over " + std::to_string(v.judged) + (o.axis == PointAxis::Rate ? " rates" : " client counts") + "; intervals hold together at " + level
+               (v.judged > 1 ? "Bonferroni over " + std::to_string(v.judged) + " " + pointNoun(o.axis, true) + "; intervals hold together at " + level
                              : level + " intervals") +
                ".\n\n";
         std::vector<std::string> names = {pointAxisName(o.axis), escaped(o.baseline), escaped(o.candidate), "change", "change interval",

@@ -59,7 +59,7 @@ std::string reportText(const StatsReport& r) {
         const CurveVerdict& v = *r.verdict;
         const std::string &A = o.baseline, &B = o.candidate;
         add(out, "\n%s vs %s (%s, %s): %s\n", B.c_str(), A.c_str(), o.paired ? "paired by round" : "Welch's t-test", metric,
-            v.judged > 1 ? ("Bonferroni over " + std::to_string(v.judged) + (o.axis == PointAxis::Rate ? " rates" : " client counts") + "; intervals hold together at " + level)
+            v.judged > 1 ? ("Bonferroni over " + std::to_string(v.judged) + " " + pointNoun(o.axis, true) + "; intervals hold together at " + level)
                                .c_str()
                          : (level + " intervals").c_str());
         bool tost = v.options.equivalencePct.has_value();

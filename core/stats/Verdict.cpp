@@ -61,16 +61,11 @@ std::string rangeText(PointAxis axis, const std::vector<PointVerdict>& all, size
     int a = all[first].clients, b = all[last].clients;
     if (first == last) return "at " + pointText(axis, a);
     if (first == 0 && last + 1 == all.size())
-        return axis == PointAxis::Rate ? "at every rate (" + pointRangeText(axis, a, b) + ")"
-                                       : "at every client count (" + std::to_string(a) + ".." + std::to_string(b) + ")";
+        return axis == PointAxis::Clients ? "at every client count (" + std::to_string(a) + ".." + std::to_string(b) + ")"
+                                          : "at every " + pointNoun(axis, false) + " (" + pointRangeText(axis, a, b) + ")";
     if (last + 1 == all.size()) return "from " + pointText(axis, a) + " up";
     if (first == 0) return "up to " + pointText(axis, b);
     return "at " + pointRangeText(axis, a, b);
-}
-
-// "client count", "client counts"; "rate", "rates".
-std::string pointNoun(PointAxis axis, bool plural) {
-    return std::string(axis == PointAxis::Rate ? "rate" : "client count") + (plural ? "s" : "");
 }
 
 std::string directionText(RunMetric metric, bool higher, const std::string& baseline) {
@@ -340,8 +335,10 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
             singles += (singles.empty() ? "" : ", ") + std::to_string(p.clients);
         }
     if (!singles.empty())
-        v.summary.push_back(singleSide + " has one run at " + singles + " " +
-                            (o.axis == PointAxis::Rate ? "tps offered" : "clients") + ": each is judged as one new run against " +
+        v.summary.push_back(singleSide + " has one run at " +
+                            (o.axis == PointAxis::Scale ? "scale " + singles
+                                                        : singles + (o.axis == PointAxis::Rate ? " tps offered" : " clients")) +
+                            ": each is judged as one new run against " +
                             "the other side's runs (a prediction interval; equal variances assumed)");
     bool adaptive = std::any_of(runs.begin(), runs.end(), [&](const RunRecord& r) {
         return (r.series == baseline || r.series == candidate) && countsInStatistics(r) && r.flags.has(RunFlag::ExtraRound);

@@ -17,18 +17,28 @@ double offeredRateOf(const RunRecord& run) {
     return it != run.detail.end() && it->is_number() ? it->get<double>() : 0;
 }
 
-std::vector<double> offeredRates(const std::vector<RunRecord>& runs) {
-    std::vector<double> rates;
-    for (const auto& r : runs) rates.push_back(offeredRateOf(r));
-    std::sort(rates.begin(), rates.end());
-    rates.erase(std::unique(rates.begin(), rates.end()), rates.end());
-    return rates;
+int64_t dataScaleOf(const RunRecord& run) {
+    for (const char* key : {"data_scale", "scale"}) {
+        auto it = run.detail.find(key);
+        if (it != run.detail.end() && it->is_number() && it->get<double>() >= 1) return it->get<int64_t>();
+    }
+    return 0;
 }
 
-std::vector<RunRecord> runsAtRate(const std::vector<RunRecord>& runs, double rate) {
+GridCell gridCellOf(const RunRecord& run) { return {offeredRateOf(run), dataScaleOf(run)}; }
+
+std::vector<GridCell> gridCells(const std::vector<RunRecord>& runs) {
+    std::vector<GridCell> cells;
+    for (const auto& r : runs) cells.push_back(gridCellOf(r));
+    std::sort(cells.begin(), cells.end());
+    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    return cells;
+}
+
+std::vector<RunRecord> runsIn(const std::vector<RunRecord>& runs, const GridCell& cell) {
     std::vector<RunRecord> out;
     for (const auto& r : runs)
-        if (offeredRateOf(r) == rate) out.push_back(r);
+        if (gridCellOf(r) == cell) out.push_back(r);
     return out;
 }
 

@@ -41,10 +41,22 @@ struct RunRecord {
 // The rate the run's clients were asked for (pgbench -R, detail "rate"); 0: unthrottled, and
 // for runs stored or imported without one.
 double offeredRateOf(const RunRecord& run);
-// The offered rates of `runs`, each once, ascending (0 for unthrottled ones).
-std::vector<double> offeredRates(const std::vector<RunRecord>& runs);
-// The runs offered `rate`: the points of one rate, when a sweep had several.
-std::vector<RunRecord> runsAtRate(const std::vector<RunRecord>& runs, double rate);
+// The scale of the pgbench data the run ran on: detail "data_scale" (a sweep records it), else
+// the :scale it ran with (for the built-in scripts the data's); 0: not recorded.
+int64_t dataScaleOf(const RunRecord& run);
+// Where runs stand off the client axis: an offered rate (0: unthrottled) and a data scale (0:
+// not recorded). The tidy exports write the points of each apart.
+struct GridCell {
+    double rate = 0;
+    int64_t scale = 0;
+    bool operator<(const GridCell& o) const { return scale != o.scale ? scale < o.scale : rate < o.rate; }
+    bool operator==(const GridCell& o) const { return rate == o.rate && scale == o.scale; }
+};
+GridCell gridCellOf(const RunRecord& run);
+// The cells of `runs`, each once, by scale then rate.
+std::vector<GridCell> gridCells(const std::vector<RunRecord>& runs);
+// The runs of one cell.
+std::vector<RunRecord> runsIn(const std::vector<RunRecord>& runs, const GridCell& cell);
 
 struct StoredSample {
     double startS = 0, endS = 0;

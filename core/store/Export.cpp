@@ -15,7 +15,8 @@ namespace scalelab {
 namespace {
 
 // An offered rate in a CSV cell: empty for an unthrottled run (it had no rate).
-std::string rateCell(const RunRecord& r) { return offeredRateOf(r) > 0 ? csvNumber(offeredRateOf(r)) : ""; }
+std::string rateCell(const RunRecord& r) { return rateField(offeredRateOf(r)); }
+std::string scaleCell(const RunRecord& r) { return scaleField(dataScaleOf(r)); }
 
 std::string opt(const std::optional<double>& v) { return v ? csvNumber(*v) : ""; }
 
@@ -31,7 +32,7 @@ void writeStatementsCsv(const std::vector<RunRecord>& runs, const StatementTexts
                         std::vector<std::string>& written) {
     std::string path = dir + "/statements.csv";
     CsvWriter w(path);
-    w.row({"run_id", "series", "clients", "rate", "repetition", "queryid", "calls", "total_ms", "mean_ms", "rows",
+    w.row({"run_id", "series", "clients", "rate", "scale", "repetition", "queryid", "calls", "total_ms", "mean_ms", "rows",
            "shared_blks_hit", "shared_blks_read", "shared_blks_dirtied", "wal_bytes", "query"});
     for (const auto& r : runs) {
         auto system = r.detail.find("system");
@@ -47,7 +48,7 @@ void writeStatementsCsv(const std::vector<RunRecord>& runs, const StatementTexts
                                                        : it->dump();
             };
             auto text = texts.find(id);
-            w.row({std::to_string(r.id), r.series, std::to_string(r.clients), rateCell(r), std::to_string(r.repetition), id,
+            w.row({std::to_string(r.id), r.series, std::to_string(r.clients), rateCell(r), scaleCell(r), std::to_string(r.repetition), id,
                    cell("calls"), cell("total_ms"), cell("mean_ms"), cell("rows"), cell("shared_blks_hit"),
                    cell("shared_blks_read"), cell("shared_blks_dirtied"), cell("wal_bytes"),
                    text == texts.end() ? "" : text->second});
@@ -90,12 +91,12 @@ void writeLatencyThroughputCsv(const std::vector<RunRecord>& runs, const std::ve
                                const std::string& dir, std::vector<std::string>& written) {
     std::string path = dir + "/latency-throughput.csv";
     CsvWriter w(path);
-    w.row({"series", "clients", "rate", "percentile", "runs", "tps_mean", "latency_ms_mean", "runs_below_rate",
+    w.row({"series", "clients", "rate", "scale", "percentile", "runs", "tps_mean", "latency_ms_mean", "runs_below_rate",
            "runs_skipping"});
     for (LatencyPercentile p : allLatencyPercentiles())
-        for (double rate : offeredRates(runs))
-            for (const auto& pt : latencyThroughput(runsAtRate(runs, rate), order, p))
-                w.row({pt.series, std::to_string(pt.clients), rate > 0 ? csvNumber(rate) : "", latencyPercentileName(p),
+        for (const GridCell& cell : gridCells(runs))
+            for (const auto& pt : latencyThroughput(runsIn(runs, cell), order, p))
+                w.row({pt.series, std::to_string(pt.clients), rateField(cell.rate), scaleField(cell.scale), latencyPercentileName(p),
                        std::to_string(pt.runs), csvNumber(pt.tps), csvNumber(pt.latencyMs), std::to_string(pt.belowRate),
                        std::to_string(pt.skipping)});
     w.close();
@@ -109,7 +110,7 @@ std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string
 
     std::string runsPath = dir + "/runs.csv";
     CsvWriter w(runsPath);
-    w.row({"run_id", "run_index", "series", "clients", "rate", "threads", "repetition", "status", "excluded", "flags", "tps",
+    w.row({"run_id", "run_index", "series", "clients", "rate", "scale", "threads", "repetition", "status", "excluded", "flags", "tps",
            "transactions", "failures", "measured_s", "latency_mean_ms", "latency_sd_ms", "latency_p50_ms", "latency_p90_ms",
            "latency_p95_ms", "latency_p99_ms", "latency_p999_ms", "latency_max_ms", "cpu_busy_pct", "loadgen_cpu_pct",
            "server_cpu_pct", "logical_reads_s", "commits_s", "started_at", "ended_at", "source", "error", "note",
@@ -117,7 +118,7 @@ std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string
     for (const auto& r : runs) {
         const auto& l = r.latency;
         w.row({std::to_string(r.id), r.runIndex ? std::to_string(*r.runIndex + 1) : "", r.series, std::to_string(r.clients),
-               rateCell(r), std::to_string(r.threads), std::to_string(r.repetition), runStatusName(r.status), r.excluded ? "1" : "0", r.flags.joined(";"),
+               rateCell(r), scaleCell(r), std::to_string(r.threads), std::to_string(r.repetition), runStatusName(r.status), r.excluded ? "1" : "0", r.flags.joined(";"),
                csvNumber(r.tps), std::to_string(r.transactions), std::to_string(r.failures), csvNumber(r.measuredSeconds),
                csvNumber(l.meanMs), csvNumber(l.stddevMs), csvNumber(l.p50Ms), csvNumber(l.p90Ms), csvNumber(l.p95Ms),
                csvNumber(l.p99Ms), csvNumber(l.p999Ms), csvNumber(l.maxMs), opt(r.cpuBusyPct), opt(r.loadGeneratorCpuPct),
@@ -129,11 +130,11 @@ std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string
 
     std::string pointsPath = dir + "/points.csv";
     CsvWriter p(pointsPath);
-    // A row per series, client count and offered rate (tidy): the points of each rate apart.
+    // A row per series, client count, offered rate and data scale (tidy): the points of each apart.
     writePointsHeader(p, PointAxis::Clients, true);
     for (RunMetric m : allRunMetrics())
-        for (double rate : offeredRates(runs))
-            writePointRows(p, summarizePoints(pointRuns(runsAtRate(runs, rate), order, m), confidence), m, rate);
+        for (const GridCell& cell : gridCells(runs))
+            writePointRows(p, summarizePoints(pointRuns(runsIn(runs, cell), order, m), confidence), m, cell);
     p.close();
     written.push_back(pointsPath);
 
@@ -197,6 +198,7 @@ nlohmann::json exportJson(ExperimentStore& store, bool withSamples) {
                               {"series", r.series},
                               {"clients", r.clients},
                               {"rate", offeredRateOf(r) > 0 ? nlohmann::json(offeredRateOf(r)) : nlohmann::json()},
+                              {"scale", dataScaleOf(r) > 0 ? nlohmann::json(dataScaleOf(r)) : nlohmann::json()},
                               {"threads", r.threads},
                               {"repetition", r.repetition},
                               {"status", runStatusName(r.status)},

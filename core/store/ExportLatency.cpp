@@ -2,6 +2,7 @@
 
 #include "stats/LatencyDistribution.h"
 #include "store/Csv.h"
+#include "store/ReportCsv.h"
 
 namespace scalelab {
 namespace {
@@ -18,18 +19,14 @@ std::vector<std::string> percentileCells(const LatencyHistogram& h) {
 
 } // namespace
 
-namespace {
-std::string rateCell(double rate) { return rate > 0 ? csvNumber(rate) : ""; }  // empty: unthrottled
-} // namespace
-
 void writeLatencyCsv(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
                      const std::string& dir, std::vector<std::string>& written) {
     std::string histPath = dir + "/latency-histograms.csv";
     CsvWriter hist(histPath);
-    hist.row({"run_id", "series", "clients", "rate", "repetition", "bucket_low_ms", "bucket_high_ms", "count"});
+    hist.row({"run_id", "series", "clients", "rate", "scale", "repetition", "bucket_low_ms", "bucket_high_ms", "count"});
     std::string pctPath = dir + "/latency-percentiles.csv";
     CsvWriter pct(pctPath);
-    std::vector<std::string> header{"scope", "run_id", "series", "clients", "rate", "repetition", "runs", "runs_without_histogram",
+    std::vector<std::string> header{"scope", "run_id", "series", "clients", "rate", "scale", "repetition", "runs", "runs_without_histogram",
                                     "transactions"};
     for (const auto& [q, name] : distributionPercentiles()) {
         (void)q;
@@ -41,19 +38,22 @@ void writeLatencyCsv(const std::vector<RunRecord>& runs, const std::vector<std::
         auto h = runHistogram(r);
         if (!h || h->count() == 0) continue;
         for (const auto& b : nonEmptyBuckets(*h))
-            hist.row({std::to_string(r.id), r.series, std::to_string(r.clients), rateCell(offeredRateOf(r)),
+            hist.row({std::to_string(r.id), r.series, std::to_string(r.clients), rateField(offeredRateOf(r)),
+                      scaleField(dataScaleOf(r)),
                       std::to_string(r.repetition), csvNumber(b.lowMs),
                       csvNumber(b.highMs), std::to_string(b.count)});
         std::vector<std::string> row{"run", std::to_string(r.id), r.series, std::to_string(r.clients),
-                                     rateCell(offeredRateOf(r)), std::to_string(r.repetition), "1", "0"};
+                                     rateField(offeredRateOf(r)), scaleField(dataScaleOf(r)), std::to_string(r.repetition),
+                                     "1", "0"};
         for (auto& c : percentileCells(*h)) row.push_back(std::move(c));
         pct.row(row);
     }
     // A point: its rounds' histograms added (exact), the runs that count in statistics only.
-    for (double rate : offeredRates(runs))
-        for (const auto& p : pointDistributions(runsAtRate(runs, rate), seriesOrder)) {
+    for (const GridCell& cell : gridCells(runs))
+        for (const auto& p : pointDistributions(runsIn(runs, cell), seriesOrder)) {
             if (p.merged.count() == 0) continue;
-            std::vector<std::string> row{"point", "", p.series, std::to_string(p.clients), rateCell(rate), "",
+            std::vector<std::string> row{"point", "", p.series, std::to_string(p.clients), rateField(cell.rate),
+                                         scaleField(cell.scale), "",
                                          std::to_string(p.runs), std::to_string(p.runsWithout)};
             for (auto& c : percentileCells(p.merged)) row.push_back(std::move(c));
             pct.row(row);

@@ -241,7 +241,7 @@ std::string htmlReport(const HtmlReportInput& in) {
     out += "<h2>Points</h2>\n<p>" + htmlEscape(metric + " (" + runMetricUnit(o.metric) + "), mean with " + level +
                                                 " confidence interval (Student's t) over the runs of each point.") + "</p>\n";
     {
-        Table t(out, {"Series", o.axis == PointAxis::Rate ? "Offered tps" : "Clients", "n", "Mean", "sd", "CI low", "CI high",
+        Table t(out, {"Series", pointAxisHeading(o.axis), "n", "Mean", "sd", "CI low", "CI high",
                       "Median", "Min", "Max"});
         for (const auto& p : r.points) {
             const PointSummary& s = p.summary;
@@ -266,7 +266,7 @@ std::string htmlReport(const HtmlReportInput& in) {
                           ". Runs/side: runs on each side that would detect a " + num(v.options.changePct, 0) +
                           "% change with " + num(100 * v.options.power, 0) + "% power at the corrected level.") +
                "</p>\n";
-        std::vector<std::string> head{o.axis == PointAxis::Rate ? "Offered tps" : "Clients", o.baseline + " mean", o.candidate + " mean", "Change", "Change interval",
+        std::vector<std::string> head{pointAxisHeading(o.axis), o.baseline + " mean", o.candidate + " mean", "Change", "Change interval",
                                       "p", "p adjusted", "Verdict", "Runs/side"};
         const std::optional<double>& margin = v.options.equivalencePct;
         if (margin) head.push_back("Same within ±" + num(*margin, 1) + "%");

@@ -12,25 +12,28 @@ std::string opt(const std::optional<double>& v) { return v ? csvNumber(*v) : "";
 
 } // namespace
 
-void writePointsHeader(CsvWriter& csv, PointAxis axis, bool withRate) {
+std::string rateField(double rate) { return rate > 0 ? csvNumber(rate) : ""; }
+std::string scaleField(int64_t scale) { return scale > 0 ? std::to_string(scale) : ""; }
+
+void writePointsHeader(CsvWriter& csv, PointAxis axis, bool withCell) {
     std::vector<std::string> head{"series", pointAxisName(axis)};
-    if (withRate) head.push_back("rate");
+    if (withCell) head.push_back("rate"), head.push_back("scale");
     for (const char* name : {"metric", "n", "mean", "sd", "se", "confidence", "ci_low", "ci_high", "median", "min", "max",
              "ci_low_clamped"})
         head.push_back(name);
     csv.row(head);
 }
 
-void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunMetric metric, std::optional<double> rate) {
+void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunMetric metric, std::optional<GridCell> cell) {
     for (const auto& pt : points) {
         const PointSummary& s = pt.summary;
         std::vector<std::string> row{pt.series, std::to_string(pt.clients)};
-        if (rate) row.push_back(*rate > 0 ? csvNumber(*rate) : "");
-        for (std::string cell : {std::string(runMetricName(metric)), std::to_string(s.n), csvNumber(s.mean),
+        if (cell) row.push_back(rateField(cell->rate)), row.push_back(scaleField(cell->scale));
+        for (std::string field : {std::string(runMetricName(metric)), std::to_string(s.n), csvNumber(s.mean),
                                  s.n > 1 ? csvNumber(s.sd) : "", s.n > 1 ? csvNumber(s.se) : "", csvNumber(s.confidence),
                                  opt(s.ciLow), opt(s.ciHigh), csvNumber(s.median), csvNumber(s.min), csvNumber(s.max),
                                  std::string(s.ciLowClamped ? "1" : "0")})
-            row.push_back(std::move(cell));
+            row.push_back(std::move(field));
         csv.row(row);
     }
 }

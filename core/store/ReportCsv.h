@@ -21,11 +21,15 @@
 
 namespace scalelab {
 
-// The x column is named by the axis; `withRate`: a rate column after it (export's tidy points.csv,
-// a row per series, client count and offered rate, empty for unthrottled).
-void writePointsHeader(CsvWriter& csv, PointAxis axis = PointAxis::Clients, bool withRate = false);
+// The x column is named by the axis; `withCell`: rate and scale columns after it (export's tidy
+// points.csv, a row per series, client count, offered rate and data scale; empty for unthrottled
+// and for a scale not recorded).
+void writePointsHeader(CsvWriter& csv, PointAxis axis = PointAxis::Clients, bool withCell = false);
 void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunMetric metric,
-                    std::optional<double> rate = std::nullopt);
+                    std::optional<GridCell> cell = std::nullopt);
+// A cell's rate and scale as CSV fields: empty for none.
+std::string rateField(double rate);
+std::string scaleField(int64_t scale);
 
 // DIR/points.csv (unless withPoints is false: exportCsv wrote every metric's there), and
 // compare.csv, verdict.csv, usl.csv, peak.csv for the parts the report has. Creates DIR. Returns the files.

@@ -171,7 +171,9 @@ std::vector<PlannedRun> extraRound(const SweepPlan& plan, const std::vector<Poin
         std::sort(series.begin(), series.end());
         for (int i = static_cast<int>(series.size()) - 1; i > 0; --i)
             std::swap(series[static_cast<size_t>(i)], series[static_cast<size_t>(rng.between(0, i))]);
-        for (int s : series) out.push_back({firstIndex + static_cast<int>(out.size()), round, s, c});
+        // A precision rule runs with one rate and one scale (parsePlan refuses lists): the plan's.
+        for (int s : series)
+            out.push_back({firstIndex + static_cast<int>(out.size()), round, s, c, plan.rates.front(), plan.scales.front()});
     }
     return out;
 }

@@ -113,18 +113,19 @@ private:
 struct WholeList {
     const char* what;    // "a client count", "a rate"
     const char* plural;  // "client counts", "rates"
-    const char* unit;    // "clients", "transactions per second"
+    const char* unit;    // "a positive whole number of clients", ... "a positive whole scale (pgbench -s)"
     int64_t most;
 };
-const WholeList kClientList{"a client count", "client counts", "clients", 100000};
-const WholeList kRateList{"a rate", "rates", "transactions per second", 100000000};
+const WholeList kClientList{"a client count", "client counts", "a positive whole number of clients", 100000};
+const WholeList kRateList{"a rate", "rates", "a positive whole number of transactions per second", 100000000};
+const WholeList kScaleList{"a scale", "scales", "a positive whole scale (pgbench -s)", 100000000};
 
 int64_t positive(const std::string& text, const std::string& whole, const std::string& path, const WholeList& list) {
     std::string t = text;
     t.erase(0, t.find_first_not_of(" \t"));
     t.erase(t.find_last_not_of(" \t") + 1);
     if (t.empty() || t.size() > 9 || !std::all_of(t.begin(), t.end(), ::isdigit) || std::stoll(t) < 1 || std::stoll(t) > list.most)
-        fail(path, "'" + whole + "': '" + t + "' is not a positive whole number of " + list.unit + " (at most " +
+        fail(path, "'" + whole + "': '" + t + "' is not " + list.unit + " (at most " +
                        std::to_string(list.most) + ")");
     return std::stoll(t);
 }
@@ -168,7 +169,7 @@ std::vector<int64_t> parseWholeList(const json& v, const std::string& path, cons
             const json& c = v[i];
             std::string at = path + "[" + std::to_string(i) + "]";
             if (!c.is_number_integer() || c.get<int64_t>() < 1 || c.get<int64_t>() > list.most)
-                fail(at, std::string("expected a positive whole number of ") + list.unit + " (at most " +
+                fail(at, std::string("expected ") + list.unit + " (at most " +
                              std::to_string(list.most) + "), found " + c.dump());
             out.push_back(c.get<int64_t>());
         }
@@ -215,6 +216,8 @@ std::vector<int> parseClientCounts(const json& v, const std::string& path) {
     for (int64_t c : parseWholeList(v, path, kClientList)) out.push_back(static_cast<int>(c));
     return out;
 }
+
+std::vector<int64_t> parseScales(const json& v, const std::string& path) { return parseWholeList(v, path, kScaleList); }
 
 std::vector<double> parseRates(const json& v, const std::string& path) {
     std::vector<double> out;
@@ -490,12 +493,32 @@ SweepPlan parsePlan(const json& j) {
     }
     if (const json* data = root.get("data")) {
         Reader d(*data, "$.data");
-        p.scale = d.integer("scale", 10, 1);
+        // One scale, or a list: the data-size axis of the grid (docs/sweeps.md, "Data-size sweeps").
+        if (const json* sc = d.get("scale"); sc && !sc->is_number()) p.scales = parseScales(*sc, "$.data.scale");
+        else p.scales = {d.integer("scale", 10, 1)};
         std::string policy = d.string("init", "if-missing");
         if (policy != "if-missing" && policy != "reinit")
             fail("$.data.init", "expected \"if-missing\" (use the tables that are there) or \"reinit\" (re-create them)");
         p.reinit = policy == "reinit";
         d.finish();
+    }
+    if (p.scales.size() > 1) {
+        // Each scale's data is built before its runs (the tables dropped and made again).
+        if (p.builtins.empty())
+            fail("$.data.scale", "a list of scales builds pgbench's tables for the built-in scripts at each; custom "
+                                 "scripts alone take their :scale from $.workload.scale");
+        if (!p.embedded() && !p.reinit)
+            fail("$.data.scale", "a list of scales drops and rebuilds the pgbench tables at each scale: on a server of "
+                                 "yours (target.conninfo) say so with \"init\": \"reinit\" in $.data");
+        if (p.precision)
+            fail("$.precision", "adaptive rounds judge points by client count; a plan with several scales runs its "
+                                "planned repetitions (docs/sweeps.md, \"Data-size sweeps\")");
+        int64_t runs = static_cast<int64_t>(p.repetitions) * static_cast<int64_t>(p.series.size()) *
+                       static_cast<int64_t>(p.clients.size()) * static_cast<int64_t>(p.rates.size()) *
+                       static_cast<int64_t>(p.scales.size());
+        if (runs > kMaxRuns)
+            fail("$.data.scale", std::to_string(runs) + " runs are more than the " + std::to_string(kMaxRuns) +
+                                     " runs one sweep may plan");
     }
     root.finish();
     return p;

@@ -1,5 +1,5 @@
 #pragma once
-// A sweep plan: series x client counts x offered rates x repetitions, and everything a run needs. Read from
+// A sweep plan: series x client counts x offered rates x data scales x repetitions, and everything a run needs. Read from
 // JSON (schema in docs/sweeps.md); every error names the JSON path and what was expected.
 #include "load/LoadSpec.h"
 #include "load/PgbenchData.h"
@@ -85,7 +85,7 @@ struct SweepPlan {
     double pauseS = 0;
     int retries = 1;                         // a failed run runs again at the end of the sweep, this many times
     // data
-    int64_t scale = 10;
+    std::vector<int64_t> scales{10};        // pgbench's data scale; several: a grid axis, the data rebuilt at each
     bool reinit = false;                     // re-create ScaleLab's pgbench tables at the start
 
     std::optional<LoadHostsPlan> loadHosts;  // none: the clients run here
@@ -108,6 +108,8 @@ std::vector<int> parseClientCounts(const nlohmann::json& value, const std::strin
 
 // A rate or a list of rates in the same forms, whole transactions per second.
 std::vector<double> parseRates(const nlohmann::json& value, const std::string& path);
+// A list of data scales in the same forms.
+std::vector<int64_t> parseScales(const nlohmann::json& value, const std::string& path);
 
 // Server setting names unknown to `known` (PostgreSQL's own list): errors with their JSON paths.
 // Names with a dot (an extension's) are not checked.
@@ -120,10 +122,12 @@ struct PlannedRun {
     int series = 0;       // index into plan.series
     int clients = 0;
     double rate = 0;      // offered tps, 0: unthrottled
+    int64_t scale = 10;   // the data's scale (data.scale)
 };
 
-// Interleaved (default): round by round; in each round every client count (and every rate,
-// ascending, at each) runs once per series, the series in an order shuffled from `seed`, so drift hits every series alike.
+// Scale by scale (ascending: the data is rebuilt when it changes, so it changes as seldom as it
+// can), and at each scale: interleaved (default): round by round; in each round every client
+// count (and every rate, ascending, at each) runs once per series, the series in an order shuffled from `seed`, so drift hits every series alike.
 // Sequential: series by series, each with all its rounds. Deterministic for a given seed.
 std::vector<PlannedRun> expandPlan(const SweepPlan& plan, uint64_t seed);
 

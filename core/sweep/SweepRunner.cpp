@@ -60,16 +60,18 @@ SweepRunner::~SweepRunner() = default;
 // (a resume runs them again).
 void SweepRunner::reportShortPoints(const std::vector<PlannedRun>& runs, SweepServers& servers) {
     std::set<int64_t> completed = store_.finishedRunIndexes();
-    std::map<std::tuple<int, int, double>, std::pair<int, int>> rounds;  // (series, clients, rate) -> (completed, planned)
+    // (series, clients, rate, scale) -> (completed, planned)
+    std::map<std::tuple<int, int, double, int64_t>, std::pair<int, int>> rounds;
     for (const auto& r : runs) {
-        auto& c = rounds[{r.series, r.clients, r.rate}];
+        auto& c = rounds[{r.series, r.clients, r.rate, r.scale}];
         ++c.second;
         if (completed.count(r.index)) ++c.first;
     }
     for (const auto& [point, c] : rounds)
         if (c.first < c.second)
             servers.note(plan_.series[static_cast<size_t>(std::get<0>(point))].label + " at " +
-                         runPointText(std::get<1>(point), std::get<2>(point)) +
+                         runPointText(std::get<1>(point), std::get<2>(point),
+                                      plan_.scales.size() > 1 ? std::get<3>(point) : 0) +
                          ": " + std::to_string(c.first) + " of " + std::to_string(c.second) +
                          " rounds completed; `scalelab sweep --resume` runs the missing ones again");
 }
@@ -150,6 +152,7 @@ RunRecord notStarted(const PlannedRun& planned, const SeriesSpec& series, const 
     r.startedAt = r.endedAt = utcTimestamp();
     r.latency = missingLatency();
     r.detail["rate"] = planned.rate;  // its point on an offered-load axis
+    r.detail["data_scale"] = planned.scale;
     return r;
 }
 
@@ -433,6 +436,7 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
     progress.series = series.label;
     progress.clients = planned.clients;
     progress.rate = planned.rate;
+    progress.scale = plan_.scales.size() > 1 ? planned.scale : 0;
     progress.repetition = planned.repetition;
     progress.elapsedS = secondsSince(s.started);
     int left = total_ - s.done + s.extraExpected;
@@ -446,12 +450,13 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
     SweepServers& servers = s.servers;
     std::string conninfo;
     int64_t scale = 0;
+    std::optional<double> built;  // seconds, when the data was built for this run
     try {
         conninfo = servers.activate(series);
         servers.markRunStart();
         if (plan_.embedded())
             sizeEmbeddedServerFor(*servers.active(), s.maxClients, [&](const std::string& line) { servers.note(line); });
-        servers.ensureData(conninfo, s.usesPgbenchTables);
+        built = servers.ensureData(conninfo, s.usesPgbenchTables, planned.scale);
         takeProvenance(s, conninfo);
         scale = scaleForRun(s.usesPgbenchTables, s.usesPgbenchTables ? inspectPgbenchData(conninfo) : PgbenchDataInfo{},
                             plan_.scriptScale);
@@ -517,6 +522,9 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
         record.error = "the run completed, but " + metricsHost_->lost();
     }
     record.detail["threads_rule"] = plan_.json.value("threads", nlohmann::json("pus"));
+    // The data it ran on: its point on a data-size axis, and what building it took.
+    if (s.usesPgbenchTables) record.detail["data_scale"] = planned.scale;
+    if (built) record.detail["data_build_s"] = *built;
     if (!hosts.is_null()) record.detail["load_hosts"] = hosts;
     std::optional<ServerLoss> loss;
     if (record.status == RunStatus::Failed) {
@@ -546,8 +554,8 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
                      "%): its latency is that of a queue, not of the service at that load");
     for (RunFlag flag : record.flags.known()) {
         if (flag != RunFlag::ClientBound && flag != RunFlag::Unstable) continue;
-        servers.note(series.label + " at " + runPointText(planned.clients, planned.rate) + ", round " + std::to_string(planned.repetition) +
-                     ": " +
+        servers.note(series.label + " at " + runPointText(planned.clients, planned.rate, progress.scale) + ", round " +
+                     std::to_string(planned.repetition) + ": " +
                      (flag == RunFlag::ClientBound ? "client-bound: the load generator used over 90% of its PUs; "
                                                      "this point measures the client, not the server"
                                                    : "unstable: " + record.detail["steady_state"]["reason"].get<std::string>()));

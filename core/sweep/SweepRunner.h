@@ -36,6 +36,7 @@ struct SweepProgress {
     std::string series;
     int clients = 0;
     double rate = 0;      // offered tps, 0: unthrottled
+    int64_t scale = 0;    // the data's scale when the plan has several, else 0
     int repetition = 0;
     double elapsedS = 0;  // this session
     double etaS = 0;      // for the runs left, from this session's pace (or the plan's durations)

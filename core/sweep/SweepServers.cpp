@@ -4,6 +4,7 @@
 #include "server/AlterSystem.h"
 #include "server/Conninfo.h"
 #include "util/Error.h"
+#include "util/Format.h"
 
 #include <algorithm>
 #include <chrono>
@@ -239,15 +240,29 @@ void SweepServers::restore() noexcept {
     }
 }
 
-void SweepServers::ensureData(const std::string& conninfo, bool usesPgbenchTables) {
-    if (prepared_[conninfo] || !usesPgbenchTables) return;
+std::optional<double> SweepServers::ensureData(const std::string& conninfo, bool usesPgbenchTables, int64_t scale) {
+    if (!usesPgbenchTables) return std::nullopt;
+    auto at = prepared_.find(conninfo);
+    if (at != prepared_.end() && at->second == scale) return std::nullopt;
+    bool first = at == prepared_.end();
     PgbenchDataNeed need;
     need.ownServer = plan_.embedded();
-    need.reinit = plan_.reinit;
-    need.scale = plan_.scale;
+    // "init": "reinit" re-creates them at the start and at each new scale, not before every run.
+    need.reinit = plan_.reinit && (first || at->second != scale);
+    need.scale = scale;
+    // With a list of scales the tables must be at the run's (parsePlan asked a server of the
+    // user's for "reinit"); with one, tables already there are used at whatever scale they are.
+    need.matchScale = plan_.scales.size() > 1;
     need.otherwise = "run `scalelab init --conninfo ...` first, or set \"data\": {\"init\": \"reinit\"} in the plan";
-    ensurePgbenchData(conninfo, need, [this](const std::string& s) { note(s); });
-    prepared_[conninfo] = true;
+    PgbenchDataInfo before = inspectPgbenchData(conninfo);
+    auto start = std::chrono::steady_clock::now();
+    PgbenchDataInfo after = ensurePgbenchData(conninfo, need, [this](const std::string& s) { note(s); });
+    prepared_[conninfo] = scale;
+    bool built = need.reinit || !before.complete || (need.matchScale && before.scale != scale);
+    if (!built) return std::nullopt;
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    note("pgbench tables at scale " + std::to_string(after.scale) + " built in " + formatNumber("%.1f", seconds) + " s");
+    return seconds;
 }
 
 } // namespace scalelab

@@ -50,8 +50,10 @@ public:
     std::string activate(const SeriesSpec& series);
     EmbeddedServer* active() const { return active_; }
 
-    // Creates or re-creates the pgbench tables once per server, as the plan asks.
-    void ensureData(const std::string& conninfo, bool usesPgbenchTables);
+    // The pgbench tables for a run at `scale`, once per cluster and scale: kept while the scale
+    // stays, rebuilt when it changes (a plan's list of scales). The seconds a build took, when
+    // this call built them.
+    std::optional<double> ensureData(const std::string& conninfo, bool usesPgbenchTables, int64_t scale);
 
     // Where the active server's log stands: what it says from here on belongs to the next run.
     void markRunStart();
@@ -87,7 +89,7 @@ private:
     std::uintmax_t logOffset_ = 0;
     bool lossSaid_ = false;                                             // a failed run carries the log lines
     std::map<EmbeddedServer*, std::vector<std::string>> overrides_;     // series settings in force
-    std::map<std::string, bool> prepared_;                              // conninfo -> data checked
+    std::map<std::string, int64_t> prepared_;                           // conninfo -> the scale its data was checked at
     std::string remoteOverridesConninfo_;
     std::vector<std::string> remoteOverrides_;
 };

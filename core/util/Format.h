@@ -33,9 +33,11 @@ inline std::string clientsText(long long n) { return std::to_string(n) + (n == 1
 // An offered rate (pgbench -R): "1000 tps offered".
 inline std::string offeredText(double tps) { return formatNumber("%g", tps) + " tps offered"; }
 
-// Where a planned run stands in the grid: "8 clients", "8 clients, 1000 tps offered".
-inline std::string runPointText(long long clients, double rate) {
-    return clientsText(clients) + (rate > 0 ? ", " + offeredText(rate) : "");
+// Where a planned run stands in the grid: "8 clients", "8 clients, 1000 tps offered", "8
+// clients, scale 100" (`scale` when the grid has several, else 0).
+inline std::string runPointText(long long clients, double rate, long long scale = 0) {
+    return clientsText(clients) + (rate > 0 ? ", " + offeredText(rate) : "") +
+           (scale > 0 ? ", scale " + std::to_string(scale) : "");
 }
 
 } // namespace scalelab

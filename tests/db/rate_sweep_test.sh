@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Offered-load sweeps (issue 35): a plan with a list of rates runs each at every client count,
-# keeps each run's rate, flags the rate the server could not reach, and report, runs and export
-# put the points on the rate axis. A real server, real runs.
+# Offered-load and data-size sweeps (issue 35): a plan with a list of rates runs each at every
+# client count, keeps each run's rate, flags the rate the server could not reach, and report,
+# runs and export put the points on the rate axis; a list of scales builds the data at each,
+# once, and the points go on the scale axis. A real server, real runs.
 # Usage: rate_sweep_test.sh PATH/TO/scalelab
 set -uo pipefail
 scalelab=$1
@@ -80,4 +81,29 @@ grep -q "below the offered rate" "$work/lt.svg" || fail "latency-tps SVG has no 
 grep -q ">5000000<" "$work/lt.svg" || fail "latency-tps SVG has no rate label"
 expect_rc 2 "--latency-tps with --metric" "$scalelab" export "$work/r.slab" --png "$work/x.png" --latency-tps p99 --metric latency_p95
 grep -q "p99 latency against achieved tps" "$work/r.html" || fail "the HTML report has no latency-tps chart"
+# Data-size sweep: the tables of the sweep above (scale 1) kept for the scale-1 runs, rebuilt once
+# at scale 2 for the rest; each run says its scale, the first at scale 2 the build's time.
+cat >"$work/scales.json" <<JSON
+{"version": 1, "target": {"data_dir": "$data"},
+ "workload": {"builtin": "select-only"},
+ "series": [{"label": "A"}, {"label": "B", "settings": {"work_mem": "2MB"}}],
+ "clients": [2], "threads": 1, "duration": 1, "repetitions": 2, "seed": 5, "data": {"scale": [2, 1]}}
+JSON
+expect_rc 0 "a sweep over two scales" "$scalelab" sweep "$work/scales.json" -o "$work/s.slab"
+[[ $(grep -c "pgbench tables at scale 2 built in" "$work/out") == 1 && $(grep -c "built in" "$work/out") == 1 ]] ||
+  fail "one build, at scale 2: $(cat "$work/out")"
+grep -q "rebuilding them at scale 2" "$work/out" || fail "no rebuild at scale 2: $(cat "$work/out")"
+expect_rc 0 "report by scale" "$scalelab" report "$work/s.slab" --compare A B
+grep -Eq "^series +scale " "$work/out" || fail "report's x column: $(cat "$work/out")"
+grep -Eq "^A +2 +2 " "$work/out" || fail "report's point A at scale 2: $(cat "$work/out")"
+expect_rc 0 "export by scale" "$scalelab" export "$work/s.slab" --csv "$work/scsv"
+python3 - "$work" <<'PY' || fail "scale export"
+import csv, sys
+d = sys.argv[1]
+runs = list(csv.DictReader(open(d + "/scsv/runs.csv")))
+assert [r["scale"] for r in runs] == ["1"] * 4 + ["2"] * 4, [r["scale"] for r in runs]   # scale by scale
+points = [p for p in csv.DictReader(open(d + "/scsv/points.csv")) if p["metric"] == "tps"]
+assert sorted((p["series"], p["scale"], p["n"]) for p in points) == [
+    ("A", "1", "2"), ("A", "2", "2"), ("B", "1", "2"), ("B", "2", "2")], points
+PY
 finish rate_sweep

@@ -282,6 +282,34 @@ private slots:
         QCOMPARE(page.data().series[0].label, QStringLiteral("A, 100 tps offered"));
         QCOMPARE(t->horizontalHeaderItem(0)->text(), QStringLiteral("Clients"));
     }
+
+    // A sweep over data scales opens on the scale axis; the menu offers only the axes the runs have.
+    void aSweepOverScalesIsShownOnTheScaleAxis() {
+        TempDir dir("scalelab-scale-axis");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            int64_t index = 0;
+            for (int rep = 1; rep <= 2; ++rep)
+                for (int64_t scale : {1, 100})
+                    for (const char* series : {"A", "B"}) {
+                        RunRecord r = test::completedRun(series, 4, rep, 1000.0 / static_cast<double>(scale + rep), index++);
+                        r.detail["data_scale"] = scale;
+                        store->saveRun(r, {});
+                    }
+        }
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        QVERIFY(!page.axisCombo()->isHidden());
+        QCOMPARE(page.axisCombo()->count(), 2);  // clients and scale: no run had a rate
+        QCOMPARE(page.axisCombo()->currentData().toString(), QStringLiteral("scale"));
+        QCOMPARE(page.data().axis, PointAxis::Scale);
+        QCOMPARE(page.data().series[0].points.size(), 2);
+        QCOMPARE(page.data().series[0].points[1].clients, 100.0);
+        QCOMPARE(page.comparisonTable()->horizontalHeaderItem(0)->text(), QStringLiteral("Scale"));
+        page.axisCombo()->setCurrentIndex(page.axisCombo()->findData(QStringLiteral("clients")));
+        QCOMPARE(page.data().series[0].label, QStringLiteral("A, scale 1"));
+    }
 };
 
 QTEST_MAIN(ComparisonRatioTest)

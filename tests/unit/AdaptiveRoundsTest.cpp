@@ -195,4 +195,12 @@ TEST(AdaptiveRounds, AnExtraRoundIsInterleavedAndNumberedAfterThePlannedOnes) {
     std::set<int> firsts;
     for (int r = 4; r < 40; ++r) firsts.insert(extraRound(p, needs, 18, r, 7)[0].series);
     EXPECT_EQ(firsts.size(), 2u) << "either series may go first";
+    // An added run is offered the plan's rate and runs on its data scale, as the planned ones.
+    json rated = plan({{"target", 3}, {"max_repetitions", 6}});
+    rated["workload"]["rate"] = 500;
+    rated["data"] = {{"scale", 3}};
+    for (const auto& r : extraRound(parsePlan(rated), needs, 18, 4, 7)) {
+        EXPECT_EQ(r.rate, 500);
+        EXPECT_EQ(r.scale, 3);
+    }
 }

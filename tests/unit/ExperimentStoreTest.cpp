@@ -625,7 +625,7 @@ TEST_F(StoreTest, ExportedRunsCsvImportsBackTheSameRuns) {
     EXPECT_EQ(imported[0].run.tps, 100.25);
     EXPECT_EQ(imported[1].run.tps, 1e-5);
     std::string points = slurp((dir.path() / "csv/points.csv").string());
-    EXPECT_NE(points.find("\"a, \"\"quoted\"\" series\",2,,tps,1,100.25,"), std::string::npos) << points;
+    EXPECT_NE(points.find("\"a, \"\"quoted\"\" series\",2,,,tps,1,100.25,"), std::string::npos) << points;
     EXPECT_EQ(errorOf([] { parseRunsCsv("series,clients,repetition,tps\nx,1,1,\"12\n", "bad.csv"); }),
               "bad.csv:2: malformed CSV (a quoted field is not closed)");
     EXPECT_EQ(errorOf([] { parseRunsCsv("series,clients,tps\n", "bad.csv"); }), "bad.csv:1: the header has no 'repetition' column");

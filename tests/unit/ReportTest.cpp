@@ -231,7 +231,7 @@ TEST(StatsReport, CsvRendererWritesOneSchemaPerFileAndEmptyFieldsForMissingValue
     for (const auto& run : experimentRuns()) store->saveRun(run, {});
     exportCsv(*store, (dir.path() / "export").string());
     std::string exported = firstLine(slurp((dir.path() / "export/points.csv").string()));
-    EXPECT_EQ(exported, "series,clients,rate," + firstLine(points).substr(std::string("series,clients,").size()));
+    EXPECT_EQ(exported, "series,clients,rate,scale," + firstLine(points).substr(std::string("series,clients,").size()));
 
     // Without points: the window's export, whose points.csv exportCsv wrote.
     std::string tablesOnly = (dir.path() / "tables-only").string();
@@ -500,4 +500,41 @@ TEST(Report, ACurveForEachValueOffTheAxis) {
     plain[0].detail["rate"] = 0.5;
     EXPECT_NE(errorOf([&] { runsOnAxis(plain, kOrder, PointAxis::Rate); }).find("the rate axis takes whole transactions per second"),
               std::string::npos);
+}
+
+// Issue 35: a sweep over data scales is on the scale axis; a curve names each value off its axis
+// that varies.
+TEST(Report, TheScaleAxisAndCurvesOfEveryValueOffIt) {
+    std::vector<RunRecord> runs;
+    for (int rep = 1; rep <= 3; ++rep)
+        for (int64_t scale : {1, 10, 100})
+            for (const char* series : {"A", "B"}) {
+                RunRecord r = run(series, 8, rep, (series[0] == 'B' && scale == 100 ? 500.0 : 1000.0) * (1 + 0.01 * rep));
+                r.detail["data_scale"] = scale;
+                runs.push_back(r);
+            }
+    EXPECT_EQ(naturalAxis(runs), PointAxis::Scale);
+    ReportOptions o;
+    o.axis = PointAxis::Scale;
+    o.baseline = "A", o.candidate = "B";
+    StatsReport r = buildStatsReport(runs, kOrder, o, "x.scalelab");
+    ASSERT_EQ(r.points.size(), 6u);
+    EXPECT_EQ(r.points[2].clients, 100);
+    std::string said;
+    for (const auto& s : r.verdict->summary) said += s + "\n";
+    EXPECT_NE(said.find("B is slower than A by 50.0%"), std::string::npos) << said;
+    EXPECT_NE(said.find("at scale 100"), std::string::npos) << said;
+    EXPECT_NE(said.find("Bonferroni correction over 3 scales"), std::string::npos) << said;
+    EXPECT_NE(reportText(r).find("series                 scale"), std::string::npos) << reportText(r);
+    // Off the scale axis, on the client axis: a curve per series and scale.
+    EXPECT_EQ(runsOnAxis(runs, kOrder, PointAxis::Clients).curves,
+              (std::vector<std::string>{"A, scale 1", "A, scale 10", "A, scale 100", "B, scale 1", "B, scale 10", "B, scale 100"}));
+    // Rates too: both values off the axis name a curve.
+    for (auto& run : runs) run.detail["rate"] = run.repetition == 1 ? 100 : 200;
+    AxisRuns both = runsOnAxis(runs, kOrder, PointAxis::Clients);
+    EXPECT_EQ(both.curves.size(), 12u);
+    EXPECT_EQ(both.curves[0], "A, 100 tps offered, scale 1");
+    EXPECT_EQ(runsOnAxis(runs, kOrder, PointAxis::Scale).curves[0], "A, 100 tps offered");
+    EXPECT_EQ(errorOf([&] { runsOnAxis(experimentRuns(), kOrder, PointAxis::Scale); }),
+              "no run has a recorded data scale: there is no scale axis to show");
 }

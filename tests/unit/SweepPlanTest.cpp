@@ -399,3 +399,45 @@ TEST(SweepPlan, ARateListSaysWhatIsWrongAndWhere) {
     j["precision"] = {{"target", 5}, {"max_repetitions", 4}};
     EXPECT_EQ(problem(j).rfind("$.precision: adaptive rounds judge points by client count", 0), 0u) << problem(j);
 }
+
+// Issue 35: data.scale as a list is the grid's data-size axis, run scale by scale.
+TEST(SweepPlan, AScaleListIsAnAxisRunScaleByScale) {
+    json j = base();
+    j["data"] = {{"scale", json::array({100, 1, 10})}};
+    SweepPlan p = parsePlan(j);
+    EXPECT_EQ(p.scales, (std::vector<int64_t>{100, 1, 10}));
+    auto runs = expandPlan(p, 7);
+    ASSERT_EQ(runs.size(), 36u);
+    int changes = 0;
+    for (size_t i = 1; i < runs.size(); ++i) changes += runs[i].scale != runs[i - 1].scale;
+    EXPECT_EQ(changes, 2) << "the data is rebuilt as seldom as it can be";
+    EXPECT_EQ(runs.front().scale, 1);
+    EXPECT_EQ(runs.back().scale, 100);
+    // Within a scale, the order of a plan without the axis.
+    auto plain = expandPlan(parsePlan(base()), 7);
+    for (size_t i = 0; i < plain.size(); ++i) {
+        EXPECT_EQ(runs[i].series, plain[i].series);
+        EXPECT_EQ(runs[i].clients, plain[i].clients);
+        EXPECT_EQ(runs[i].repetition, plain[i].repetition);
+        EXPECT_EQ(plain[i].scale, 10) << "one scale: the plan's";
+    }
+}
+
+TEST(SweepPlan, AScaleListSaysWhatItNeeds) {
+    json j = base();
+    j["data"] = {{"scale", "1-100 x10"}};
+    j["workload"] = {{"files", json::array({"x.sql"})}};
+    EXPECT_EQ(problem(j).rfind("$.data.scale: a list of scales builds pgbench's tables for the built-in scripts", 0), 0u)
+        << problem(j);
+    j.erase("workload");
+    j["target"] = {{"conninfo", "host=db1 dbname=bench"}};
+    EXPECT_EQ(problem(j).rfind("$.data.scale: a list of scales drops and rebuilds the pgbench tables", 0), 0u) << problem(j);
+    j["data"]["init"] = "reinit";
+    EXPECT_EQ(problem(j), "(valid)");
+    j["precision"] = {{"target", 5}, {"max_repetitions", 4}};
+    EXPECT_EQ(problem(j).rfind("$.precision: adaptive rounds judge points by client count; a plan with several scales", 0), 0u)
+        << problem(j);
+    j.erase("precision");
+    j["data"]["scale"] = json::array({0});
+    EXPECT_EQ(problem(j), "$.data.scale[0]: expected a positive whole scale (pgbench -s) (at most 100000000), found 0");
+}

@@ -23,7 +23,7 @@ void BoxPlotChart::setData(const BoxPlotData& data) {
     xLabels_.clear();
     setTitle(data.clientCounts.isEmpty() ? tr("No counted run has a %1 latency").arg(data.percentile)
                                          : tr("%1 latency of each round, by %2")
-                                               .arg(data.percentile, data.axis == PointAxis::Rate ? tr("offered rate") : tr("clients")));
+                                               .arg(data.percentile, tr(pointAxisWords(data.axis))));
     auto* x = new QCategoryAxis;
     x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     for (int i = 0; i < data.clientCounts.size(); ++i) {

@@ -36,8 +36,9 @@ void LatencyThroughputChart::setData(const LatencyThroughputData& data, bool log
     }
     setTitle(data.curves.isEmpty() ? tr("No counted run has a tps and a %1 latency").arg(data.percentile)
                                    : tr("%1 latency against achieved tps, points labelled with their %2")
-                                         .arg(data.percentile, data.axis == PointAxis::Rate ? tr("offered rate")
-                                                                                            : tr("client count")));
+                                         .arg(data.percentile, data.axis == PointAxis::Rate
+                                                                   ? tr("offered rate")
+                                                                   : QString::fromStdString(pointNoun(data.axis, false))));
     double maxX = 0, minY = 0, maxY = 0;
     for (const auto& c : data.curves)
         for (const auto& p : c.points) {

@@ -42,7 +42,7 @@ CombinedRuns onAxis(const CombinedRuns& c, const ScalingView& view, ScalingView&
 }
 
 // "by clients", "by offered rate".
-std::string byAxis(PointAxis axis) { return axis == PointAxis::Rate ? "by offered rate" : "by clients"; }
+std::string byAxis(PointAxis axis) { return std::string("by ") + pointAxisWords(axis); }
 
 } // namespace
 
@@ -73,7 +73,7 @@ void drawDistribution(const CombinedRuns& c, const ScalingView& view, int client
         throw Error("--distribution " + std::to_string(clients) + ": no counted run of the series drawn has a latency histogram at " +
                     pointText(view.axis, clients) + " in " + what +
                     (have.empty() ? " (no run has one: runs keep one since ScaleLab 0.1; imported runs have none)"
-                                  : std::string("; these ") + (view.axis == PointAxis::Rate ? "rates" : "client counts") +
+                                  : std::string("; these ") + pointNoun(view.axis, true) +
                                         " have: " + have));
     }
     chart.setData(d);

@@ -49,7 +49,7 @@ void ScalingChart::setData(const ScalingData& data, bool logX) {
     clearAll();
     setTitle(QStringLiteral("%1 by %2 \u2014 error bars: %3")
                  .arg(data.metric.toHtmlEscaped(),
-                      data.axis == PointAxis::Rate ? QStringLiteral("offered rate") : QStringLiteral("clients"),
+                      QString::fromLatin1(pointAxisWords(data.axis)),
                       data.errorBars.toHtmlEscaped()));
     QAbstractAxis* x;
     if (logX) {

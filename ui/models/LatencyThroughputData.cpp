@@ -52,7 +52,7 @@ LatencyThroughputData buildLatencyThroughputData(const std::vector<RunRecord>& r
         d.note = QStringLiteral("No counted run of the series shown has a tps and a %1 latency.").arg(d.percentile);
     else
         d.note = QStringLiteral("Each point: the mean achieved tps and mean %1 of its runs, labelled with its %2. ")
-                     .arg(d.percentile, axis == PointAxis::Rate ? QStringLiteral("offered rate") : QStringLiteral("client count")) +
+                     .arg(d.percentile, QString::fromStdString(pointNoun(axis, false))) +
                  (lines.isEmpty() ? QStringLiteral("No run fell below its offered rate or skipped transactions.")
                                   : QStringLiteral("Squares: below the offered rate (the knee); triangles: -L skipped "
                                                    "transactions. ") + lines.join(QStringLiteral("; ")) + QLatin1Char('.'));

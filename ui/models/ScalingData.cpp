@@ -38,7 +38,7 @@ ErrorBars parseErrorBars(const std::string& name) {
 
 QString ScalingView::describe() const {
     QString d = QString::fromLatin1(runMetricLabel(metric)) + QStringLiteral(", error bars: ") + errorBarsLabel(bars, confidence);
-    QString x = axis == PointAxis::Rate ? QStringLiteral("offered rate") : QStringLiteral("clients");
+    QString x = QString::fromLatin1(pointAxisWords(axis));
     d += (logX ? QStringLiteral(", log2 %1 axis") : QStringLiteral(", linear %1 axis")).arg(x);
     if (usl) d += QStringLiteral(", USL fit");
     if (!series.isEmpty()) d += QStringLiteral(", series: ") + series.join(QStringLiteral(", "));

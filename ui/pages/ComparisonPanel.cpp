@@ -123,7 +123,7 @@ void ComparisonPanel::message(const QString& text) {
 void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric,
                               bool logX, PointAxis axis) {
     axis_ = axis;
-    table_->horizontalHeaderItem(0)->setText(axis == PointAxis::Rate ? tr("Offered tps") : tr("Clients"));
+    table_->horizontalHeaderItem(0)->setText(tr(pointAxisHeading(axis)));
     table_->setRowCount(0);
     table_->clearSpans();
     summary_->clear();
@@ -190,7 +190,7 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
         return showRatio(tr("%1 and %2 have no %4 with completed runs of both%3.")
                              .arg(baseline_->currentText(), candidate_->currentText(),
                                   paired_->isChecked() ? tr(" in the same round") : QString(),
-                                  axis == PointAxis::Rate ? tr("offered rate") : tr("client count")));
+                                  QString::fromStdString(pointNoun(axis, false))));
     RatioChoice rc;
     rc.pairs = {{baseline_->currentText().toStdString(), candidate_->currentText().toStdString()}};
     rc.paired = paired_->isChecked();
@@ -210,7 +210,7 @@ void ComparisonPanel::showRatio(const QString& why) {
                                  "%3's own interval; the table's change interval holds for every point at "
                                  "once (Bonferroni), so it is wider. The dashed line: no difference.")
                                   .arg(candidate_->currentText(), baseline_->currentText(),
-                                       axis_ == PointAxis::Rate ? tr("offered rate") : tr("client count"))
+                                       QString::fromStdString(pointNoun(axis_, false)))
                             : tr("No ratio to draw: %1").arg(why));
 }
 

@@ -249,7 +249,7 @@ void LivePage::showProgress(const SweepProgress& p) {
                          .arg(p.run)
                          .arg(p.total)
                          .arg(QString::fromStdString(p.series))
-                         .arg(QString::fromStdString(runPointText(p.clients, p.rate)))
+                         .arg(QString::fromStdString(runPointText(p.clients, p.rate, p.scale)))
                          .arg(p.repetition)
                          .arg(clock(p.elapsedS), clock(p.etaS), state));
 }

@@ -27,6 +27,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <set>
+
 namespace scalelab::ui {
 namespace {
 QTableWidgetItem* cell(const QString& text) { return readOnlyCell(text); }
@@ -65,8 +67,8 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     // The x axis: offered rate too when runs were offered one (docs/sweeps.md, "Offered-load sweeps").
     axis_ = new QComboBox;
     axis_->addItem(tr("clients"), QStringLiteral("clients"));
-    axis_->addItem(tr("offered rate"), QStringLiteral("rate"));
-    axis_->setToolTip(tr("What the x axis is: the client count, or the rate the clients were asked for (-R)"));
+    axis_->setToolTip(tr("What the x axis is: the client count, the rate the clients were asked for (-R), or the "
+                         "data's scale"));
     axisLabel_ = new QLabel(tr("x"));
     axis_->hide();  // until some run has an offered rate (offerAxes)
     axisLabel_->hide();
@@ -340,18 +342,29 @@ void ResultsPage::mergeSeriesOrder(const std::vector<StoredSeries>& series) {
     if (seriesOrder_.size() != before) offerSeries();
 }
 
-// The x menu shows when some run was offered a rate; it starts at the axis the runs call for
-// (rate for a sweep over rates at one client count) and keeps the user's choice after.
+// The x menu shows when the runs have another axis than clients (some run offered a rate,
+// several data scales); it starts at the axis the runs call for (naturalAxis) and keeps the
+// user's choice after.
 void ResultsPage::offerAxes() {
     std::vector<RunRecord> runs = allRuns();
     bool rated = std::any_of(runs.begin(), runs.end(), [](const RunRecord& r) { return offeredRateOf(r) > 0; });
+    std::set<int64_t> scales;
+    for (const auto& r : runs) scales.insert(dataScaleOf(r));
+    QStringList axes{QStringLiteral("clients")};
+    if (rated) axes << QStringLiteral("rate");
+    if (scales.size() > 1) axes << QStringLiteral("scale");
+    QStringList offered;
+    for (int i = 0; i < axis_->count(); ++i) offered << axis_->itemData(i).toString();
     bool wasShown = !axis_->isHidden();
-    axis_->setHidden(!rated);
-    axisLabel_->setHidden(!rated);
-    if (rated && !wasShown) {
-        QSignalBlocker block(axis_);
-        axis_->setCurrentIndex(axis_->findData(QString::fromLatin1(pointAxisName(naturalAxis(runs)))));
-    }
+    axis_->setHidden(axes.size() == 1);
+    axisLabel_->setHidden(axes.size() == 1);
+    if (axes == offered && wasShown) return;
+    QSignalBlocker block(axis_);
+    QString chosen = wasShown ? axis_->currentData().toString() : QString::fromLatin1(pointAxisName(naturalAxis(runs)));
+    axis_->clear();
+    for (const QString& a : axes)
+        axis_->addItem(tr(pointAxisWords(parsePointAxis(a.toStdString()))), a);
+    axis_->setCurrentIndex(std::max(0, static_cast<int>(axes.indexOf(chosen))));
 }
 
 ViewRuns ResultsPage::shownRuns() const { return onViewAxis(allRuns(), seriesOrder_, view()); }
@@ -387,7 +400,7 @@ void ResultsPage::refresh() {
     const std::vector<std::string>& order = on.order;
     RunMetric metric = shown.metric;
     bool clientAxis = shown.axis == PointAxis::Clients;
-    logX_->setText(clientAxis ? tr("log2 clients") : tr("log2 rate"));
+    logX_->setText(tr("log2 %1").arg(QString::fromLatin1(pointAxisName(shown.axis))));
     // The USL describes throughput by clients only.
     usl_->setEnabled(isThroughputMetric(metric) && clientAxis);
     usl_->setToolTip(usl_->isEnabled() ? QString()
@@ -456,7 +469,7 @@ void ResultsPage::refreshDistribution() {
         d = buildDistributionData(on.runs, on.order, on.view.drawn(on.order), wanted);
         d.axis = on.view.axis;
         if (auto* label = latencyClients_->parentWidget()->findChild<QLabel*>(QStringLiteral("choiceLabel")))
-            label->setText(d.axis == PointAxis::Rate ? tr("Offered tps") : tr("Clients"));
+            label->setText(tr(pointAxisHeading(d.axis)));
     } catch (const std::exception& e) {  // a damaged histogram names its run
         latencyNote_->setText(QString::fromStdString(e.what()));
         return;

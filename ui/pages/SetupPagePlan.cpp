@@ -71,6 +71,9 @@ QStringList SetupPage::keptMembers() const {
     if (loaded_.contains("target") && loaded_["target"].is_object() && loaded_["target"].contains("metrics_host"))
         list(loaded_["target"]["metrics_host"], QStringLiteral("$.target.metrics_host."), kFormMetricsHost);
     if (loaded_.contains("data")) list(loaded_["data"], QStringLiteral("$.data."), kFormData);
+    if (loaded_.contains("data") && loaded_["data"].is_object() && loaded_["data"].contains("scale") &&
+        !loaded_["data"]["scale"].is_number())
+        kept << QStringLiteral("$.data.scale");  // a list: the form shows its smallest
     if (loaded_.contains("load_hosts")) list(loaded_["load_hosts"], QStringLiteral("$.load_hosts."), kFormLoadHosts);
     if (loaded_.contains("series") && loaded_["series"].is_array())
         for (const auto& s : loaded_["series"])
@@ -100,6 +103,16 @@ nlohmann::json SetupPage::planJson() const {
             w["files"] = lw["files"];
     }
     if (loaded_.contains("data")) keepOthers(j["data"], loaded_["data"], kFormData);
+    // A list of scales (a data-size sweep): the form shows its smallest; while that stays, the
+    // list is the plan's.
+    if (loaded_.contains("data") && loaded_["data"].is_object() && loaded_["data"].contains("scale") &&
+        !loaded_["data"]["scale"].is_number()) {
+        try {
+            std::vector<int64_t> scales = parseScales(loaded_["data"]["scale"], "$.data.scale");
+            if (j["data"]["scale"] == *std::min_element(scales.begin(), scales.end())) j["data"]["scale"] = loaded_["data"]["scale"];
+        } catch (const std::exception&) {  // not a list the plan can have: the form's scale
+        }
+    }
     // The hosts are the form's; how they are reached (ssh_command, the program's path) is the
     // plan's, kept while there are hosts.
     if (j.contains("load_hosts") && loaded_.contains("load_hosts") && loaded_["load_hosts"].is_object()) {
@@ -209,7 +222,7 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
         length_->setCurrentIndex(p.transactionsPerClient > 0 ? 1 : 0);
         if (p.transactionsPerClient > 0) transactions_->setValue(static_cast<int>(p.transactionsPerClient));
         mode_->setCurrentText(QString::fromLatin1(queryModeName(p.mode)));
-        scale_->setValue(static_cast<int>(p.scale));
+        scale_->setValue(static_cast<int>(*std::min_element(p.scales.begin(), p.scales.end())));
         clients_->setText(j["clients"].is_string() ? QString::fromStdString(j["clients"].get<std::string>())
                                                    : QString::fromStdString(j["clients"].dump()).remove(QLatin1Char('[')).remove(QLatin1Char(']')));
         threadsRule_->setCurrentIndex(p.threads.kind == ThreadsRule::Kind::PerPu ? 0 : p.threads.kind == ThreadsRule::Kind::PerClient ? 1 : 2);
