@@ -154,7 +154,7 @@ int runRunsCommand(const std::string& experiment, const std::vector<long long>& 
         std::vector<RunRecord> runs = store->runs();
         bool rated = std::any_of(runs.begin(), runs.end(), [](const RunRecord& r) { return offeredRateOf(r) > 0; });
         auto offered = [&](const RunRecord& r) {
-            return !rated ? std::string() : offeredRateOf(r) > 0 ? formatNumber(" %10.0f", offeredRateOf(r)) : std::string("       none");
+            return !rated ? std::string() : offeredRateOf(r) > 0 ? " " + std::string(std::max(0, 10 - static_cast<int>(rateNumber(offeredRateOf(r)).size())), ' ') + rateNumber(offeredRateOf(r)) : std::string("       none");
         };
         std::printf("%5s %5s  %-20s %7s %5s  %-9s %11s%s %9s %9s  %s\n", "id", "index", "series", "clients", "round", "status",
                     "tps", rated ? "    offered" : "", "p95 ms", "failures", "flags");

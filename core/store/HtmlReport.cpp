@@ -340,7 +340,7 @@ std::string htmlReport(const HtmlReportInput& in) {
             std::string words = htmlEscape(run.note);
             if (!run.error.empty()) words += (words.empty() ? "" : "<br>") + htmlEscape(run.error);
             std::vector<std::string> cells{std::to_string(run.id), htmlEscape(run.series), std::to_string(run.clients),
-                                           offeredRateOf(run) > 0 ? num(offeredRateOf(run), 0) : "none",
+                                           offeredRateOf(run) > 0 ? rateNumber(offeredRateOf(run)) : "none",
                                            std::to_string(run.repetition), htmlEscape(runStatusName(run.status)),
                                            num(run.tps, 1), num(run.latency.p95Ms, 3), std::to_string(run.failures),
                                            htmlEscape(flags), words};

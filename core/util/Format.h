@@ -30,8 +30,14 @@ inline std::string firstLineOf(const char* message) {
 // A client count with its noun: "1 client", "8 clients".
 inline std::string clientsText(long long n) { return std::to_string(n) + (n == 1 ? " client" : " clients"); }
 
+// A rate as written: whole ones in full ("5000000", never "5e+06"), others as "%g" ("0.5").
+inline std::string rateNumber(double tps) {
+    return tps == static_cast<double>(static_cast<long long>(tps)) && tps < 1e15 ? formatNumber("%.0f", tps)
+                                                                                 : formatNumber("%g", tps);
+}
+
 // An offered rate (pgbench -R): "1000 tps offered".
-inline std::string offeredText(double tps) { return formatNumber("%g", tps) + " tps offered"; }
+inline std::string offeredText(double tps) { return rateNumber(tps) + " tps offered"; }
 
 // Where a planned run stands in the grid: "8 clients", "8 clients, 1000 tps offered", "8
 // clients, scale 100" (`scale` when the grid has several, else 0).
