@@ -19,14 +19,16 @@ namespace {
 
 void row(const char* design, AdaptiveSimSettings s) {
     AdaptiveSimResult r = simulateAdaptive(s);
-    std::printf("%-22s %7.1f%% %6.1f%% %6.1f%% %7.1f%% +/- %4.1f%% %10.2f %9.1f%%\n", design, s.targetPct, s.sdPct,
+    std::printf("%-22s %7.1f%% %6.1f%% %6.1f%% %7.1f%% +/- %4.1f%% %10.2f %9.1f%%", design, s.targetPct, s.sdPct,
                 s.truePct, 100 * r.callRate(), 100 * r.standardError(), r.meanRoundsPerPoint,
-                100.0 * r.atLimit / (2.0 * s.clientCounts * r.experiments));
+                100.0 * r.atLimit / (2.0 * s.clientCounts * s.rates * r.experiments));
+    if (r.verdicts > r.experiments) std::printf(" %12.1f%%", 100.0 * r.experimentsWithACall / r.experiments);
+    std::printf("\n");
 }
 
-void header() {
-    std::printf("%-22s %8s %7s %7s %17s %10s %10s\n", "design", "target", "sd", "true", "any call (+/- se)",
-                "runs/point", "at limit");
+void header(bool grid) {
+    std::printf("%-22s %8s %7s %7s %17s %10s %10s%s\n", "design", "target", "sd", "true", "any call (+/- se)",
+                "runs/point", "at limit", grid ? "  any verdict" : "");
 }
 
 } // namespace
@@ -42,6 +44,8 @@ int main(int argc, char** argv) {
     app.add_option("--rounds", s.repetitions, "Planned rounds")->check(CLI::Range(2, 1000));
     app.add_option("--max", s.maxRepetitions, "The rule's limit")->check(CLI::Range(2, 1000));
     app.add_option("--clients", s.clientCounts, "Client counts")->check(CLI::Range(1, 20));
+    app.add_option("--rates", s.rates, "Offered rates: several make a grid, a verdict per rate (or, with one client count, over the rates)")
+        ->check(CLI::Range(1, 20));
     app.add_flag("--paired", s.paired, "Judge paired by round");
     bool fixed = false;
     app.add_flag("--fixed", fixed, "No rule: exactly --rounds rounds (a custom row)");
@@ -55,7 +59,10 @@ int main(int argc, char** argv) {
     std::printf("%d experiments a row, seed %llu, %d client counts, %d planned rounds, at most %d; promise: any call "
                 "<= 5%% under true 0\n", s.experiments, static_cast<unsigned long long>(s.seed), s.clientCounts,
                 s.repetitions, s.maxRepetitions);
-    header();
+    if (s.rates > 1)
+        std::printf("grid: %d client counts x %d rates, judged as the sweep's end judges it; \"any call\" per verdict, "
+                    "\"any verdict\" per experiment\n", s.clientCounts, s.rates);
+    header(s.rates > 1);
     if (custom) {
         row(fixed ? (s.paired ? "fixed, paired" : "fixed, Welch") : s.paired ? "rule, paired" : "rule, Welch", s);
         return 0;

@@ -1,7 +1,5 @@
 #include "sweep/AdaptiveSimulation.h"
 
-#include "stats/ExperimentPoints.h"
-#include "stats/Verdict.h"
 #include "sweep/AdaptiveRounds.h"
 
 #include <cmath>
@@ -16,6 +14,9 @@ SweepPlan planFor(const AdaptiveSimSettings& s) {
     p.series[0].label = "A";
     p.series[1].label = "B";
     for (int i = 0; i < s.clientCounts; ++i) p.clients.push_back(1 << i);
+    p.rates.clear();
+    if (s.rates <= 1) p.rates.push_back(0);
+    for (int i = 0; s.rates > 1 && i < s.rates; ++i) p.rates.push_back(100.0 * (i + 1));
     p.repetitions = s.repetitions;
     p.durationS = 1;
     if (s.adaptive) {
@@ -30,8 +31,9 @@ SweepPlan planFor(const AdaptiveSimSettings& s) {
     return p;
 }
 
-RunRecord run(const std::string& series, int clients, int repetition, double tps) {
+RunRecord run(const std::string& series, int clients, double rate, int repetition, double tps) {
     RunRecord r;
+    if (rate > 0) r.detail["rate"] = rate;
     r.series = series;
     r.clients = clients;
     r.threads = 1;
@@ -45,7 +47,7 @@ RunRecord run(const std::string& series, int clients, int repetition, double tps
 
 double AdaptiveSimResult::standardError() const {
     double p = callRate();
-    return experiments ? std::sqrt(p * (1 - p) / experiments) : 0;
+    return verdicts ? std::sqrt(p * (1 - p) / verdicts) : 0;
 }
 
 AdaptiveSimResult simulateAdaptive(const AdaptiveSimSettings& s) {
@@ -60,32 +62,40 @@ AdaptiveSimResult simulateAdaptive(const AdaptiveSimSettings& s) {
         std::vector<RunRecord> runs;
         for (int rep = 1; rep <= s.repetitions; ++rep)
             for (int c : plan.clients)
-                for (int series : {0, 1}) runs.push_back(run(series ? "B" : "A", c, rep, draw(series)));
+                for (double rate : plan.rates)
+                    for (int series : {0, 1}) runs.push_back(run(series ? "B" : "A", c, rate, rep, draw(series)));
         if (s.adaptive)
             for (int round = s.repetitions + 1;; ++round) {
                 std::vector<PointNeed> needs = pointsNeedingRounds(plan, runs);
                 if (needs.empty()) break;
-                for (const auto& n : needs) runs.push_back(run(n.series ? "B" : "A", n.clients, round, draw(n.series)));
+                for (const auto& n : needs)
+                    runs.push_back(run(n.series ? "B" : "A", n.at.clients, n.at.rate, round, draw(n.series)));
             }
-        VerdictOptions o;
-        o.advise = false;
-        o.paired = s.paired;
-        o.equivalencePct = s.equivalencePct;
-        CurveVerdict v = judgeCurve(pointRuns(runs, {"A", "B"}, RunMetric::Tps), runs, "A", "B", RunMetric::Tps, o);
-        bool any = false, wrong = false, same = !v.points.empty();
-        for (const auto& p : v.points) {
-            bool call = p.call == PointCall::Higher || p.call == PointCall::Lower;
-            any = any || call;
-            bool right = s.truePct > 0 ? p.call == PointCall::Higher : s.truePct < 0 ? p.call == PointCall::Lower : false;
-            wrong = wrong || (call && !right);
-            same = same && p.equivalent.value_or(false);
-            points += 2, runsTotal += p.comparison.a.n + p.comparison.b.n;
-            out.atLimit += (p.comparison.a.n >= s.maxRepetitions) + (p.comparison.b.n >= s.maxRepetitions);
+        // The verdicts the sweep's end and the report give: one over the client counts, or on a
+        // grid one per curve of the runs' own axis.
+        PrecisionRule rule;
+        rule.baseline = "A", rule.candidate = "B", rule.paired = s.paired, rule.equivalencePct = s.equivalencePct;
+        bool experimentCalled = false;
+        for (const auto& pv : pairVerdictsAtEnd(rule, runs)) {
+            const CurveVerdict& v = pv.verdict;
+            bool any = false, wrong = false, same = !v.points.empty();
+            for (const auto& p : v.points) {
+                bool call = p.call == PointCall::Higher || p.call == PointCall::Lower;
+                any = any || call;
+                bool right = s.truePct > 0 ? p.call == PointCall::Higher : s.truePct < 0 ? p.call == PointCall::Lower : false;
+                wrong = wrong || (call && !right);
+                same = same && p.equivalent.value_or(false);
+                points += 2, runsTotal += p.comparison.a.n + p.comparison.b.n;
+                out.atLimit += (p.comparison.a.n >= s.maxRepetitions) + (p.comparison.b.n >= s.maxRepetitions);
+            }
+            ++out.verdicts;
+            out.anyCall += any;
+            out.anyWrongDirection += wrong;
+            out.allEquivalent += same && s.equivalencePct.has_value();
+            experimentCalled = experimentCalled || any;
         }
         ++out.experiments;
-        out.anyCall += any;
-        out.anyWrongDirection += wrong;
-        out.allEquivalent += same && s.equivalencePct.has_value();
+        out.experimentsWithACall += experimentCalled;
     }
     out.meanRoundsPerPoint = points ? static_cast<double>(runsTotal) / points : 0;
     return out;

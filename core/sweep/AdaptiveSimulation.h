@@ -5,6 +5,9 @@
 // experiments with any "higher"/"lower" call is counted. Under the null (no true difference)
 // that share is the false-call rate the verdict promises to keep at or below 1 - confidence;
 // with a true change it is the power. Deterministic for a seed (bench/adaptive_calls, the tests).
+// With several offered rates the grid is client counts x rates (scales are the same to the rule),
+// and the report judges as `report --x rate --compare` does: a verdict per client count, over its
+// rates; the rate counted is then per verdict.
 #include <cstdint>
 #include <optional>
 
@@ -12,6 +15,7 @@ namespace scalelab {
 
 struct AdaptiveSimSettings {
     int clientCounts = 8;          // client counts 1, 2, 4, ...
+    int rates = 1;                 // offered rates 100, 200, ...: several make a grid
     int repetitions = 3;           // planned rounds
     int maxRepetitions = 10;       // the rule's limit
     double targetPct = 2;          // the rule's target (half-width, % of the mean)
@@ -26,13 +30,15 @@ struct AdaptiveSimSettings {
 
 struct AdaptiveSimResult {
     int experiments = 0;
-    int anyCall = 0;               // experiments with a higher or lower call at some client count
+    int verdicts = 0;              // verdicts judged: one per experiment, or one per curve on a grid
+    int anyCall = 0;               // verdicts with a higher or lower call at some point
     int anyWrongDirection = 0;     // a call opposite to the true change (or any, under the null)
-    int allEquivalent = 0;         // every client count judged "the same within" the margin
-    double meanRoundsPerPoint = 0; // runs per series and client count, averaged
+    int allEquivalent = 0;         // verdicts with every point judged "the same within" the margin
+    int experimentsWithACall = 0;  // experiments with a call in any of their verdicts
+    double meanRoundsPerPoint = 0; // runs per series and point, averaged
     int atLimit = 0;               // points that reached maxRepetitions
-    double callRate() const { return experiments ? static_cast<double>(anyCall) / experiments : 0; }
-    double standardError() const;  // of callRate, binomial
+    double callRate() const { return verdicts ? static_cast<double>(anyCall) / verdicts : 0; }
+    double standardError() const;  // of callRate, binomial (verdicts of one experiment taken as independent)
 };
 
 AdaptiveSimResult simulateAdaptive(const AdaptiveSimSettings& settings);

@@ -474,9 +474,6 @@ SweepPlan parsePlan(const json& j) {
         }
         if (rule.paired && compare.empty())
             fail("$.precision.paired", "needs $.precision.compare: the two series to pair by round");
-        if (p.rates.size() > 1)
-            fail("$.precision", "adaptive rounds judge points by client count; a plan with several rates runs its "
-                                "planned repetitions (docs/sweeps.md, \"Offered-load sweeps\")");
         if (!p.interleaved)
             fail("$.precision", "added rounds keep the interleaved order, so drift hits every series alike: "
                                 "use \"order\": \"interleaved\"");
@@ -510,15 +507,19 @@ SweepPlan parsePlan(const json& j) {
         if (!p.embedded() && !p.reinit)
             fail("$.data.scale", "a list of scales drops and rebuilds the pgbench tables at each scale: on a server of "
                                  "yours (target.conninfo) say so with \"init\": \"reinit\" in $.data");
-        if (p.precision)
-            fail("$.precision", "adaptive rounds judge points by client count; a plan with several scales runs its "
-                                "planned repetitions (docs/sweeps.md, \"Data-size sweeps\")");
         int64_t runs = static_cast<int64_t>(p.repetitions) * static_cast<int64_t>(p.series.size()) *
                        static_cast<int64_t>(p.clients.size()) * static_cast<int64_t>(p.rates.size()) *
                        static_cast<int64_t>(p.scales.size());
         if (runs > kMaxRuns)
             fail("$.data.scale", std::to_string(runs) + " runs are more than the " + std::to_string(kMaxRuns) +
                                      " runs one sweep may plan");
+        if (p.precision) {
+            int64_t most = static_cast<int64_t>(p.precision->maxRepetitions) * (runs / p.repetitions);
+            if (most > kMaxRuns)
+                fail("$.precision.max_repetitions", std::to_string(p.precision->maxRepetitions) + " rounds of " +
+                                                        std::to_string(runs / p.repetitions) + " runs are more than the " +
+                                                        std::to_string(kMaxRuns) + " runs one sweep may plan");
+        }
     }
     root.finish();
     return p;

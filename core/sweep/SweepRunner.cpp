@@ -265,7 +265,7 @@ void SweepRunner::run() {
         if (!stopped_) reportShortPoints(s.planned, s.servers);
         if (!stopped_ && plan_.precision)
             for (const auto& n : pointsShortAtLimit(plan_, store_.runs()))
-                s.servers.note(plan_.series[static_cast<size_t>(n.series)].label + " at " + clientsText(n.clients) +
+                s.servers.note(plan_.series[static_cast<size_t>(n.series)].label + " at " + gridPointText(plan_, n.at) +
                                ": " + std::to_string(n.rounds) + " rounds, the precision rule's limit, and still " +
                                n.reason);
         if (!stopped_ && plan_.precision && !plan_.precision->baseline.empty())
@@ -300,7 +300,7 @@ bool SweepRunner::addRound(Session& s) {
     std::vector<PlannedRun> extra = extraRound(plan_, needs, first, round + 1, s.seed);
     std::string which;
     for (const auto& n : needs)
-        which += "\n  " + plan_.series[static_cast<size_t>(n.series)].label + " at " + clientsText(n.clients) +
+        which += "\n  " + plan_.series[static_cast<size_t>(n.series)].label + " at " + gridPointText(plan_, n.at) +
                  " (" + std::to_string(n.rounds) + " so far): " + n.reason;
     s.servers.note("round " + std::to_string(round + 1) + " added by the precision rule, " + std::to_string(extra.size()) +
                    " run" + (extra.size() == 1 ? "" : "s") + ":" + which);
@@ -312,7 +312,11 @@ bool SweepRunner::addRound(Session& s) {
 void SweepRunner::remember(Session& s, const RunRecord& r) {
     if (!plan_.precision) return;
     s.seen.push_back(r);
-    s.seen.back().detail = nlohmann::json::object();
+    // The rule needs only where the run stands on the grid of the whole result.
+    nlohmann::json where = nlohmann::json::object();
+    for (const char* key : {"rate", "data_scale", "scale"})
+        if (r.detail.contains(key)) where[key] = r.detail[key];
+    s.seen.back().detail = std::move(where);
 }
 
 // The runs the precision rule may still add beyond those planned or queued: the ETA counts

@@ -106,4 +106,33 @@ points = [p for p in csv.DictReader(open(d + "/scsv/points.csv")) if p["metric"]
 assert sorted((p["series"], p["scale"], p["n"]) for p in points) == [
     ("A", "1", "2"), ("A", "2", "2"), ("B", "1", "2"), ("B", "2", "2")], points
 PY
+# Adaptive rounds over the grid: a target no run reaches adds one round of every point (the
+# limit), starting at the scale the planned rounds ended on, so the data is not rebuilt for it.
+cat >"$work/adaptive.json" <<JSON
+{"version": 1, "target": {"data_dir": "$data"},
+ "workload": {"builtin": "select-only", "rate": [30, 60]},
+ "series": [{"label": "A"}, {"label": "B", "settings": {"work_mem": "2MB"}}],
+ "clients": [2], "threads": 1, "duration": 1, "repetitions": 2, "seed": 5, "data": {"scale": [1, 2]},
+ "precision": {"target": 0.01, "max_repetitions": 3, "compare": ["A", "B"]}}
+JSON
+expect_rc 0 "an adaptive sweep over rates and scales" "$scalelab" sweep "$work/adaptive.json" -o "$work/a.slab"
+grep -q "round 3 added by the precision rule, 8 runs:" "$work/out" || fail "no added round of 8: $(cat "$work/out")"
+grep -q "A at 2 clients, 30 tps offered, scale 2 (2 so far): " "$work/out" || fail "the added round's points: $(cat "$work/out")"
+grep -q "B at 2 clients, 60 tps offered, scale 1: 3 rounds, the precision rule's limit, and still .*, target +/-0.01%" "$work/out" ||
+  fail "no point said short at the limit: $(cat "$work/out")"
+# Built at 1 (the tables above are at 2), at 2, and at 1 again halfway through the added round.
+[[ $(grep -c "built in" "$work/out") == 3 ]] || fail "the data built other than once per change of scale: $(cat "$work/out")"
+# One client count: the verdicts are on the rate axis, one per scale, as `report` gives them.
+grep -q 'as `scalelab report --x rate --compare "A, scale 1" "B, scale 1"` says it' "$work/out" ||
+  fail "no verdict per curve at the end: $(cat "$work/out")"
+expect_rc 0 "export the adaptive sweep" "$scalelab" export "$work/a.slab" --csv "$work/acsv"
+python3 - "$work" <<'PY' || fail "adaptive grid runs"
+import csv, sys
+runs = [r for r in csv.DictReader(open(sys.argv[1] + "/acsv/runs.csv")) if r["status"] == "completed"]
+assert len(runs) == 24, len(runs)
+extra = [r for r in runs if r["repetition"] == "3"]
+assert sorted((r["series"], float(r["rate"]), r["scale"]) for r in extra) == sorted(
+    (s, rate, scale) for s in "AB" for rate in (30.0, 60.0) for scale in "12"), extra
+assert [r["scale"] for r in extra] == ["2"] * 4 + ["1"] * 4, [r["scale"] for r in extra]   # from where the plan ended
+PY
 finish rate_sweep

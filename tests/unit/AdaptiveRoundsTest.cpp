@@ -73,7 +73,7 @@ TEST(AdaptiveRounds, OnlyPointsThatMissTheTargetGetARound) {
     auto needs = pointsNeedingRounds(p, threeRounds());
     ASSERT_EQ(needs.size(), 1u);
     EXPECT_EQ(needs[0].series, 0);
-    EXPECT_EQ(needs[0].clients, 2);
+    EXPECT_EQ(needs[0].at.clients, 2);
     EXPECT_EQ(needs[0].rounds, 3);
     // sd 10% over 3 runs: t(0.975, 2) * 0.1 / sqrt(3) = 24.8%.
     EXPECT_EQ(needs[0].reason, "interval +/-24.8%, target +/-3.0%");
@@ -92,7 +92,7 @@ TEST(AdaptiveRounds, AtTheLimitAPointIsSaidShortInsteadOfRunAgain) {
     EXPECT_TRUE(pointsNeedingRounds(p, threeRounds()).empty());
     auto short_ = pointsShortAtLimit(p, threeRounds());
     ASSERT_EQ(short_.size(), 1u);
-    EXPECT_EQ(short_[0].clients, 2);
+    EXPECT_EQ(short_[0].at.clients, 2);
 }
 
 TEST(AdaptiveRounds, ExcludedAndFailedRunsDoNotCount) {
@@ -103,7 +103,7 @@ TEST(AdaptiveRounds, ExcludedAndFailedRunsDoNotCount) {
     auto needs = pointsNeedingRounds(p, runs);
     ASSERT_EQ(needs.size(), 2u);
     EXPECT_EQ(needs[1].series, 1);
-    EXPECT_EQ(needs[1].clients, 4);
+    EXPECT_EQ(needs[1].at.clients, 4);
     EXPECT_EQ(needs[1].rounds, 2);
 }
 
@@ -115,10 +115,10 @@ TEST(AdaptiveRounds, TheComparedPairRunsOnTogetherUntilEveryChangeIntervalIsNarr
     SweepPlan p = parsePlan(plan({{"target", 4}, {"max_repetitions", 6}, {"compare", {"A", "B"}}}));
     auto needs = pointsNeedingRounds(p, threeRounds(1.2));
     std::set<std::pair<int, int>> points;
-    for (const auto& n : needs) points.insert({n.series, n.clients});
+    for (const auto& n : needs) points.insert({n.series, n.at.clients});
     EXPECT_EQ(points.size(), 6u) << "both series, every client count";
     for (const auto& n : needs) {
-        if (n.clients == 2)
+        if (n.at.clients == 2)
             EXPECT_EQ(n.reason.rfind("change interval ", 0), 0u) << n.reason;
         else
             EXPECT_EQ(n.reason, "the comparison is not yet precise at 2 clients");
@@ -135,7 +135,7 @@ TEST(AdaptiveRounds, TheComparedPairRunsOnTogetherUntilEveryChangeIntervalIsNarr
     EXPECT_TRUE(pointsNeedingRounds(p, six).empty());
     auto shortAtLimit = pointsShortAtLimit(p, six);
     ASSERT_EQ(shortAtLimit.size(), 2u);
-    for (const auto& n : shortAtLimit) EXPECT_EQ(n.clients, 2);
+    for (const auto& n : shortAtLimit) EXPECT_EQ(n.at.clients, 2);
 }
 
 TEST(AdaptiveRounds, APreciseComparisonStopsWhicheverSideOfZeroItLies) {
@@ -178,7 +178,7 @@ TEST(AdaptiveRounds, PairedAndEquivalenceAreMembersOfTheRule) {
 
 TEST(AdaptiveRounds, AnExtraRoundIsInterleavedAndNumberedAfterThePlannedOnes) {
     SweepPlan p = parsePlan(plan({{"target", 3}, {"max_repetitions", 6}}));
-    std::vector<PointNeed> needs{{0, 4, 3, "x"}, {1, 1, 3, "x"}, {0, 1, 3, "x"}};
+    std::vector<PointNeed> needs{{0, {4}, 3, "x"}, {1, {1}, 3, "x"}, {0, {1}, 3, "x"}};
     auto round = extraRound(p, needs, 18, 4, 7);
     ASSERT_EQ(round.size(), 3u);
     EXPECT_EQ(round[0].clients, 1);
@@ -199,8 +199,116 @@ TEST(AdaptiveRounds, AnExtraRoundIsInterleavedAndNumberedAfterThePlannedOnes) {
     json rated = plan({{"target", 3}, {"max_repetitions", 6}});
     rated["workload"]["rate"] = 500;
     rated["data"] = {{"scale", 3}};
-    for (const auto& r : extraRound(parsePlan(rated), needs, 18, 4, 7)) {
+    SweepPlan ratedPlan = parsePlan(rated);
+    std::vector<RunRecord> runs = threeRounds();
+    auto ratedNeeds = pointsNeedingRounds(ratedPlan, runs);
+    ASSERT_EQ(ratedNeeds.size(), 1u) << "runs without a recorded rate count at the plan's one rate";
+    for (const auto& r : extraRound(ratedPlan, ratedNeeds, 18, 4, 7)) {
         EXPECT_EQ(r.rate, 500);
         EXPECT_EQ(r.scale, 3);
     }
+}
+
+namespace {
+
+// A grid of 2 client counts x 2 rates x 2 scales, three rounds; every point within 1% except
+// A at 2 clients, 200 tps offered, scale 5 (10%).
+json gridPlan(const json& precision) {
+    json j = plan(precision);
+    j["clients"] = {1, 2};
+    j["workload"] = {{"rate", {100, 200}}};
+    j["data"] = {{"scale", {1, 5}}};
+    return j;
+}
+
+RunRecord gridRun(const std::string& series, int clients, double rate, int64_t scale, int rep, double tps) {
+    RunRecord r = completedRun(series, clients, rep, tps);
+    r.detail["rate"] = rate;
+    r.detail["data_scale"] = scale;
+    return r;
+}
+
+std::vector<RunRecord> gridRounds(double bFactor = 1.0) {
+    std::vector<RunRecord> runs;
+    const double tight[] = {0.99, 1.0, 1.01}, loose[] = {0.9, 1.0, 1.1};
+    for (int rep = 1; rep <= 3; ++rep)
+        for (int64_t scale : {1, 5})
+            for (int clients : {1, 2})
+                for (double rate : {100.0, 200.0}) {
+                    bool wide = clients == 2 && rate == 200 && scale == 5;
+                    runs.push_back(gridRun("A", clients, rate, scale, rep, rate * (wide ? loose : tight)[rep - 1]));
+                    runs.push_back(gridRun("B", clients, rate, scale, rep, rate * bFactor * tight[(rep + 1) % 3]));
+                }
+    return runs;
+}
+
+} // namespace
+
+// Issue 35: adaptive rounds over rate and scale lists judge each cell of the grid.
+TEST(AdaptiveRounds, OnAGridEachCellIsAPoint) {
+    SweepPlan p = parsePlan(gridPlan({{"target", 3}, {"max_repetitions", 6}}));
+    EXPECT_EQ(gridPoints(p).size(), 8u);
+    auto needs = pointsNeedingRounds(p, gridRounds());
+    ASSERT_EQ(needs.size(), 1u);
+    EXPECT_EQ(needs[0].series, 0);
+    EXPECT_TRUE((needs[0].at == GridPoint{2, 200, 5}));
+    EXPECT_EQ(gridPointText(p, needs[0].at), "2 clients, 200 tps offered, scale 5");
+    EXPECT_EQ(needs[0].reason, "interval +/-24.8%, target +/-3.0%");
+    EXPECT_EQ(estimatedExtraRuns(p, gridRounds()), 3);
+    auto round = extraRound(p, needs, 48, 4, 7);
+    ASSERT_EQ(round.size(), 1u);
+    EXPECT_EQ(round[0].clients, 2);
+    EXPECT_EQ(round[0].rate, 200);
+    EXPECT_EQ(round[0].scale, 5);
+    // A run at a rate or scale the plan does not have is not one of its points.
+    auto runs = gridRounds();
+    runs.push_back(gridRun("A", 2, 300, 5, 4, 1));
+    runs.push_back(gridRun("A", 2, 200, 7, 4, 1));
+    EXPECT_EQ(pointsNeedingRounds(p, runs).size(), 1u);
+}
+
+TEST(AdaptiveRounds, OnAGridAddedRoundsWalkTheScalesBackAndForth) {
+    SweepPlan p = parsePlan(gridPlan({{"target", 3}, {"max_repetitions", 9}}));
+    std::vector<PointNeed> needs;
+    for (const GridPoint& at : gridPoints(p)) needs.push_back({0, at, 3, "x"});
+    // The planned rounds end at scale 5: the first added round starts there, the next at 1.
+    for (int round : {4, 5, 6}) {
+        auto runs = extraRound(p, needs, 48, round, 7);
+        ASSERT_EQ(runs.size(), 8u);
+        int64_t first = round % 2 == 0 ? 5 : 1;
+        for (size_t i = 0; i < runs.size(); ++i) EXPECT_EQ(runs[i].scale, i < 4 ? first : 6 - first) << round;
+        // Within a scale, client counts then rates ascending, as the planned rounds.
+        EXPECT_EQ(runs[0].clients, 1);
+        EXPECT_EQ(runs[0].rate, 100);
+        EXPECT_EQ(runs[1].rate, 200);
+        EXPECT_EQ(runs[2].clients, 2);
+    }
+}
+
+TEST(AdaptiveRounds, OnAGridTheComparedPairRunsOnUntilEveryCellIsPrecise) {
+    // Bonferroni over the 8 cells: +/-5.2% where the runs are within 1%, wider where A varies 10%.
+    SweepPlan p = parsePlan(gridPlan({{"target", 6}, {"max_repetitions", 6}, {"compare", {"A", "B"}}}));
+    auto needs = pointsNeedingRounds(p, gridRounds(1.2));
+    EXPECT_EQ(needs.size(), 16u) << "both series at every cell";
+    for (const auto& n : needs) {
+        if (n.at == GridPoint{2, 200, 5})
+            EXPECT_EQ(n.reason.rfind("change interval ", 0), 0u) << n.reason;
+        else
+            EXPECT_EQ(n.reason, "the comparison is not yet precise at 2 clients, 200 tps offered, scale 5");
+    }
+    // The sweep's end gives a verdict per curve on the runs' own axis (the client axis: several
+    // client counts), as the report would.
+    auto said = comparisonAtEnd(p, gridRounds(1.2));
+    int verdicts = 0;
+    for (const auto& s : said)
+        if (s.find("as `scalelab report --x clients --compare") != std::string::npos) ++verdicts;
+    EXPECT_EQ(verdicts, 4) << "one per rate and scale";
+    ASSERT_FALSE(said.empty());
+    EXPECT_EQ(said[0].rfind("B, 100 tps offered, scale 1 against A, 100 tps offered, scale 1 (Welch), as `scalelab report "
+                            "--x clients --compare \"A, 100 tps offered, scale 1\" \"B, 100 tps offered, scale 1\"` says it",
+                            0),
+              0u)
+        << said[0];
+    EXPECT_EQ(said[1], "  B, 100 tps offered, scale 1 is faster than A, 100 tps offered, scale 1 by 20.0% (intervals from "
+                       "16.6% to 23.5%) at every client count (1..2)");
 }

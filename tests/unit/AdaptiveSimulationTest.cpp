@@ -38,6 +38,7 @@ TEST_P(AdaptiveNull, FalseCallsStayWithinThePromise) {
     s.seed = 20261201;
     AdaptiveSimResult r = simulateAdaptive(s);
     EXPECT_EQ(r.experiments, kExperiments);
+    EXPECT_EQ(r.verdicts, kExperiments);
     EXPECT_LE(r.callRate(), 0.05 + 3 * std::sqrt(0.05 * 0.95 / kExperiments))
         << "target " << s.targetPct << "%, sd " << s.sdPct << "%, " << (s.paired ? "paired" : "Welch") << ": "
         << r.anyCall << " of " << r.experiments << " experiments called a difference that is not there";
@@ -55,6 +56,26 @@ INSTANTIATE_TEST_SUITE_P(IssueTable, AdaptiveNull,
                              return "Target" + n(i.param.targetPct) + "Sd" + n(i.param.sdPct) +
                                     (i.param.paired ? "Paired" : "Welch");
                          });
+
+// Issue 35: on a grid (2 client counts x 4 rates) the rule's family is every cell, and each
+// verdict the sweep's end gives (one per rate, over the client counts) keeps the promise.
+TEST(AdaptiveSimulation, OnAGridEachVerdictKeepsThePromise) {
+    for (bool paired : {false, true}) {
+        AdaptiveSimSettings s;
+        s.clientCounts = 2;
+        s.rates = 4;
+        s.targetPct = 2;
+        s.sdPct = paired ? 3 : 1;
+        s.paired = paired;
+        s.experiments = kExperiments / 2;
+        s.seed = 20261201;
+        AdaptiveSimResult r = simulateAdaptive(s);
+        EXPECT_EQ(r.verdicts, 4 * s.experiments) << "a verdict per rate";
+        EXPECT_LE(r.callRate(), 0.05 + 3 * std::sqrt(0.05 * 0.95 / r.verdicts))
+            << (paired ? "paired" : "Welch") << ": " << r.anyCall << " of " << r.verdicts << " verdicts called a difference";
+        EXPECT_GT(r.meanRoundsPerPoint, s.repetitions);
+    }
+}
 
 TEST(AdaptiveSimulation, FindsATrueChangeAndStopsEarlyWhenPrecise) {
     AdaptiveSimSettings s;
@@ -78,7 +99,7 @@ TEST(AdaptiveSimulation, EquivalenceIsFoundWhenTheSeriesAreTheSame) {
     s.equivalencePct = 2;
     s.experiments = kExperiments / 10;
     AdaptiveSimResult r = simulateAdaptive(s);
-    EXPECT_GE(static_cast<double>(r.allEquivalent) / r.experiments, 0.9);
+    EXPECT_GE(static_cast<double>(r.allEquivalent) / r.verdicts, 0.9);
     s.truePct = 5;  // 5% apart is never "the same within 2%"
     EXPECT_EQ(simulateAdaptive(s).allEquivalent, 0);
 }

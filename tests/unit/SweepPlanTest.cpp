@@ -394,10 +394,13 @@ TEST(SweepPlan, ARateListSaysWhatIsWrongAndWhere) {
     EXPECT_EQ(problem(j), "$.workload.rate: '1-100000000 +1' makes more than 10000 points: a sweep that never ends");
     j["workload"] = {{"rate", -5}};
     EXPECT_NE(problem(j).find("$.workload.rate"), std::string::npos) << problem(j);
-    // Adaptive rounds judge points by client count: refused, not run wrongly.
+    // Adaptive rounds work over the grid; their limit counts every point of it.
     j["workload"] = {{"rate", json::array({100, 200})}};
     j["precision"] = {{"target", 5}, {"max_repetitions", 4}};
-    EXPECT_EQ(problem(j).rfind("$.precision: adaptive rounds judge points by client count", 0), 0u) << problem(j);
+    EXPECT_EQ(problem(j), "(valid)");
+    j["workload"] = {{"rate", "1-5000 +1"}};
+    j["precision"]["max_repetitions"] = 100;
+    EXPECT_EQ(problem(j).rfind("$.precision.max_repetitions: 100 rounds of ", 0), 0u) << problem(j);
 }
 
 // Issue 35: data.scale as a list is the grid's data-size axis, run scale by scale.
@@ -435,8 +438,10 @@ TEST(SweepPlan, AScaleListSaysWhatItNeeds) {
     j["data"]["init"] = "reinit";
     EXPECT_EQ(problem(j), "(valid)");
     j["precision"] = {{"target", 5}, {"max_repetitions", 4}};
-    EXPECT_EQ(problem(j).rfind("$.precision: adaptive rounds judge points by client count; a plan with several scales", 0), 0u)
-        << problem(j);
+    EXPECT_EQ(problem(j), "(valid)") << "adaptive rounds over scales too";
+    j["data"]["scale"] = "1-2000 +1";
+    j["precision"]["max_repetitions"] = 200;
+    EXPECT_EQ(problem(j).rfind("$.precision.max_repetitions: 200 rounds of ", 0), 0u) << problem(j);
     j.erase("precision");
     j["data"]["scale"] = json::array({0});
     EXPECT_EQ(problem(j), "$.data.scale[0]: expected a positive whole scale (pgbench -s) (at most 100000000), found 0");
