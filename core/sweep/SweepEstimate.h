@@ -13,7 +13,7 @@ namespace scalelab {
 constexpr double kRunOverheadS = 0.6;
 
 struct SweepEstimate {
-    int runs = 0;                    // planned: series x client counts x repetitions
+    int runs = 0;                    // planned: series x clients x rates x scales x repetitions
     int maxRuns = 0;                 // with a precision rule, up to max_repetitions rounds; else runs
     std::optional<double> seconds;   // none for runs of a transaction count: the server decides
     std::optional<double> maxSeconds;

@@ -4,6 +4,9 @@
 work=$(mktemp -d /tmp/scalelab-cli-XXXXXX)
 chmod 755 "$work"   # as root, the postgres account must be able to enter it
 data=$work/data
+# The window keeps its last plan and recent files in the user's settings (QSettings, under
+# XDG_CONFIG_HOME): a test run of `scalelab gui` must not overwrite a developer's own.
+export XDG_CONFIG_HOME=$work/config
 failures=0
 cleanup_extra() { :; }
 cleanup() { cleanup_extra; "$scalelab" server stop --data "$data" >/dev/null 2>&1; rm -rf "$work"; }

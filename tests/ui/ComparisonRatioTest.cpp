@@ -1,6 +1,7 @@
 // The Ratio tab: the Comparison tab's compared series over its baseline by clients, with its
 // interval and the line at 1, the same figures as `export --ratio A B`; paired when the table
 // is; when nothing can be compared, no chart and why.
+#include "FreshSettings.h"
 #include "ChartTexts.h"
 #include "OpenAndWait.h"
 #include "RunRecords.h"
@@ -37,6 +38,8 @@ class ComparisonRatioTest : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { scalelab::test::startWithFreshSettings(); }
+
     void drawsTheComparedSeriesOverTheBaselineAsExportRatioDoes() {
         TempDir dir("scalelab-ratio-tab");
         std::string path = (dir.path() / "e.slab").string();

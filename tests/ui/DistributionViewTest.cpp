@@ -2,6 +2,7 @@
 // its rounds merged (exactly: histograms add), each round's own curve behind it, and a note that
 // names the rounds, the transactions and the runs that have no histogram; the Rounds tab's box
 // plots of a percentile of each run.
+#include "FreshSettings.h"
 #include "OpenAndWait.h"
 #include "RunRecords.h"
 
@@ -42,6 +43,8 @@ class DistributionViewTest : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { scalelab::test::startWithFreshSettings(); }
+
     void drawsEachSeriesMergedRoundsAtTheChosenClientCount() {
         QCOMPARE(ninesLabel(0), QStringLiteral("p0"));
         QCOMPARE(ninesLabel(1), QStringLiteral("p90"));

@@ -1,6 +1,7 @@
 // A real sweep driven through the GUI objects against the embedded server: 2 series x 2 client
 // counts x 2 rounds of 2 s runs. The live charts fill, then the scaling chart shows 4 points
 // with error bars, and the chart exports to PNG (1x, 2x) and SVG.
+#include "FreshSettings.h"
 #include "ServerRequirement.h"
 #include "AnswerMessageBox.h"
 #include "OpenAndWait.h"
@@ -77,7 +78,7 @@ void sweepStoppedAfterFirstRun(const SweepPlan& plan, const QString& path) {
 class GuiSweepTest : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase() { scalelab::test::startWithFreshSettings(); }
 
     void aSweepFillsTheLiveAndScalingChartsAndExports() {
         SCALELAB_QREQUIRE_SERVER();
@@ -87,7 +88,7 @@ private slots:
         SetupPage* setup = window.setupPage();
         setup->dataDirEdit()->setText(QString::fromStdString(server.dir.path().string()));
         setup->builtinCombo()->setCurrentText(QStringLiteral("select-only"));
-        setup->scaleSpin()->setValue(1);
+        setup->scalesEdit()->setText(QStringLiteral("1"));
         setup->clientsEdit()->setText(QStringLiteral("1,2"));
         setup->durationSpin()->setValue(2);
         setup->warmupSpin()->setValue(0);
@@ -175,6 +176,47 @@ private slots:
         QVERIFY(text.contains("<svg"));
         QVERIFY(text.contains(">A<") || text.contains(">A "));
         QVERIFY(text.contains(">B<") || text.contains(">B "));
+    }
+
+    // Issue 35, "sweeps over rate and scale run end to end (window)": the lists typed into the
+    // form make the grid, every run keeps its rate and scale, and the Results page offers both
+    // axes.
+    void aRateAndScaleSweepTypedIntoTheFormRunsTheGrid() {
+        SCALELAB_QREQUIRE_SERVER();
+        test::ThrowawayServer server;
+        TempDir files("scalelab-gui-grid");
+        MainWindow window;
+        SetupPage* setup = window.setupPage();
+        setup->dataDirEdit()->setText(QString::fromStdString(server.dir.path().string()));
+        setup->builtinCombo()->setCurrentText(QStringLiteral("select-only"));
+        setup->scalesEdit()->setText(QStringLiteral("1, 2"));
+        setup->clientsEdit()->setText(QStringLiteral("2"));
+        setup->ratesEdit()->setText(QStringLiteral("50, 100"));
+        setup->durationSpin()->setValue(1);
+        setup->warmupSpin()->setValue(0);
+        setup->repetitionsSpin()->setValue(1);
+        setup->seriesTable()->setRowCount(0);
+        setup->addSeries(QStringLiteral("A"), QString());
+        QVERIFY2(setup->startButton()->isEnabled(), qPrintable(setup->problems().join(QLatin1Char('\n'))));
+        QVERIFY2(setup->estimateLabel()->text().startsWith(QStringLiteral("4 runs")), qPrintable(setup->estimateLabel()->text()));
+
+        QSignalSpy finished(window.controller(), &SweepController::finished);
+        QString path = QString::fromStdString((files.path() / "grid.slab").string());
+        window.startSweepInto(path);
+        QVERIFY(finished.wait(180000));
+        QCOMPARE(finished.first().first().toString(), QString());
+        std::set<std::pair<double, int64_t>> cells;
+        for (const RunRecord& r : ExperimentStore::open(path.toStdString(), true)->runs()) {
+            QCOMPARE(r.status, RunStatus::Completed);
+            cells.insert({offeredRateOf(r), r.detail.value("data_scale", int64_t{0})});
+        }
+        QCOMPARE(cells, (std::set<std::pair<double, int64_t>>{{50, 1}, {100, 1}, {50, 2}, {100, 2}}));
+        ResultsPage* results = window.resultsPage();
+        QVERIFY(!results->axisCombo()->isHidden());
+        QCOMPARE(results->axisCombo()->count(), 3);  // clients, offered rate, data scale
+        results->axisCombo()->setCurrentIndex(results->axisCombo()->findData(QStringLiteral("rate")));
+        QCOMPARE(results->data().series.size(), 2);  // A at scale 1, A at scale 2
+        QCOMPARE(results->data().pointCount(), 4);
     }
 
     // A sweep that fails before storing a run leaves no empty file behind and no entry in Open

@@ -1,6 +1,7 @@
 // The Live page's state follows the sweep: a new attempt of the same run (a retry, a resume
 // after Stop) starts its own timeline; Pause says it waits for the run in progress; a new
 // sweep starts with no messages of the last one.
+#include "FreshSettings.h"
 #include "charts/TimelineChartView.h"
 #include "pages/LivePage.h"
 #include "pages/PuStrip.h"
@@ -42,6 +43,8 @@ LoadSample sample(double end, double tps) {
 class LivePageTest : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { scalelab::test::startWithFreshSettings(); }
+
     void aRetryOfTheSameRunStartsItsOwnTimeline() {
         LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
         page.showProgress(at(3, SweepState::Running));

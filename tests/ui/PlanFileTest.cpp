@@ -1,5 +1,6 @@
 // The window saves the Setup page's plan as a JSON file that `scalelab sweep` reads, and opens
 // one: a round trip keeps the plan, a bad file says why, and no password is written.
+#include "FreshSettings.h"
 #include "pages/MainWindow.h"
 #include "pages/SetupPage.h"
 #include "server/EmbeddedServer.h"
@@ -22,7 +23,7 @@ using namespace scalelab::ui;
 class PlanFileTest : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase() { scalelab::test::startWithFreshSettings(); }
 
     void aSavedPlanOpensAsTheSamePlanAndRunsFromTheCommandLine() {
         TempDir dir("scalelab-planfile");
@@ -54,12 +55,13 @@ private slots:
         QCOMPARE(window.loadPlanFrom(in), QString());
         SetupPage* setup = window.setupPage();
         QStringList kept = setup->keptMembers();
-        QCOMPARE(kept, (QStringList{QStringLiteral("$.workload.rate"), QStringLiteral("$.series[A].data_dir")}));
-        // -D variables and the seed have fields of their own.
+        QCOMPARE(kept, QStringList{QStringLiteral("$.series[A].data_dir")});
+        // -D variables, the seed and the rate have fields of their own.
+        QCOMPARE(setup->ratesEdit()->text(), QStringLiteral("50"));
         QCOMPARE(setup->definesEdit()->text(), QStringLiteral("aid=1"));
         QCOMPARE(setup->seedEdit()->text(), QStringLiteral("7"));
         QVERIFY(!setup->keptLabel()->isHidden());
-        QVERIFY(setup->keptLabel()->text().contains(QStringLiteral("$.workload.rate")));
+        QVERIFY(setup->keptLabel()->text().contains(QStringLiteral("$.series[A].data_dir")));
 
         setup->durationSpin()->setValue(9);  // a change in the form keeps them
         QCOMPARE(window.savePlanTo(out), QString());
@@ -75,13 +77,14 @@ private slots:
         QVERIFY(setup->plan().has_value());
         QCOMPARE(setup->plan()->rates, std::vector<double>{50.0});
         {
-            // A list of rates (an offered-load sweep) is kept and run the same way.
+            // A list of rates (an offered-load sweep) is shown as the plan writes it and run.
             QString list = QString::fromStdString((dir.path() / "rates.json").string());
             std::ofstream(list.toStdString()) << R"({"version": 1, "workload": {"rate": "100-400 x2"},
                 "series": [{"label": "A"}], "clients": [2], "duration": 5})";
             MainWindow other;
             QCOMPARE(other.loadPlanFrom(list), QString());
-            QCOMPARE(other.setupPage()->keptMembers(), QStringList{QStringLiteral("$.workload.rate")});
+            QCOMPARE(other.setupPage()->keptMembers(), QStringList());
+            QCOMPARE(other.setupPage()->ratesEdit()->text(), QStringLiteral("100-400 x2"));
             QVERIFY(other.setupPage()->plan().has_value());
             QCOMPARE(other.setupPage()->plan()->rates, (std::vector<double>{100, 200, 400}));
         }

@@ -1,6 +1,7 @@
 // The window on a laptop screen, and sharing what it shows: every page fits 1024x700 (pages
 // scroll, nothing is cut off sideways); the Series menu, the HTML report and the CSV export
 // keep the view on screen; notes on runs and on the experiment are written into the file.
+#include "FreshSettings.h"
 #include "charts/ChartExport.h"
 #include "charts/ReportExport.h"
 #include "charts/ScalingChart.h"
@@ -81,7 +82,7 @@ QString slurp(const QString& path) {
 class ReportExportTest : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase() { scalelab::test::startWithFreshSettings(); }
 
     void everyPageFitsALaptopScreen() {
         TempDir dir("scalelab-small");

@@ -1,6 +1,7 @@
 // What the window writes between sessions holds no password: a connection string typed with
 // one (here a URI) is refused on the Setup page, and the plan kept in the settings file on quit
 // has the connection without it.
+#include "FreshSettings.h"
 #include "pages/MainWindow.h"
 #include "pages/SetupPage.h"
 
@@ -16,7 +17,7 @@ using namespace scalelab::ui;
 class SavedSettingsTest : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase() { scalelab::test::startWithFreshSettings(); }
 
     void aPasswordTypedOnTheSetupPageIsNeverSaved() {
         const QString secret = QStringLiteral("Kn0wn-S3cret-4711");

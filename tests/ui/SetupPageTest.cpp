@@ -1,4 +1,5 @@
 // The setup page marks bad input at its field, says why, and keeps Start disabled.
+#include "FreshSettings.h"
 #include "pages/SetupPage.h"
 
 #include <QComboBox>
@@ -20,7 +21,7 @@ class SetupPageTest : public QObject {
     TopologyInfo machine_ = Topology::synthetic("pack:1 core:4 pu:2").info();
 
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase() { scalelab::test::startWithFreshSettings(); }
 
     void defaultsFormAValidPlan() {
         SetupPage page(machine_);
@@ -176,6 +177,60 @@ private slots:
         QVERIFY(!page.problemsLabel()->text().contains(QStringLiteral("$.")));  // the form names its fields (issue 32.11)
         QVERIFY(page.scriptFileEdit()->styleSheet().contains(QStringLiteral("border")) ||
                 page.problemsLabel()->text().contains(QStringLiteral("simple or extended")));
+    }
+
+    // Rates and scales are fields: one value, or a list that makes them axes of the grid,
+    // counted in the estimate, checked by the plan parser and named by the field's label.
+    void ratesAndScalesAreListsThatMakeAGrid() {
+        SetupPage page(machine_);
+        QVERIFY(page.ratesEdit()->text().isEmpty());
+        QCOMPARE(page.plan()->rates, std::vector<double>{0.0});  // empty: unthrottled
+        QVERIFY(!page.planJson()["workload"].contains("rate"));
+        page.clientsEdit()->setText(QStringLiteral("1,2"));
+        page.repetitionsSpin()->setValue(3);
+        page.durationSpin()->setValue(10);
+        page.warmupSpin()->setValue(0);
+        page.ratesEdit()->setText(QStringLiteral("100, 200"));
+        page.scalesEdit()->setText(QStringLiteral("1-100 x10"));
+        QVERIFY2(page.plan().has_value(), qPrintable(page.problems().join(QLatin1Char('\n'))));
+        QCOMPARE(page.plan()->rates, (std::vector<double>{100, 200}));
+        QCOMPARE(page.plan()->scales, (std::vector<int64_t>{1, 10, 100}));
+        // 2 series x 2 client counts x 2 rates x 3 scales x 3 repetitions
+        QVERIFY2(page.estimateLabel()->text().startsWith(QStringLiteral("72 runs")), qPrintable(page.estimateLabel()->text()));
+        QCOMPARE(page.planJson()["data"]["scale"], nlohmann::json("1-100 x10"));
+
+        page.ratesEdit()->setText(QStringLiteral("0.5"));  // one rate may have a fraction, as -R
+        QCOMPARE(page.plan()->rates, std::vector<double>{0.5});
+        QCOMPARE(page.planJson()["workload"]["rate"], nlohmann::json(0.5));
+        page.scalesEdit()->setText(QStringLiteral("10"));
+        QCOMPARE(page.planJson()["data"]["scale"], nlohmann::json(10));
+
+        page.ratesEdit()->setText(QStringLiteral("100, fast"));
+        QVERIFY(!page.startButton()->isEnabled());
+        QVERIFY2(page.problems().join(QLatin1Char(' ')).startsWith(QStringLiteral("Offered rates: '100, fast'")),
+                 qPrintable(page.problems().join(QLatin1Char(' '))));
+        QVERIFY(!page.ratesEdit()->styleSheet().isEmpty());
+        page.ratesEdit()->setText(QStringLiteral("100"));
+        QVERIFY(page.ratesEdit()->styleSheet().isEmpty());
+        page.scalesEdit()->setText(QString());
+        QVERIFY(!page.startButton()->isEnabled());
+        QVERIFY2(page.problems().join(QLatin1Char(' ')).startsWith(QStringLiteral("Scales")),
+                 qPrintable(page.problems().join(QLatin1Char(' '))));
+        QVERIFY(!page.scalesEdit()->styleSheet().isEmpty());
+
+        // A plan's lists come back as it writes them, with nothing left over for "kept".
+        nlohmann::json plan = page.planJson();
+        plan["workload"]["rate"] = "100-400 x2";
+        plan["data"]["scale"] = {1, 10};
+        SetupPage other(machine_);
+        QVERIFY(other.setPlanJson(plan));
+        QCOMPARE(other.ratesEdit()->text(), QStringLiteral("100-400 x2"));
+        QCOMPARE(other.scalesEdit()->text(), QStringLiteral("1, 10"));
+        QVERIFY(other.keptMembers().isEmpty());
+        QCOMPARE(other.plan()->scales, (std::vector<int64_t>{1, 10}));
+        plan["workload"]["rate"] = 5000000.0;
+        QVERIFY(other.setPlanJson(plan));
+        QCOMPARE(other.ratesEdit()->text(), QStringLiteral("5000000"));
     }
 
     void thePlanRoundTripsThroughJson() {

@@ -2,6 +2,7 @@
 // experiments listed off the GUI thread, one opened as a file is, the series of another added
 // to compare across experiments, a run stored by another writer followed, and a copy saved to
 // a file.
+#include "FreshSettings.h"
 #include "OpenAndWait.h"
 #include "RunRecords.h"
 #include "ServerRequirement.h"
@@ -33,7 +34,7 @@ class StoreWindowTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase() { scalelab::test::startWithFreshSettings(); }
 
     void listsOpensComparesAndFollowsExperimentsInAStore() {
         SCALELAB_QREQUIRE_SERVER();

@@ -1,5 +1,6 @@
 // Two things a user types: "excluded" in the runs filter finds the excluded runs (the check
 // box has no text), and Ctrl+Tab switches pages even from a drop-down that has the focus.
+#include "FreshSettings.h"
 #include "OpenAndWait.h"
 
 #include "pages/MainWindow.h"
@@ -21,7 +22,7 @@ using namespace scalelab::ui;
 class WindowKeysAndFilterTest : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase() { scalelab::test::startWithFreshSettings(); }
 
     void theRunsFilterFindsExcludedRuns() {
         TempDir dir("scalelab-filter");

@@ -411,6 +411,7 @@ TEST(SweepPlan, AScaleListIsAnAxisRunScaleByScale) {
     EXPECT_EQ(p.scales, (std::vector<int64_t>{100, 1, 10}));
     auto runs = expandPlan(p, 7);
     ASSERT_EQ(runs.size(), 36u);
+    EXPECT_EQ(estimateSweep(p).runs, 36) << "the estimate counts every scale's runs";
     int changes = 0;
     for (size_t i = 1; i < runs.size(); ++i) changes += runs[i].scale != runs[i - 1].scale;
     EXPECT_EQ(changes, 2) << "the data is rebuilt as seldom as it can be";

@@ -47,6 +47,7 @@ QString forTheForm(const QString& problem) {
         {"$.workload.files", "Script file"},    {"$.workload.replay", "Replay file"},
         {"$.workload.mode", "Query mode"},      {"$.workload.define", "Variables (-D)"},
         {"$.workload.scale", "Scale"},          {"$.transactions", "Transactions per client"},
+        {"$.workload.rate", "Offered rates"},   {"$.data.scale", "Scales"},
         {"$.seed", "Random seed"},              {"$.threads", "Threads"},
         {"$.load_hosts", "Load hosts"},         {"$.order", "Order"}};
     for (const auto& [path, label] : kFields) {
@@ -120,9 +121,10 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     mode_ = new QComboBox;
     mode_->addItems({QStringLiteral("simple"), QStringLiteral("extended"), QStringLiteral("prepared")});
     mode_->setCurrentText(QStringLiteral("prepared"));
-    scale_ = new QSpinBox;
-    scale_->setRange(1, 100000);
-    scale_->setValue(10);
+    // Text, not a spin box: one scale, or a list that makes data size an axis of the grid.
+    scales_ = new QLineEdit(QStringLiteral("10"));
+    scales_->setToolTip(tr("pgbench's scale (-s), or a list (10, 100, 1000) or range (10-1000 x10): a data-size "
+                           "sweep, the data rebuilt when the scale changes (docs/sweeps.md)"));
     wf->addRow(tr("Script"), builtin_);
     wf->addRow(tr("Script or replay file"), scriptFile_);
     wf->addRow(QString(), shuffle_);
@@ -132,7 +134,7 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     seed_->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{0,20}")), seed_));
     seed_->setPlaceholderText(tr("empty: a new seed per sweep, kept in the experiment (pgbench --random-seed)"));
     wf->addRow(tr("Query mode"), mode_);
-    wf->addRow(tr("Scale"), scale_);
+    wf->addRow(tr("Scales"), scales_);
     wf->addRow(tr("Variables (-D)"), defines_);
     wf->addRow(tr("Random seed"), seed_);
     layout->addWidget(workload);
@@ -141,6 +143,10 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     auto* gf = new QFormLayout(grid);
     clients_ = new QLineEdit(defaultClients(machine_.puCount()));
     clients_->setToolTip(tr("A list (1,2,4), a doubling range (1-64 x2) or a stepped range (4-32 +4)"));
+    rates_ = new QLineEdit;
+    rates_->setPlaceholderText(tr("empty: as fast as the server goes; or 500, 1000, 2000 tps (pgbench -R)"));
+    rates_->setToolTip(tr("The rate the clients ask for, in transactions per second (pgbench -R), or a list or range "
+                          "(500-4000 x2): an offered-load sweep, latency against the load asked for (docs/sweeps.md)"));
     threadsRule_ = new QComboBox;
     threadsRule_->addItems({tr("one per load-generator PU"), tr("one per client"), tr("fixed")});
     threadsFixed_ = new QSpinBox;
@@ -171,6 +177,7 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     order_ = new QComboBox;
     order_->addItems({QStringLiteral("interleaved"), QStringLiteral("sequential")});
     gf->addRow(tr("Client counts"), clients_);
+    gf->addRow(tr("Offered rates"), rates_);
     gf->addRow(tr("Threads"), threadsRow);
     gf->addRow(tr("Run length"), lengthRow);
     gf->addRow(tr("Duration"), duration_);
@@ -238,12 +245,12 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
         if (series_->currentRow() >= 0) series_->removeRow(series_->currentRow());
         revalidate();
     });
-    for (auto* e : {dataDir_, conninfo_, metricsHost_, clients_, scriptFile_, defines_, seed_, loadHosts_})
+    for (auto* e : {dataDir_, conninfo_, metricsHost_, clients_, scriptFile_, defines_, seed_, loadHosts_, scales_, rates_})
         connect(e, &QLineEdit::textChanged, this, &SetupPage::revalidate);
     connect(shuffle_, &QCheckBox::toggled, this, &SetupPage::revalidate);
     for (auto* c : {builtin_, mode_, threadsRule_, order_, length_})
         connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPage::revalidate);
-    for (auto* s : {scale_, threadsFixed_, repetitions_, transactions_}) connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPage::revalidate);
+    for (auto* s : {threadsFixed_, repetitions_, transactions_}) connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPage::revalidate);
     for (auto* d : {duration_, warmup_}) connect(d, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &SetupPage::revalidate);
     for (auto* r : {embedded_, remote_}) connect(r, &QRadioButton::toggled, this, &SetupPage::revalidate);
     connect(series_, &QTableWidget::itemChanged, this, &SetupPage::revalidate);
@@ -308,6 +315,8 @@ QWidget* SetupPage::fieldFor(const QString& path) const {
     if (path.startsWith(QLatin1String("$.series"))) return series_;
     if (path.startsWith(QLatin1String("$.threads"))) return threadsFixed_;
     if (path.startsWith(QLatin1String("$.load_hosts"))) return loadHosts_;
+    if (path.startsWith(QLatin1String("$.workload.rate"))) return rates_;
+    if (path.startsWith(QLatin1String("$.data.scale"))) return scales_;
     return nullptr;
 }
 

@@ -47,7 +47,8 @@ public:
     QLineEdit* dataDirEdit() const { return dataDir_; }
     QSpinBox* repetitionsSpin() const { return repetitions_; }
     QDoubleSpinBox* warmupSpin() const { return warmup_; }
-    QSpinBox* scaleSpin() const { return scale_; }
+    QLineEdit* scalesEdit() const { return scales_; }  // "10" or a list "10, 100": data.scale
+    QLineEdit* ratesEdit() const { return rates_; }    // empty: unthrottled; "500, 1000": workload.rate
     QComboBox* builtinCombo() const { return builtin_; }
     QComboBox* lengthCombo() const { return length_; }          // 0: duration, 1: transactions per client
     QSpinBox* transactionsSpin() const { return transactions_; }
@@ -79,9 +80,9 @@ private:
 
     TopologyInfo machine_;
     QRadioButton *embedded_, *remote_;
-    QLineEdit *dataDir_, *conninfo_, *metricsHost_, *clients_, *scriptFile_, *defines_, *seed_, *loadHosts_;
+    QLineEdit *dataDir_, *conninfo_, *metricsHost_, *clients_, *scriptFile_, *defines_, *seed_, *loadHosts_, *scales_, *rates_;
     QComboBox *builtin_, *mode_, *threadsRule_, *order_, *length_;
-    QSpinBox *scale_, *threadsFixed_, *repetitions_, *transactions_;
+    QSpinBox *threadsFixed_, *repetitions_, *transactions_;
     QCheckBox* shuffle_;
     QDoubleSpinBox *duration_, *warmup_;
     QTableWidget* series_;

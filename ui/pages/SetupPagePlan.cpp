@@ -37,11 +37,34 @@ namespace {
 const char* const kFormMembers[] = {"version", "target", "workload", "series", "clients", "threads", "duration",
                                     "warmup", "transactions", "repetitions", "order", "data", "seed", "load_hosts"};
 const char* const kFormLoadHosts[] = {"hosts"};
-const char* const kFormWorkload[] = {"builtin", "files", "replay", "shuffle", "mode", "define"};
+const char* const kFormWorkload[] = {"builtin", "files", "replay", "shuffle", "mode", "define", "rate"};
 const char* const kFormTarget[] = {"data_dir", "conninfo", "metrics_host"};
 const char* const kFormMetricsHost[] = {"host"};
 const char* const kFormSeries[] = {"label", "placement", "separate", "settings"};
 const char* const kFormData[] = {"scale"};
+
+// A field that holds one number or a list ("10", "10, 100", "10-1000 x10") as the plan's JSON:
+// a number when it is one (a rate may have a fraction), else the text, which the plan parser
+// reads as a list or names as wrong. An empty field is an empty text.
+nlohmann::json numberOrList(const QString& field, bool fraction) {
+    QString t = field.trimmed();
+    static const QRegularExpression whole(QStringLiteral("^\\d{1,15}$"));
+    static const QRegularExpression decimal(QStringLiteral("^(\\d{1,15}\\.\\d*|\\.\\d+)$"));
+    if (whole.match(t).hasMatch()) return t.toLongLong();
+    if (fraction && decimal.match(t).hasMatch()) return t.toDouble();
+    return t.toStdString();
+}
+
+// A plan's number or list as the field shows it: "10", "0.5", "10, 100", or the plan's text.
+QString numberOrListText(const nlohmann::json& v) {
+    if (v.is_string()) return QString::fromStdString(v.get<std::string>());
+    if (v.is_number_integer()) return QString::number(v.get<int64_t>());
+    if (v.is_number()) return QString::number(v.get<double>(), 'g', 15);  // 5000000, not 5e+06
+    if (!v.is_array()) return QString();
+    QStringList items;
+    for (const auto& item : v) items << numberOrListText(item);
+    return items.join(QStringLiteral(", "));
+}
 
 template <size_t N>
 bool among(const std::string& key, const char* const (&names)[N]) {
@@ -71,9 +94,6 @@ QStringList SetupPage::keptMembers() const {
     if (loaded_.contains("target") && loaded_["target"].is_object() && loaded_["target"].contains("metrics_host"))
         list(loaded_["target"]["metrics_host"], QStringLiteral("$.target.metrics_host."), kFormMetricsHost);
     if (loaded_.contains("data")) list(loaded_["data"], QStringLiteral("$.data."), kFormData);
-    if (loaded_.contains("data") && loaded_["data"].is_object() && loaded_["data"].contains("scale") &&
-        !loaded_["data"]["scale"].is_number())
-        kept << QStringLiteral("$.data.scale");  // a list: the form shows its smallest
     if (loaded_.contains("load_hosts")) list(loaded_["load_hosts"], QStringLiteral("$.load_hosts."), kFormLoadHosts);
     if (loaded_.contains("series") && loaded_["series"].is_array())
         for (const auto& s : loaded_["series"])
@@ -103,16 +123,6 @@ nlohmann::json SetupPage::planJson() const {
             w["files"] = lw["files"];
     }
     if (loaded_.contains("data")) keepOthers(j["data"], loaded_["data"], kFormData);
-    // A list of scales (a data-size sweep): the form shows its smallest; while that stays, the
-    // list is the plan's.
-    if (loaded_.contains("data") && loaded_["data"].is_object() && loaded_["data"].contains("scale") &&
-        !loaded_["data"]["scale"].is_number()) {
-        try {
-            std::vector<int64_t> scales = parseScales(loaded_["data"]["scale"], "$.data.scale");
-            if (j["data"]["scale"] == *std::min_element(scales.begin(), scales.end())) j["data"]["scale"] = loaded_["data"]["scale"];
-        } catch (const std::exception&) {  // not a list the plan can have: the form's scale
-        }
-    }
     // The hosts are the form's; how they are reached (ssh_command, the program's path) is the
     // plan's, kept while there are hosts.
     if (j.contains("load_hosts") && loaded_.contains("load_hosts") && loaded_["load_hosts"].is_object()) {
@@ -157,6 +167,7 @@ nlohmann::json SetupPage::planFromForm() const {
     }
     w["mode"] = mode_->currentText().toStdString();
     if (!defines_->text().trimmed().isEmpty()) w["define"] = settingsJson(defines_->text());
+    if (!rates_->text().trimmed().isEmpty()) w["rate"] = numberOrList(rates_->text(), true);
     j["workload"] = w;
     if (!seed_->text().isEmpty()) {
         try {
@@ -189,7 +200,7 @@ nlohmann::json SetupPage::planFromForm() const {
     }
     j["repetitions"] = repetitions_->value();
     j["order"] = order_->currentText().toStdString();
-    j["data"] = {{"scale", scale_->value()}};
+    j["data"] = {{"scale", numberOrList(scales_->text(), false)}};
     nlohmann::json hosts = nlohmann::json::array();
     for (const QString& h : loadHosts_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
         hosts.push_back(h.toStdString());
@@ -222,7 +233,13 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
         length_->setCurrentIndex(p.transactionsPerClient > 0 ? 1 : 0);
         if (p.transactionsPerClient > 0) transactions_->setValue(static_cast<int>(p.transactionsPerClient));
         mode_->setCurrentText(QString::fromLatin1(queryModeName(p.mode)));
-        scale_->setValue(static_cast<int>(*std::min_element(p.scales.begin(), p.scales.end())));
+        // As the plan writes them ("10-1000 x10" stays a range); a plan without them, the defaults.
+        const nlohmann::json* scale = nullptr;
+        if (j.contains("data") && j["data"].is_object() && j["data"].contains("scale")) scale = &j["data"]["scale"];
+        scales_->setText(scale ? numberOrListText(*scale) : QString::number(p.scales.front()));
+        const nlohmann::json* rate = nullptr;
+        if (j.contains("workload") && j["workload"].is_object() && j["workload"].contains("rate")) rate = &j["workload"]["rate"];
+        rates_->setText(rate && !(rate->is_number() && rate->get<double>() == 0) ? numberOrListText(*rate) : QString());
         clients_->setText(j["clients"].is_string() ? QString::fromStdString(j["clients"].get<std::string>())
                                                    : QString::fromStdString(j["clients"].dump()).remove(QLatin1Char('[')).remove(QLatin1Char(']')));
         threadsRule_->setCurrentIndex(p.threads.kind == ThreadsRule::Kind::PerPu ? 0 : p.threads.kind == ThreadsRule::Kind::PerClient ? 1 : 2);
