@@ -1,5 +1,6 @@
 #include "metrics/ServerCounters.h"
 
+#include "server/Conninfo.h"
 #include "util/Error.h"
 #include "util/Format.h"
 
@@ -50,7 +51,7 @@ void ServerCounters::CloseConnection::operator()(pg_conn* c) const { PQfinish(c)
 
 ServerCounters::ServerCounters(const std::string& conninfo, const std::string& loadApplicationName)
     : loadApplicationName_(loadApplicationName) {
-    conn_.reset(PQconnectdb(conninfo.c_str()));
+    conn_.reset(connectForReading(conninfo, "scalelab counters"));
     if (!conn_ || PQstatus(conn_.get()) != CONNECTION_OK)
         throw Error("cannot connect to read the server's counters: " +
                     firstLineOf(conn_ ? PQerrorMessage(conn_.get()) : "out of memory"));

@@ -1,5 +1,6 @@
 #include "metrics/StatementStats.h"
 
+#include "server/Conninfo.h"
 #include "util/Format.h"
 
 #include <libpq-fe.h>
@@ -74,7 +75,7 @@ void StatementStats::CloseConnection::operator()(pg_conn* c) const { PQfinish(c)
 
 StatementStats::StatementStats(const std::string& conninfo, bool createExtension,
                                const std::vector<std::string>& ownStatements) {
-    conn_.reset(PQconnectdb(conninfo.c_str()));
+    conn_.reset(connectForReading(conninfo, "scalelab statements"));
     if (!conn_ || PQstatus(conn_.get()) != CONNECTION_OK) {
         unavailable_ = "cannot connect to read pg_stat_statements: " +
                        firstLineOf(conn_ ? PQerrorMessage(conn_.get()) : "out of memory");

@@ -97,4 +97,12 @@ std::string describe(Ping ping) {
     return "?";
 }
 
+pg_conn* connectForReading(const std::string& conninfo, const char* applicationName, int timeoutS) {
+    // dbname is expanded as a whole connection string and comes last: what it sets wins.
+    std::string timeout = std::to_string(timeoutS);
+    const char* keys[] = {"connect_timeout", "fallback_application_name", "dbname", nullptr};
+    const char* values[] = {timeout.c_str(), applicationName, conninfo.c_str(), nullptr};
+    return PQconnectdbParams(keys, values, 1);
+}
+
 } // namespace scalelab

@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+struct pg_conn;
+
 namespace scalelab {
 
 std::string conninfoQuote(const std::string& value);
@@ -25,5 +27,12 @@ enum class Ping { Accepting, Rejecting, NoResponse, Invalid };
 Ping pingServer(const std::string& conninfo, int timeoutS);
 // "takes connections", "refuses connections (starting, recovering or shutting down)", ...
 std::string describe(Ping ping);
+
+// A connection for ScaleLab's own reads beside the load (the server's counters, its
+// statements). libpq alone waits for ever on a host that accepts TCP and never answers, and the
+// sweep with it; this one gives up after timeoutS unless the string sets its own
+// connect_timeout, and names itself in pg_stat_activity unless the string or PGAPPNAME
+// sets application_name (as the load's sessions do). The caller owns it (PQfinish) and checks PQstatus; null: out of memory.
+pg_conn* connectForReading(const std::string& conninfo, const char* applicationName, int timeoutS = 10);
 
 } // namespace scalelab

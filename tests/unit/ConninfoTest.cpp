@@ -3,6 +3,12 @@
 #include "util/Error.h"
 
 #include <gtest/gtest.h>
+#include <libpq-fe.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using scalelab::makeConninfo;
 
@@ -35,4 +41,26 @@ TEST(Conninfo, WhatIsWrittenCarriesNoPassword) {
     nlohmann::json plan = {{"version", 1}, {"target", {{"conninfo", "host=db1 password='s e'"}}}};
     EXPECT_EQ(scalelab::planWithoutSecrets(plan).dump().find("s e"), std::string::npos);
     EXPECT_EQ(scalelab::planWithoutSecrets(plan)["target"]["conninfo"], "host=db1");
+}
+
+// The server's counters and statements were read over connections with no connect_timeout: a
+// host that takes the TCP connection and never answers (a hung server, a proxy in front of a
+// dead one) held the sweep for ever. A listening socket that never accepts is such a host.
+TEST(Conninfo, AReadingConnectionGivesUpOnAServerThatNeverAnswers) {
+    int listener = socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(listener, 0);
+    sockaddr_in at{};
+    at.sin_family = AF_INET;
+    at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&at), sizeof at), 0);
+    ASSERT_EQ(listen(listener, 4), 0);
+    socklen_t length = sizeof at;
+    ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&at), &length), 0);
+    std::string conninfo = "host=127.0.0.1 port=" + std::to_string(ntohs(at.sin_port)) + " dbname=x sslmode=disable gssencmode=disable";
+    PGconn* c = scalelab::connectForReading(conninfo, "scalelab test", 2);
+    ASSERT_NE(c, nullptr);
+    EXPECT_NE(PQstatus(c), CONNECTION_OK);
+    EXPECT_NE(std::string(PQerrorMessage(c)).find("timeout"), std::string::npos) << PQerrorMessage(c);
+    PQfinish(c);
+    close(listener);
 }
