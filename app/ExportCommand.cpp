@@ -3,6 +3,7 @@
 
 #include "GuiCommand.h"
 
+#include "stats/LatencyThroughput.h"
 #include "stats/RoundSpread.h"
 #include "store/CopyExperiment.h"
 #include "store/Export.h"
@@ -40,24 +41,30 @@ int runExportCommand(const ExportArgs& a) {
         }
         // A chart of a latency percentile (the rounds' box plots, latency against achieved tps):
         // of the view only its series (and its x); one chart at a time.
-        auto percentileChart = [&](const std::string& value, const char* flag, const char* what, bool other) {
+        auto percentileChart = [&](const std::string& value, const char* flag, const char* what, bool other,
+                                   bool anyY = false) {
             if (value.empty()) return;
             if (a.png.empty() && a.svg.empty())
                 throw UsageError(std::string(flag) + " draws the chart of a PNG or SVG: give --png FILE or --svg FILE");
             if (other || !a.ratio.empty() || a.distribution > 0)
-                throw UsageError("--latency-tps, --rounds, --ratio and --distribution are different charts: give one");
+                throw UsageError("--latency-tps (--against-tps), --rounds, --ratio and --distribution are different "
+                                 "charts: give one");
             if (a.usl || a.log2 || a.errorBars != "ci" || a.metric != "tps")
                 throw UsageError(std::string(flag) + " draws " + what + ": --metric, --log2, --error-bars and --usl "
                                  "describe the scaling chart and do not apply");
             try {
-                parseLatencyPercentile(value, flag);
+                if (anyY) parseThroughputY(value, flag);
+                else parseLatencyPercentile(value, flag);
             } catch (const Error& e) {
                 throw UsageError(e.what());
             }
         };
         percentileChart(a.rounds, "--rounds", "a latency percentile of each run", false);
         percentileChart(a.latencyTps, "--latency-tps", "a latency percentile against achieved tps", !a.rounds.empty());
-        if (a.logLatency && a.latencyTps.empty()) throw UsageError("--log-latency is of the --latency-tps chart: give it");
+        percentileChart(a.againstTps, "--against-tps", "a latency percentile or run metric against achieved tps",
+                        !a.rounds.empty() || !a.latencyTps.empty(), true);
+        if (a.logLatency && a.latencyTps.empty() && a.againstTps.empty())
+            throw UsageError("--log-latency is of the --latency-tps (--against-tps) chart: give it");
         if (!a.with.empty()) {
             // --csv, --json and --to write the experiment's own runs; a series silently left out
             // of them would look like the whole comparison.

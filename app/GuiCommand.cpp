@@ -9,6 +9,7 @@
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
 #include "SafeApplication.h"
+#include "stats/LatencyThroughput.h"
 #include "stats/PointAxis.h"
 #include "stats/Verdict.h"
 #include "store/CombinedRuns.h"
@@ -175,7 +176,8 @@ void renderExports(const ExportArgs& a) {
     other.ratios.paired = a.paired;
     other.distributionAt = a.distribution;
     if (!a.rounds.empty()) other.rounds = parseLatencyPercentile(a.rounds, "--rounds");
-    if (!a.latencyTps.empty()) other.latencyThroughput = parseLatencyPercentile(a.latencyTps, "--latency-tps");
+    if (!a.latencyTps.empty()) other.againstThroughput = throughputY(parseLatencyPercentile(a.latencyTps, "--latency-tps"));
+    if (!a.againstTps.empty()) other.againstThroughput = parseThroughputY(a.againstTps, "--against-tps");
     other.logLatency = a.logLatency;
     if (!a.png.empty() || !a.svg.empty())
         ui::writeChartFiles(a.experiment, view, a.png, a.svg, QSize(a.width, a.height), a.scale, a.with, other);

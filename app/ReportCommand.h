@@ -57,7 +57,8 @@ struct ExportArgs {
     int distribution = 0;              // clients: chart the latency distribution there instead
     std::string rounds;                // "p99": chart that percentile of each round as box plots instead
     std::string latencyTps;            // "p99": chart that percentile against achieved tps instead
-    bool logLatency = false;           // with latencyTps: a log10 latency axis
+    std::string againstTps;            // "p99", "cpu_busy": that percentile or run metric against achieved tps
+    bool logLatency = false;           // with latencyTps or againstTps: a log10 y axis
     bool paired = false;
     std::string equivalence;           // HTML report: as report --equivalence
     std::vector<std::string> with;     // other experiments whose series are added

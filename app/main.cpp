@@ -272,7 +272,11 @@ int main(int argc, char** argv) {
     exportCmd->add_option("--latency-tps", exportArgs.latencyTps,
                           "Chart (PNG, SVG) this latency percentile against achieved tps, points labelled with their "
                           "offered rate (or client count), the knee and -L skips marked: p50, p90, p95, p99, p99.9 or max");
-    exportCmd->add_flag("--log-latency", exportArgs.logLatency, "With --latency-tps: the latency axis in log10");
+    exportCmd->add_option("--against-tps", exportArgs.againstTps,
+                          "Chart (PNG, SVG) this latency percentile or run metric against achieved tps, as --latency-tps: "
+                          "p50 ... max, latency_mean, logical_reads, cpu_busy or server_cpu");
+    exportCmd->add_flag("--log-latency", exportArgs.logLatency,
+                        "With --latency-tps or --against-tps: the y axis in log10");
     exportCmd->add_flag("--paired", exportArgs.paired, "HTML report and --ratio: compare by repetition round");
     exportCmd->add_option("--with", exportArgs.with, "Add the series of another experiment (file or store location), "
                                                      "named \"LABEL [NAME]\" (repeatable)")->check(kExperimentCheck);

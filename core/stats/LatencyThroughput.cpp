@@ -1,6 +1,7 @@
 #include "stats/LatencyThroughput.h"
 
 #include "stats/PointGrouping.h"
+#include "util/Error.h"
 
 #include <cmath>
 
@@ -10,7 +11,7 @@ namespace {
 struct Sums {
     std::string series;
     int clients = 0;
-    double tps = 0, latency = 0;
+    double tps = 0, value = 0;
     int runs = 0, belowRate = 0, skipping = 0;
 };
 
@@ -19,18 +20,62 @@ uint64_t skippedOf(const RunRecord& r) {
     return it != r.detail.end() && it->is_number() && it->get<double>() > 0 ? it->get<uint64_t>() : 0;
 }
 
+// The run metrics that may be drawn against tps: tps itself is the x, and p95/p99 are percentiles.
+const RunMetric kOtherMetrics[] = {RunMetric::LatencyMean, RunMetric::LogicalReads, RunMetric::CpuBusy,
+                                   RunMetric::ServerCpu};
+
 } // namespace
 
-std::vector<LatencyThroughputPoint> latencyThroughput(const std::vector<RunRecord>& runs,
-                                                      const std::vector<std::string>& order, LatencyPercentile p) {
+std::string ThroughputY::name() const {
+    return percentile ? latencyPercentileName(*percentile) : runMetricName(metric);
+}
+
+std::string ThroughputY::label() const {
+    return percentile ? std::string(latencyPercentileName(*percentile)) + " latency" : runMetricLabel(metric);
+}
+
+std::string ThroughputY::unit() const { return percentile ? "ms" : runMetricUnit(metric); }
+
+std::optional<double> ThroughputY::of(const RunRecord& run) const {
+    return percentile ? latencyPercentileOf(run, *percentile) : metricOf(run, metric);
+}
+
+ThroughputY throughputY(LatencyPercentile p) {
+    ThroughputY y;
+    y.percentile = p;
+    return y;
+}
+
+ThroughputY parseThroughputY(const std::string& name, const std::string& what) {
+    std::string names;
+    for (const ThroughputY& y : allThroughputYs()) {
+        if (y.name() == name) return y;
+        names += (names.empty() ? "" : ", ") + y.name();
+    }
+    throw Error(what + ": '" + name + "' cannot be drawn against achieved tps (" + names + ")");
+}
+
+std::vector<ThroughputY> allThroughputYs() {
+    std::vector<ThroughputY> out;
+    for (LatencyPercentile p : allLatencyPercentiles()) out.push_back(throughputY(p));
+    for (RunMetric m : kOtherMetrics) {
+        ThroughputY y;
+        y.metric = m;
+        out.push_back(y);
+    }
+    return out;
+}
+
+std::vector<LatencyThroughputPoint> againstThroughput(const std::vector<RunRecord>& runs,
+                                                      const std::vector<std::string>& order, const ThroughputY& y) {
     std::vector<Sums> sums;
     for (const auto& r : runs) {
         if (!countsInStatistics(r) || std::isnan(r.tps)) continue;
-        auto latency = latencyPercentileOf(r, p);
-        if (!latency) continue;
+        auto value = y.of(r);
+        if (!value) continue;
         Sums& s = pointOf(sums, r);
         s.tps += r.tps;
-        s.latency += *latency;
+        s.value += *value;
         ++s.runs;
         s.belowRate += r.flags.has(RunFlag::BelowRate) ? 1 : 0;
         s.skipping += skippedOf(r) > 0 ? 1 : 0;
@@ -38,7 +83,7 @@ std::vector<LatencyThroughputPoint> latencyThroughput(const std::vector<RunRecor
     sortPoints(sums, order);
     std::vector<LatencyThroughputPoint> out;
     for (const auto& s : sums)
-        out.push_back({s.series, s.clients, s.runs, s.tps / s.runs, s.latency / s.runs, s.belowRate, s.skipping});
+        out.push_back({s.series, s.clients, s.runs, s.tps / s.runs, s.value / s.runs, s.belowRate, s.skipping});
     return out;
 }
 

@@ -97,7 +97,7 @@ void writeLatencyThroughputCsv(const std::vector<RunRecord>& runs, const std::ve
         for (const GridCell& cell : gridCells(runs))
             for (const auto& pt : latencyThroughput(runsIn(runs, cell), order, p))
                 w.row({pt.series, std::to_string(pt.clients), rateField(cell.rate), scaleField(cell.scale), latencyPercentileName(p),
-                       std::to_string(pt.runs), csvNumber(pt.tps), csvNumber(pt.latencyMs), std::to_string(pt.belowRate),
+                       std::to_string(pt.runs), csvNumber(pt.tps), csvNumber(pt.value), std::to_string(pt.belowRate),
                        std::to_string(pt.skipping)});
     w.close();
     written.push_back(path);

@@ -81,6 +81,15 @@ grep -q "below the offered rate" "$work/lt.svg" || fail "latency-tps SVG has no 
 grep -q ">5000000<" "$work/lt.svg" || fail "latency-tps SVG has no rate label"
 expect_rc 2 "--latency-tps with --metric" "$scalelab" export "$work/r.slab" --png "$work/x.png" --latency-tps p99 --metric latency_p95
 grep -q "p99 latency against achieved tps" "$work/r.html" || fail "the HTML report has no latency-tps chart"
+# Achieved tps as the x of another y: the server's CPU of each point, labelled with its rate.
+expect_rc 0 "export --against-tps" "$scalelab" export "$work/r.slab" --svg "$work/cpu.svg" --against-tps server_cpu
+grep -q "server CPU against achieved tps" "$work/cpu.svg" || fail "against-tps SVG title"
+grep -q "server CPU (% of one PU)" "$work/cpu.svg" || fail "against-tps SVG y axis"
+grep -q ">5000000<" "$work/cpu.svg" || fail "against-tps SVG has no rate label"
+expect_rc 2 "--against-tps tps" "$scalelab" export "$work/r.slab" --svg "$work/x.svg" --against-tps tps
+grep -q "'tps' cannot be drawn against achieved tps (p50, " "$work/out" || fail "against-tps tps: $(cat "$work/out")"
+expect_rc 2 "--against-tps with --latency-tps" "$scalelab" export "$work/r.slab" --svg "$work/x.svg" --against-tps cpu_busy \
+  --latency-tps p99
 # Data-size sweep: the tables of the sweep above (scale 1) kept for the scale-1 runs, rebuilt once
 # at scale 2 for the rest; each run says its scale, the first at scale 2 the build's time.
 cat >"$work/scales.json" <<JSON

@@ -239,6 +239,7 @@ private slots:
                         r.detail["rate"] = rate;
                         r.latency.p95Ms = (series[0] == 'B' && rate == 400 ? 9.0 : 3.0) * wiggle;
                         r.latency.p99Ms = 2 * r.latency.p95Ms;
+                        if (series[0] == 'A') r.serverCpuPct = rate / 4;  // B's runs have no server CPU
                         if (series[0] == 'B' && rate == 400) r.flags.add(RunFlag::BelowRate);  // the knee
                         store->saveRun(r, {});
                     }
@@ -277,6 +278,16 @@ private slots:
                  qPrintable(page.throughputNote()->text()));
         page.throughputLogY()->setChecked(true);
         QCOMPARE(page.throughputChart()->pointLabels().size(), 6);
+        // Achieved tps as the x of another y: server CPU, which only A's runs have (B is no
+        // curve there, never a line at 0).
+        QComboBox* y = page.throughputYCombo();
+        y->setCurrentIndex(y->findData(QStringLiteral("server_cpu")));
+        QCOMPARE(y->currentText(), QStringLiteral("server CPU"));
+        QCOMPARE(page.throughputChart()->pointLabels(),
+                 (QStringList{QStringLiteral("100"), QStringLiteral("200"), QStringLiteral("400")}));
+        QVERIFY2(page.throughputChart()->chart()->title().startsWith(QStringLiteral("server CPU against achieved tps")),
+                 qPrintable(page.throughputChart()->chart()->title()));
+        y->setCurrentIndex(y->findData(QStringLiteral("p99")));
 
         // The client axis: one client count, so each series is a curve per rate.
         page.axisCombo()->setCurrentIndex(page.axisCombo()->findData(QStringLiteral("clients")));

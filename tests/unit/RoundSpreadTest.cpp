@@ -108,7 +108,7 @@ TEST(LatencyThroughput, PointsKneesAndSkips) {
     EXPECT_EQ(points[0].clients, 100);
     EXPECT_EQ(points[0].runs, 3);
     EXPECT_DOUBLE_EQ(points[0].tps, 101);
-    EXPECT_DOUBLE_EQ(points[0].latencyMs, 4);
+    EXPECT_DOUBLE_EQ(points[0].value, 4);
     EXPECT_EQ(points[1].belowRate, 2);
     EXPECT_EQ(points[1].skipping, 0);
     EXPECT_EQ(points[3].series, "B");
@@ -116,6 +116,39 @@ TEST(LatencyThroughput, PointsKneesAndSkips) {
     EXPECT_EQ(kneeNotes(points, PointAxis::Rate),
               (std::vector<std::string>{"A: below the offered rate from 400 tps offered (2 of 3 runs there)",
                                         "B: -L skips transactions from 400 tps offered (1 of 3 runs there)"}));
+}
+
+// Achieved tps as the x of any y: a run metric is drawn as a percentile is, each point the
+// mean of its runs that have it; a run without it is no point of that chart (never a 0).
+TEST(LatencyThroughput, AnyRunMetricAgainstAchievedTps) {
+    std::vector<RunRecord> runs;
+    for (int round = 1; round <= 2; ++round) {
+        RunRecord r = offered("A", 100, round, 100, 2);
+        r.serverCpuPct = 40.0 + round;
+        runs.push_back(r);
+        RunRecord high = offered("A", 400, round, 380, 9);
+        high.serverCpuPct = 150.0 + 10 * round;
+        high.flags.add(RunFlag::BelowRate);
+        runs.push_back(high);
+    }
+    runs.push_back(offered("A", 400, 3, 10, 1));  // no server CPU: left out, not drawn at 0
+    AxisRuns onRate = runsOnAxis(runs, {"A"}, PointAxis::Rate);
+    ThroughputY cpu = parseThroughputY("server_cpu", "--against-tps");
+    EXPECT_EQ(cpu.label(), "server CPU");
+    EXPECT_EQ(cpu.unit(), "% of one PU");
+    auto points = againstThroughput(onRate.runs, onRate.curves, cpu);
+    ASSERT_EQ(points.size(), 2u);
+    EXPECT_DOUBLE_EQ(points[0].value, 41.5);
+    EXPECT_EQ(points[1].runs, 2);
+    EXPECT_DOUBLE_EQ(points[1].tps, 380);
+    EXPECT_DOUBLE_EQ(points[1].value, 165);
+    EXPECT_EQ(points[1].belowRate, 2);
+    // The percentiles and the metrics by name; tps (the x) and a metric's p95/p99 (the
+    // percentiles) are not offered twice.
+    EXPECT_EQ(parseThroughputY("p99.9", "--against-tps").label(), "p99.9 latency");
+    EXPECT_EQ(test::errorOf([] { parseThroughputY("tps", "--against-tps"); }),
+              "--against-tps: 'tps' cannot be drawn against achieved tps (p50, p90, p95, p99, p99.9, max, latency_mean, "
+              "logical_reads, cpu_busy, server_cpu)");
 }
 } // namespace
 } // namespace scalelab

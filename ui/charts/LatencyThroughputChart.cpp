@@ -34,17 +34,17 @@ void LatencyThroughputChart::setData(const LatencyThroughputData& data, bool log
         removeAxis(a);
         delete a;
     }
-    setTitle(data.curves.isEmpty() ? tr("No counted run has a tps and a %1 latency").arg(data.percentile)
-                                   : tr("%1 latency against achieved tps, points labelled with their %2")
-                                         .arg(data.percentile, data.axis == PointAxis::Rate
+    setTitle(data.curves.isEmpty() ? tr("No counted run has a tps and a %1").arg(data.yLabel)
+                                   : tr("%1 against achieved tps, points labelled with their %2")
+                                         .arg(data.yLabel, data.axis == PointAxis::Rate
                                                                    ? tr("offered rate")
                                                                    : QString::fromStdString(pointNoun(data.axis, false))));
     double maxX = 0, minY = 0, maxY = 0;
     for (const auto& c : data.curves)
         for (const auto& p : c.points) {
             maxX = std::max(maxX, p.tps);
-            maxY = std::max(maxY, p.latencyMs);
-            if (p.latencyMs > 0) minY = minY == 0 ? p.latencyMs : std::min(minY, p.latencyMs);
+            maxY = std::max(maxY, p.value);
+            if (p.value > 0) minY = minY == 0 ? p.value : std::min(minY, p.value);
         }
     auto* x = new QValueAxis;
     x->setLabelFormat(QStringLiteral("%g"));
@@ -66,7 +66,7 @@ void LatencyThroughputChart::setData(const LatencyThroughputData& data, bool log
         vy->applyNiceNumbers();
         y = vy;
     }
-    y->setTitleText(tr("%1 latency (ms)").arg(data.percentile));
+    y->setTitleText(tr("%1 (%2)").arg(data.yLabel, data.yUnit));
     addAxis(y, Qt::AlignLeft);
     auto add = [&](QXYSeries* s) {
         addSeries(s);
@@ -96,8 +96,8 @@ void LatencyThroughputChart::setData(const LatencyThroughputData& data, bool log
         skip->setColor(colour);
         QList<PointLabel> texts;
         for (const auto& p : c.points) {
-            QPointF at(p.tps, p.latencyMs);
-            if (logY && p.latencyMs <= 0) continue;  // no place for 0 on a log axis
+            QPointF at(p.tps, p.value);
+            if (logY && p.value <= 0) continue;  // no place for 0 on a log axis
             line->append(at);
             dots->append(at);
             if (p.belowRate) knee->append(at), ++knees_;

@@ -1,5 +1,6 @@
 #pragma once
-// Latency against throughput: x = achieved tps, y = a latency percentile (ms, linear or log10);
+// Latency against throughput: x = achieved tps, y = a latency percentile (ms, linear or log10)
+// or another run metric (CPU, logical reads);
 // per series its points joined in the order of their offered rate (or client count), each
 // labelled with it; squares where runs fell below the offered rate (the knee), triangles where
 // -L skipped transactions. Draws LatencyThroughputData; computes nothing.

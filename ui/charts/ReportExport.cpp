@@ -109,13 +109,13 @@ void writeChartFiles(const std::string& experiment, const ScalingView& asked, co
         drawRounds(c, view, *other.rounds, chart, experiment);
         return write(&chart);
     }
-    if (other.latencyThroughput) {
+    if (other.againstThroughput) {
         LatencyThroughputChart chart;
-        LatencyThroughputData d =
-            buildLatencyThroughputData(c.runs, c.order, view.drawn(c.order), *other.latencyThroughput, view.axis);
+        const ThroughputY& y = *other.againstThroughput;
+        LatencyThroughputData d = buildLatencyThroughputData(c.runs, c.order, view.drawn(c.order), y, view.axis);
         if (d.curves.isEmpty())
-            throw Error(std::string("--latency-tps ") + latencyPercentileName(*other.latencyThroughput) +
-                        ": no counted run of the series drawn in " + experiment + " has a tps and that latency");
+            throw Error(y.label() + " against achieved tps: no counted run of the series drawn in " + experiment +
+                        " has a tps and a " + y.label());
         chart.setData(d, other.logLatency);
         return write(&chart);
     }
@@ -223,7 +223,7 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& asked, con
     {
         // Latency against achieved tps (the hockey stick) of the series shown: with offered
         // rates, where each curve's knee is; without, how latency grows with throughput by clients.
-        LatencyThroughputData lt = buildLatencyThroughputData(c.runs, c.order, view.drawn(c.order), LatencyPercentile::P99,
+        LatencyThroughputData lt = buildLatencyThroughputData(c.runs, c.order, view.drawn(c.order), throughputY(LatencyPercentile::P99),
                                                               view.axis);
         if (!lt.curves.isEmpty()) {
             LatencyThroughputChart chart;

@@ -5,6 +5,7 @@
 #include "models/DistributionData.h"
 #include "models/RatioData.h"
 #include "models/ScalingData.h"
+#include "stats/LatencyThroughput.h"
 #include "stats/Report.h"
 #include "store/CombinedRuns.h"
 #include "store/ExperimentOverview.h"
@@ -52,8 +53,8 @@ struct OtherChart {
     RatioChoice ratios;                          // the ratio chart of these pairs
     int distributionAt = 0;                      // the latency distribution at this client count
     std::optional<LatencyPercentile> rounds;     // the rounds' box plots of this percentile
-    std::optional<LatencyPercentile> latencyThroughput;  // this percentile against achieved tps
-    bool logLatency = false;                     // with latencyThroughput: a log10 latency axis
+    std::optional<ThroughputY> againstThroughput;  // this percentile or metric against achieved tps
+    bool logLatency = false;                     // with againstThroughput: a log10 y axis
 };
 
 // `others`: experiment files whose series are added (store/CombinedRuns.h), as in the window.

@@ -1,6 +1,6 @@
 #pragma once
-// What the Latency vs tps chart draws (the hockey stick): per series, each point's mean achieved
-// tps (x) and mean latency percentile (y), joined in the order of the points' x on their axis
+// What the vs tps chart draws (the hockey stick): per series, each point's mean achieved tps (x)
+// and mean latency percentile or other run metric (y), joined in the order of the points' x on their axis
 // (offered rate or clients) and labelled with it; the points where runs fell below the offered
 // rate (the knee) and where -L skipped transactions are marked. Computed by core/stats
 // (LatencyThroughput); the chart draws only what is here.
@@ -16,7 +16,7 @@
 namespace scalelab::ui {
 
 struct LatencyThroughputPointView {
-    double tps = 0, latencyMs = 0;
+    double tps = 0, value = 0;
     int at = 0;               // the point's x on its axis: the label
     bool belowRate = false;   // some run of it fell below the offered rate
     bool skipping = false;    // some run of it skipped transactions (-L)
@@ -30,7 +30,9 @@ struct LatencyThroughputCurve {
 };
 
 struct LatencyThroughputData {
-    QString percentile;       // "p99"
+    QString yName;            // "p99", "cpu_busy"
+    QString yLabel;           // "p99 latency", "CPU busy"
+    QString yUnit;            // "ms", "%"
     PointAxis axis = PointAxis::Clients;
     QList<LatencyThroughputCurve> curves;
     QString note;             // where each curve's knee and skips begin; or that none did
@@ -39,7 +41,7 @@ struct LatencyThroughputData {
 
 // `runs` on `axis` (onViewAxis), `shown` the curves drawn, in the order of `seriesOrder`.
 LatencyThroughputData buildLatencyThroughputData(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder,
-                                                 const std::vector<std::string>& shown, LatencyPercentile percentile,
+                                                 const std::vector<std::string>& shown, const ThroughputY& y,
                                                  PointAxis axis);
 
 } // namespace scalelab::ui

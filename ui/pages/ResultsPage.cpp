@@ -8,6 +8,7 @@
 #include "pages/TableCell.h"
 #include "pages/ComparisonPanel.h"
 #include "pages/StatementsPanel.h"
+#include "stats/LatencyThroughput.h"
 #include "stats/Peak.h"
 
 #include <QCheckBox>
@@ -144,20 +145,22 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     charts_->setTabToolTip(3, tr("A latency percentile of each round (run) as a box plot per series and client count: "
                                  "how far apart the rounds were"));
     connect(roundsPercentile_, &QComboBox::currentIndexChanged, this, [this] { refreshRounds(); });
-    // Latency against achieved tps, points labelled with their offered rate: the hockey stick.
-    throughputPercentile_ = new QComboBox;
-    for (LatencyPercentile p : allLatencyPercentiles())
-        throughputPercentile_->addItem(QString::fromLatin1(latencyPercentileName(p)), static_cast<int>(p));
-    throughputPercentile_->setCurrentIndex(throughputPercentile_->findText(QStringLiteral("p99")));
-    throughputPercentile_->setToolTip(tr("The latency percentile drawn against achieved tps"));
-    throughputLogY_ = new QCheckBox(tr("log latency"));
+    // Latency (or CPU, reads) against achieved tps, points labelled with their offered rate: the
+    // hockey stick; achieved tps as the x of any y.
+    throughputY_ = new QComboBox;
+    for (const ThroughputY& y : allThroughputYs())
+        throughputY_->addItem(QString::fromStdString(y.percentile ? y.name() : y.label()),
+                                       QString::fromStdString(y.name()));
+    throughputY_->setCurrentIndex(throughputY_->findData(QStringLiteral("p99")));
+    throughputY_->setToolTip(tr("What is drawn against achieved tps: a latency percentile or a run metric"));
+    throughputLogY_ = new QCheckBox(tr("log y"));
     throughputChart_ = new LatencyThroughputChartView(QSize(0, 280));
-    charts_->addTab(chartTab(tr("Percentile"), throughputPercentile_, throughputChart_, throughputNote_, throughputLogY_),
-                    tr("Latency vs tps"));
-    charts_->setTabToolTip(4, tr("A latency percentile against the achieved tps of each point, labelled with its offered "
-                                 "rate (or client count): where achieved falls below offered (the knee) and where -L "
-                                 "skips begin are marked"));
-    connect(throughputPercentile_, &QComboBox::currentIndexChanged, this, [this] { refreshThroughput(); });
+    charts_->addTab(chartTab(tr("y"), throughputY_, throughputChart_, throughputNote_, throughputLogY_),
+                    tr("vs achieved tps"));
+    charts_->setTabToolTip(4, tr("A latency percentile (or CPU, logical reads) against the achieved tps of each point, "
+                                 "labelled with its offered rate (or client count): where achieved falls below offered "
+                                 "(the knee) and where -L skips begin are marked"));
+    connect(throughputY_, &QComboBox::currentIndexChanged, this, [this] { refreshThroughput(); });
     connect(throughputLogY_, &QCheckBox::toggled, this, [this] { refreshThroughput(); });
     split->addWidget(charts_);
 
@@ -497,9 +500,9 @@ void ResultsPage::refreshRounds() {
 }
 
 void ResultsPage::refreshThroughput() {
-    auto p = static_cast<LatencyPercentile>(throughputPercentile_->currentData().toInt());
+    ThroughputY y = parseThroughputY(throughputY_->currentData().toString().toStdString(), "the y menu");
     ViewRuns on = shownRuns();
-    LatencyThroughputData d = buildLatencyThroughputData(on.runs, on.order, on.view.drawn(on.order), p, on.view.axis);
+    LatencyThroughputData d = buildLatencyThroughputData(on.runs, on.order, on.view.drawn(on.order), y, on.view.axis);
     throughputChart_->setData(d, throughputLogY_->isChecked());
     throughputNote_->setText(d.note);
 }

@@ -81,7 +81,7 @@ public:
     QLabel* distributionNote() const { return latencyNote_; }
     BoxPlotChartView* roundsChart() const { return roundsChart_; }
     LatencyThroughputChartView* throughputChart() const { return throughputChart_; }
-    QComboBox* throughputPercentile() const { return throughputPercentile_; }
+    QComboBox* throughputYCombo() const { return throughputY_; }
     QCheckBox* throughputLogY() const { return throughputLogY_; }
     QLabel* throughputNote() const { return throughputNote_; }
     QComboBox* roundsPercentile() const { return roundsPercentile_; }  // the percentile the box plots are of
@@ -152,7 +152,7 @@ private:
     DistributionChartView* latencyChart_;
     BoxPlotChartView* roundsChart_;
     LatencyThroughputChartView* throughputChart_;
-    QComboBox* throughputPercentile_;
+    QComboBox* throughputY_;
     QCheckBox* throughputLogY_;
     QLabel* throughputNote_;
     QComboBox* roundsPercentile_;
