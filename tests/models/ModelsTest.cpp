@@ -85,10 +85,23 @@ private slots:
         noted.flags = {RunFlag::Unstable, RunFlag::ExtraRound};
         model.setRuns({run(1, "A", 4, 1, 100.4, 1.5), failed, noted});
         QCOMPARE(dump(model), QStringLiteral(
-            "Run | Series | Clients | Round | Status | tps | p95 ms | Failures | Flags | Excluded | Note\n"
-            "1 | A | 4 | 1 | completed | 100.4 | 1.500 | 0 |  | [ ] | \n"
-            "2 | B | 4 | 1 | failed | 120.5 | \u2014 | 0 | client-bound | [x] | \n"
-            "3 | A | 8 | 1 | completed | 300.0 | 2.500 | 0 | unstable, extra-round | [ ] | backup ran"));
+            "Run | Series | Clients | Offered tps | Scale | Round | Status | tps | p95 ms | Failures | Flags | Excluded | Note\n"
+            "1 | A | 4 | none | \u2014 | 1 | completed | 100.4 | 1.500 | 0 |  | [ ] | \n"
+            "2 | B | 4 | none | \u2014 | 1 | failed | 120.5 | \u2014 | 0 | client-bound | [x] | \n"
+            "3 | A | 8 | none | \u2014 | 1 | completed | 300.0 | 2.500 | 0 | unstable, extra-round | [ ] | backup ran"));
+        QVERIFY(!model.anyOfferedRate());
+        QVERIFY(!model.severalScales());
+        // A rate and scale sweep's runs say their rate (whole, not 5e+06) and scale.
+        RunRecord offered = run(4, "A", 4, 2, 2000, 3);
+        offered.detail["rate"] = 5000000.0;
+        offered.detail["data_scale"] = 100;
+        model.setRuns({run(1, "A", 4, 1, 100.4, 1.5), offered});
+        QCOMPARE(model.data(model.index(1, RunsTableModel::Offered), Qt::DisplayRole).toString(), QStringLiteral("5000000"));
+        QCOMPARE(model.data(model.index(1, RunsTableModel::Scale), Qt::DisplayRole).toString(), QStringLiteral("100"));
+        QVERIFY(!model.data(model.index(0, RunsTableModel::Scale), Qt::EditRole).isValid());
+        QVERIFY(model.anyOfferedRate());
+        QVERIFY(model.severalScales());  // 100 and one not recorded
+        model.setRuns({run(1, "A", 4, 1, 100.4, 1.5), failed, noted});
         // A value the run does not have sorts as no value (EditRole), not as 0.
         QVERIFY(!model.data(model.index(1, RunsTableModel::P95), Qt::EditRole).isValid());
         QCOMPARE(model.data(model.index(1, RunsTableModel::Tps), Qt::ToolTipRole).toString(),
@@ -137,9 +150,9 @@ private slots:
         QCOMPARE(exclusions[1][1].toBool(), false);
         QCOMPARE(notes.size(), 1);  // the same note again is no change
         QCOMPARE(dump(model), QStringLiteral(
-            "Run | Series | Clients | Round | Status | tps | p95 ms | Failures | Flags | Excluded | Note\n"
-            "6 | A | 2 | 1 | completed | 100.0 | 2.000 | 0 |  | [x] | \n"
-            "7 | B | 2 | 1 | failed | 50.0 | 3.000 | 0 | included | [ ] | counted on purpose"));
+            "Run | Series | Clients | Offered tps | Scale | Round | Status | tps | p95 ms | Failures | Flags | Excluded | Note\n"
+            "6 | A | 2 | none | \u2014 | 1 | completed | 100.0 | 2.000 | 0 |  | [x] | \n"
+            "7 | B | 2 | none | \u2014 | 1 | failed | 50.0 | 3.000 | 0 | included | [ ] | counted on purpose"));
     }
 
     void aFollowedFileUpdatesRowsInPlaceAndAppendsNewOnes() {

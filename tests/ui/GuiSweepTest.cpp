@@ -144,6 +144,8 @@ private slots:
         QCOMPARE(results->data().pointCount(), 4);
         QCOMPARE(results->chart()->errorBarCount(), 4);
         QCOMPARE(results->runsModel()->rowCount(), 8);
+        QVERIFY(results->runsView()->isColumnHidden(RunsTableModel::Offered));  // no rate, one scale: nothing to say
+        QVERIFY(results->runsView()->isColumnHidden(RunsTableModel::Scale));
         QCOMPARE(results->comparisonTable()->rowCount(), 2);
         QCOMPARE(results->peakTable()->rowCount(), 2);
 
@@ -214,6 +216,8 @@ private slots:
         ResultsPage* results = window.resultsPage();
         QVERIFY(!results->axisCombo()->isHidden());
         QCOMPARE(results->axisCombo()->count(), 3);  // clients, offered rate, data scale
+        QVERIFY(!results->runsView()->isColumnHidden(RunsTableModel::Offered));
+        QVERIFY(!results->runsView()->isColumnHidden(RunsTableModel::Scale));
         results->axisCombo()->setCurrentIndex(results->axisCombo()->findData(QStringLiteral("rate")));
         QCOMPARE(results->data().series.size(), 2);  // A at scale 1, A at scale 2
         QCOMPARE(results->data().pointCount(), 4);

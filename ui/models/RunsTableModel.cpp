@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <cmath>
+#include <set>
 
 #include <QColor>
 
@@ -42,6 +43,16 @@ void RunsTableModel::syncRuns(std::vector<RunRecord> runs) {
 }
 
 int RunsTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(runs_.size()); }
+bool RunsTableModel::anyOfferedRate() const {
+    return std::any_of(runs_.begin(), runs_.end(), [](const RunRecord& r) { return offeredRateOf(r) > 0; });
+}
+
+bool RunsTableModel::severalScales() const {
+    std::set<int64_t> scales;
+    for (const auto& r : runs_) scales.insert(dataScaleOf(r));
+    return scales.size() > 1;
+}
+
 int RunsTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
@@ -61,6 +72,16 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     case Id: return static_cast<qlonglong>(r.id);
     case Series: return QString::fromStdString(r.series);
     case Clients: return r.clients;
+    case Offered: {  // sorted by rate, unthrottled first; 5000000, not 5e+06
+        double rate = offeredRateOf(r);
+        if (role == Qt::EditRole) return rate;
+        return rate > 0 ? QString::number(rate, 'g', 15) : QStringLiteral("none");
+    }
+    case Scale: {  // a run that recorded no scale: missing, never 0
+        int64_t scale = dataScaleOf(r);
+        if (scale <= 0) return role == Qt::EditRole ? QVariant() : QVariant(QStringLiteral("\u2014"));
+        return static_cast<qlonglong>(scale);
+    }
     case Round: return r.repetition;
     case Status: return QString::fromLatin1(runStatusName(r.status));
     case Tps:  // a failed run that never started has no rate
@@ -79,7 +100,9 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Run", "Series", "Clients", "Round", "Status", "tps", "p95 ms", "Failures", "Flags", "Excluded", "Note"};
+    static const char* names[] = {"Run",  "Series", "Clients", "Offered tps", "Scale", "Round",   "Status",
+                                  "tps",  "p95 ms", "Failures", "Flags",      "Excluded", "Note"};
+    static_assert(sizeof names / sizeof names[0] == ColumnCount, "a header per column");
     return QString::fromLatin1(names[section]);
 }
 

@@ -13,7 +13,9 @@ namespace scalelab::ui {
 class RunsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Id, Series, Clients, Round, Status, Tps, P95, Failures, Flags, Excluded, Note, ColumnCount };
+    // Offered: the run's rate (pgbench -R), "none" when unthrottled; Scale: its data scale, missing
+    // for runs that did not record one. The page hides them when they would say nothing.
+    enum Column { Id, Series, Clients, Offered, Scale, Round, Status, Tps, P95, Failures, Flags, Excluded, Note, ColumnCount };
     // What the runs filter matches: each column's text, and "excluded" or "counted" for the
     // check box (which has no text of its own).
     static constexpr int SearchRole = Qt::UserRole + 1;
@@ -27,6 +29,8 @@ public:
     void syncRuns(std::vector<RunRecord> runs);
     const std::vector<RunRecord>& runs() const { return runs_; }
     const RunRecord& run(int row) const { return runs_[static_cast<size_t>(row)]; }
+    bool anyOfferedRate() const;  // some run had one: the Offered column says something
+    bool severalScales() const;   // the runs ran on more than one data scale
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -195,6 +195,15 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     runsView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     runsView_->horizontalHeader()->setStretchLastSection(true);  // the note
     runsView_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    // The offered rate and the data scale are columns when the runs have them: a rate sweep's
+    // runs are told apart by their rate, not only by their round.
+    auto gridColumns = [this] {
+        runsView_->setColumnHidden(RunsTableModel::Offered, !runs_->anyOfferedRate());
+        runsView_->setColumnHidden(RunsTableModel::Scale, !runs_->severalScales());
+    };
+    connect(runs_, &QAbstractItemModel::modelReset, this, gridColumns);
+    connect(runs_, &QAbstractItemModel::rowsInserted, this, gridColumns);
+    gridColumns();
     detail_ = new TimelineChartView({tr("Selected run"), tr("tps"), {QStringLiteral("tps")}, {QStringLiteral("tps")}}, QSize(0, 200));
     auto* runsSplit = new QSplitter(Qt::Horizontal);
     auto* left = new QWidget;
