@@ -2,6 +2,7 @@
 // interval and the line at 1, the same figures as `export --ratio A B`; paired when the table
 // is; when nothing can be compared, no chart and why.
 #include "FreshSettings.h"
+#include "charts/PointLabelItem.h"
 #include "ChartTexts.h"
 #include "OpenAndWait.h"
 #include "RunRecords.h"
@@ -295,6 +296,23 @@ private slots:
         QCOMPARE(page.data().series.size(), 6);
         QCOMPARE(page.data().series[0].label, QStringLiteral("A, 100 tps offered"));
         QCOMPARE(t->horizontalHeaderItem(0)->text(), QStringLiteral("Clients"));
+    }
+
+    // Point labels are placed together: two curves' labels at nearly one point do not print
+    // over each other (they did, "500" on "500"), none covers a point's dot, all stay inside.
+    void pointLabelsOfTwoCurvesDoNotOverlap() {
+        const QRectF plot(0, 0, 400, 300);
+        const QSizeF size(30, 12);
+        QList<QRectF> dots{QRectF(96, 96, 8, 8), QRectF(98, 100, 8, 8)};
+        QRectF a = placeLabel({100, 100}, size, plot, {}, dots);
+        QCOMPARE(a, QRectF(65, 85, 30, 12));  // up and to the left, as before
+        QRectF b = placeLabel({102, 104}, size, plot, {a}, dots);
+        QVERIFY(!b.intersects(a));
+        for (const QRectF& dot : dots) QVERIFY(!b.intersects(dot));
+        QVERIFY(plot.contains(b));
+        QRectF edge = placeLabel({2, 150}, size, plot, {}, {});  // no room to the left
+        QVERIFY(plot.contains(edge));
+        QVERIFY(edge.left() > 2);
     }
 
     // A sweep over data scales opens on the scale axis; the menu offers only the axes the runs have.

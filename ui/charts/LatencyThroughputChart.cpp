@@ -73,6 +73,8 @@ void LatencyThroughputChart::setData(const LatencyThroughputData& data, bool log
         s->attachAxis(x);
         s->attachAxis(y);
     };
+    QList<PointLabel> texts;  // every curve's, placed together
+    QLineSeries* first = nullptr;
     for (const auto& c : data.curves) {
         QColor colour = seriesColor(c.colorIndex);
         auto* line = new QLineSeries;
@@ -94,7 +96,6 @@ void LatencyThroughputChart::setData(const LatencyThroughputData& data, bool log
         skip->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
         skip->setMarkerSize(12);
         skip->setColor(colour);
-        QList<PointLabel> texts;
         for (const auto& p : c.points) {
             QPointF at(p.tps, p.value);
             if (logY && p.value <= 0) continue;  // no place for 0 on a log axis
@@ -102,7 +103,7 @@ void LatencyThroughputChart::setData(const LatencyThroughputData& data, bool log
             dots->append(at);
             if (p.belowRate) knee->append(at), ++knees_;
             if (p.skipping) skip->append(at), ++skips_;
-            texts.append({at, QString::number(p.at)});
+            texts.append({at, QString::number(p.at), colour});
         }
         add(line);
         add(dots);
@@ -114,8 +115,9 @@ void LatencyThroughputChart::setData(const LatencyThroughputData& data, bool log
             }
             add(marks);
         }
-        labels_.append(new PointLabelItem(this, line, texts, colour));
+        if (!first) first = line;
     }
+    if (first) labels_.append(new PointLabelItem(this, first, texts));
 }
 
 } // namespace scalelab::ui
