@@ -6,7 +6,7 @@
 #include "stats/LatencyThroughput.h"
 #include "stats/RoundSpread.h"
 #include "store/CopyExperiment.h"
-#include "store/Export.h"
+#include "report/Export.h"
 #include "util/AtomicFile.h"
 #include "util/Error.h"
 

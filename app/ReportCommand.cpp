@@ -2,12 +2,12 @@
 #include "CommandErrors.h"
 
 #include "stats/Report.h"
-#include "stats/ReportText.h"
-#include "stats/StatementText.h"
+#include "report/ReportText.h"
+#include "report/StatementText.h"
 #include "store/CombinedRuns.h"
 #include "store/ExperimentOverview.h"
 #include "store/Import.h"
-#include "store/ReportCsv.h"
+#include "report/ReportCsv.h"
 #include "util/Error.h"
 
 #include <cstdio>

@@ -140,22 +140,6 @@ std::optional<LoadEngine> loadEngineFromName(std::string_view name) {
     return std::nullopt;
 }
 
-const char* runStatusName(RunStatus status) {
-    switch (status) {
-    case RunStatus::Completed: return "completed";
-    case RunStatus::Failed: return "failed";
-    case RunStatus::Stopped: return "stopped";
-    }
-    return "?";
-}
-
-std::optional<RunStatus> runStatusFromName(std::string_view name) {
-    for (RunStatus s : {RunStatus::Completed, RunStatus::Failed, RunStatus::Stopped})
-        if (name == runStatusName(s)) return s;
-    if (name == "aborted") return RunStatus::Stopped;
-    return std::nullopt;
-}
-
 void validate(const LoadSpec& s) {
     auto bad = [](const std::string& msg) { throw Error(msg); };
     if (s.workload.scripts.empty()) bad("no workload: choose a built-in script (-b), a script file (-f) or a replay file");

@@ -1,6 +1,7 @@
 #pragma once
 // One run of the load generator: what to run, against what, how long, and what comes out.
 // Plain values: they cross threads (the GUI's bridge, the sweep runner) by copy.
+#include "load/RunStatus.h"
 #include "load/LatencyHistogram.h"
 #include "load/PgbenchData.h"
 #include "load/Workload.h"
@@ -128,13 +129,6 @@ struct LoadSample {
     std::optional<HistogramData> histogram;  // with LoadSpec::keepHistograms
 };
 
-// How a run ended: all of its window measured, failed (clients aborted, the server went away),
-// or stopped by the user with what it measured kept.
-enum class RunStatus { Completed, Failed, Stopped };
-const char* runStatusName(RunStatus status);  // "completed", "failed", "stopped"
-// The status a name stands for; files written before ScaleLab used one name for each said
-// "aborted" for a stopped run, read as Stopped. None for any other word.
-std::optional<RunStatus> runStatusFromName(std::string_view name);
 
 struct LoadResult {
     RunStatus status = RunStatus::Completed;

@@ -3,7 +3,7 @@
 // are not excluded, grouped by series (in the experiment's order) and client count.
 #include "stats/Compare.h"
 #include "stats/Peak.h"
-#include "store/ExperimentStore.h"
+#include "store/RunRecord.h"
 
 #include <optional>
 #include <string>

@@ -3,7 +3,7 @@
 // sweep stores it with the run), so a run's or a point's distribution (its rounds' histograms
 // added bucket by bucket, which is exact) can be exported and drawn, not just its mean.
 #include "load/LatencyHistogram.h"
-#include "store/ExperimentStore.h"
+#include "store/RunRecord.h"
 
 #include <optional>
 #include <string>

@@ -7,7 +7,7 @@
 #include "stats/ExperimentPoints.h"
 #include "stats/PointAxis.h"
 #include "stats/RoundSpread.h"
-#include "store/ExperimentStore.h"
+#include "store/RunRecord.h"
 
 #include <optional>
 #include <string>

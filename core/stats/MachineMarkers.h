@@ -2,7 +2,7 @@
 // Where a scaling curve is expected to change: the cores and PUs of the machine the runs were
 // measured on. Drawn only for machines that some counted run was measured on: another
 // machine's imported runs get markers only when the import says its cores and PUs.
-#include "store/ExperimentStore.h"
+#include "store/RunRecord.h"
 
 #include <nlohmann/json.hpp>
 

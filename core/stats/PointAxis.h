@@ -5,7 +5,7 @@
 // curve and whose `clients` is the x, so every point computation works on any axis. A curve is a
 // series at one value of each of the other two; it is named by the series alone when no series
 // has more than one.
-#include "store/ExperimentStore.h"
+#include "store/RunRecord.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 #pragma once
 // Runs grouped into points (series, client count) for a per-point value of any kind: the
 // latency distributions' and the statements' points find and order theirs the same way.
-#include "store/ExperimentStore.h"
+#include "store/RunRecord.h"
 
 #include <algorithm>
 #include <string>

@@ -2,7 +2,7 @@
 // How a latency percentile spreads across a point's rounds: each run's own percentile (p99 of
 // its counted window), and per point the five numbers of a box plot over those runs. Error bars
 // on a mean say how sure the mean is; a box says how far apart the rounds themselves were.
-#include "store/ExperimentStore.h"
+#include "store/RunRecord.h"
 
 #include <optional>
 #include <string>

@@ -3,7 +3,7 @@
 // saturated (client-bound), throughput still trending when the run ended, the CPUs mostly
 // waiting on disk. Read from what the sweep stored with each run (flags, detail), so files of
 // earlier versions are judged too.
-#include "store/ExperimentStore.h"
+#include "store/RunRecord.h"
 
 #include <optional>
 #include <string>

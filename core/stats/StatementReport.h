@@ -4,7 +4,7 @@
 // the statements whose mean time changed, judged by the rules tps is judged by (Welch, or
 // paired by round) with Bonferroni's correction over the statements compared.
 #include "stats/Compare.h"
-#include "store/ExperimentStore.h"
+#include "store/RunRecord.h"
 
 #include <map>
 #include <optional>

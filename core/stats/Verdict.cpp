@@ -1,7 +1,7 @@
 #include "stats/Verdict.h"
 
 #include "stats/RunCaveats.h"
-#include "store/ExperimentStore.h"
+#include "store/RunRecord.h"
 #include "store/RunFlags.h"
 #include "util/Error.h"
 

@@ -1,6 +1,6 @@
 #include "store/Import.h"
 
-#include "store/Csv.h"
+#include "util/Csv.h"
 #include "util/Error.h"
 #include "util/Scan.h"
 

@@ -1,7 +1,7 @@
 // The experiment file: round trips, finished-once runs, refusal of newer or foreign files
 // (untouched), and importing pgbench reports and CSV (all or nothing).
 #include "server/EmbeddedServer.h"
-#include "store/Export.h"
+#include "report/Export.h"
 #include "store/ExperimentStore.h"
 #include "stats/ExperimentPoints.h"
 #include "store/Import.h"

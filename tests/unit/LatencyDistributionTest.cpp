@@ -2,8 +2,8 @@
 // rounds merged exactly, and both exported as bucket bounds and a percentile table.
 #include "load/LoadResultJson.h"
 #include "stats/LatencyDistribution.h"
-#include "store/Csv.h"
-#include "store/Export.h"
+#include "util/Csv.h"
+#include "report/Export.h"
 #include "util/TempDir.h"
 
 #include "ErrorOf.h"

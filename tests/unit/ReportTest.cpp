@@ -2,12 +2,12 @@
 // CSV and HTML renderers; the experiment overview the window and the HTML report show.
 #include "server/EmbeddedServer.h"
 #include "stats/Report.h"
-#include "stats/ReportText.h"
+#include "report/ReportText.h"
 #include "store/CombinedRuns.h"
-#include "store/Export.h"
+#include "report/Export.h"
 #include "store/ExperimentOverview.h"
-#include "store/HtmlReport.h"
-#include "store/ReportCsv.h"
+#include "report/HtmlReport.h"
+#include "report/ReportCsv.h"
 
 #include "ErrorOf.h"
 #include "RunRecords.h"

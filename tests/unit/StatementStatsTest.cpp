@@ -5,7 +5,7 @@
 #include "metrics/StatementStats.h"
 #include "server/EmbeddedServer.h"
 #include "stats/StatementReport.h"
-#include "stats/StatementText.h"
+#include "report/StatementText.h"
 #include "store/StatementTexts.h"
 #include "util/TempDir.h"
 

@@ -1,7 +1,7 @@
 // What ScaleLab prints and writes from untrusted text (issue 31.4 and 31.5): passwords out of
 // errors, escape sequences out of the terminal, formulas out of CSV cells; and the shell
 // command helper behind \shell and \setshell.
-#include "store/Csv.h"
+#include "util/Csv.h"
 #include "util/AtomicFile.h"
 #include "util/Error.h"
 #include "util/Redact.h"

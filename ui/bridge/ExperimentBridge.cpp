@@ -2,7 +2,7 @@
 
 #include "store/CombinedRuns.h"
 #include "store/ExperimentOverview.h"
-#include "store/HtmlReport.h"
+#include "report/HtmlReport.h"
 
 #include <QMetaObject>
 #include <QThread>

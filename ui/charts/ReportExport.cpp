@@ -8,7 +8,7 @@
 #include "stats/MachineMarkers.h"
 #include "stats/SeriesNames.h"
 #include "store/ExperimentOverview.h"
-#include "store/HtmlReport.h"
+#include "report/HtmlReport.h"
 #include "util/AtomicFile.h"
 #include "util/Error.h"
 

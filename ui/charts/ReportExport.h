@@ -76,7 +76,7 @@ struct HtmlReportFiles {
 };
 HtmlReportFiles readHtmlReportFiles(const std::string& experiment, const std::vector<std::string>& others = {});
 
-// One self-contained HTML file (store/HtmlReport.h): the view's chart, the p95 latency chart
+// One self-contained HTML file (report/HtmlReport.h): the view's chart, the p95 latency chart
 // beside a throughput chart when runs have latencies, the comparison's ratio chart and the
 // latency distribution of each compared client count, tables, notes, overview, runs. Draws its
 // charts: on the GUI thread (Qt's rule for graphics items).

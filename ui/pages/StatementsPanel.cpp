@@ -2,7 +2,7 @@
 
 #include "models/ScalingData.h"
 #include "pages/PlainText.h"
-#include "stats/StatementText.h"
+#include "report/StatementText.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,4 +1,4 @@
-#include "store/Csv.h"
+#include "util/Csv.h"
 
 #include "util/AtomicFile.h"
 #include "util/Error.h"

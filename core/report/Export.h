@@ -11,7 +11,7 @@ namespace scalelab {
 
 // DIR/runs.csv (one row per run), DIR/points.csv (series, clients, metric, n, mean, sd, se,
 // CI, median, min, max: completed runs not excluded), DIR/samples.csv (one row per interval),
-// DIR/latency-histograms.csv and DIR/latency-percentiles.csv (store/ExportLatency.h).
+// DIR/latency-histograms.csv and DIR/latency-percentiles.csv (report/ExportLatency.h).
 // Creates DIR when missing. Returns the files written.
 std::vector<std::string> exportCsv(ExperimentStore& store, const std::string& dir, double confidence = 0.95);
 

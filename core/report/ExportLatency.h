@@ -2,7 +2,7 @@
 // The latency distributions in an export: each run's histogram and each point's (its rounds
 // merged), as bucket bounds and counts and as a percentile table (docs/sweeps.md, "Latency
 // distributions").
-#include "store/ExperimentStore.h"
+#include "store/RunRecord.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "stats/StatementText.h"
+#include "report/StatementText.h"
 
-#include "stats/ReportCells.h"
+#include "report/ReportCells.h"
 #include "util/Error.h"
 #include "util/Format.h"
 

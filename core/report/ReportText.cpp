@@ -1,6 +1,6 @@
-#include "stats/ReportText.h"
+#include "report/ReportText.h"
 
-#include "stats/ReportCells.h"
+#include "report/ReportCells.h"
 #include "util/Format.h"
 
 #include <algorithm>

@@ -1,10 +1,10 @@
 // The Markdown renderer of a StatsReport (`scalelab report --format markdown`, the window's Copy
 // as Markdown): GitHub-flavoured tables with the same figures, footnotes and verdict sentences
 // as the console tables (ReportText.cpp), for an issue tracker or a wiki.
-#include "stats/ReportText.h"
+#include "report/ReportText.h"
 
 #include "stats/Compare.h"
-#include "stats/ReportCells.h"
+#include "report/ReportCells.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "store/ReportCsv.h"
+#include "report/ReportCsv.h"
 
 #include "util/Error.h"
 

@@ -1,4 +1,4 @@
-#include "stats/ReportCells.h"
+#include "report/ReportCells.h"
 
 #include "stats/Power.h"
 #include "util/Format.h"

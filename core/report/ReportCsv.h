@@ -13,7 +13,7 @@
 //   peak.csv     series, clients, mean, ci_low, ci_high, percent_of_baseline
 // A value that does not exist (no interval for one run, no p-value) is an empty field, never 0.
 #include "stats/Report.h"
-#include "store/Csv.h"
+#include "util/Csv.h"
 
 #include <optional>
 #include <string>

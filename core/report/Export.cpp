@@ -1,11 +1,11 @@
-#include "store/Export.h"
+#include "report/Export.h"
 
 #include "metrics/MetricsMachine.h"
 #include "stats/ExperimentPoints.h"
-#include "store/Csv.h"
-#include "store/ExportLatency.h"
+#include "util/Csv.h"
+#include "report/ExportLatency.h"
 #include "stats/LatencyThroughput.h"
-#include "store/ReportCsv.h"
+#include "report/ReportCsv.h"
 #include "store/StatementTexts.h"
 #include "util/Error.h"
 

@@ -1,8 +1,8 @@
-#include "store/ExportLatency.h"
+#include "report/ExportLatency.h"
 
 #include "stats/LatencyDistribution.h"
-#include "store/Csv.h"
-#include "store/ReportCsv.h"
+#include "util/Csv.h"
+#include "report/ReportCsv.h"
 
 namespace scalelab {
 namespace {

@@ -1,6 +1,6 @@
-#include "store/HtmlReport.h"
+#include "report/HtmlReport.h"
 
-#include "stats/StatementText.h"
+#include "report/StatementText.h"
 #include "util/Format.h"
 
 #include "util/Versions.h"
