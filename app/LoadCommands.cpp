@@ -4,13 +4,13 @@
 
 #include "Interrupts.h"
 
-#include "load/LoadCoordinator.h"
-#include "load/LoadResultJson.h"
+#include "load/hosts/LoadCoordinator.h"
+#include "load/hosts/LoadResultJson.h"
 #include "load/LoadRun.h"
-#include "load/PgbenchData.h"
+#include "load/data/PgbenchData.h"
 #include "metrics/RemoteMachine.h"
 #include "metrics/SystemSampler.h"
-#include "load/Random.h"
+#include "load/script/Random.h"
 #include "server/ConnectionCapacity.h"
 #include "topo/PlacementScope.h"
 #include "util/Error.h"

@@ -11,7 +11,7 @@
 #include "SweepCommands.h"
 #include "TopologyCommand.h"
 
-#include "load/LoadAgent.h"
+#include "load/hosts/LoadAgent.h"
 #include "sweep/Provenance.h"
 #include "server/PgBinaries.h"
 #include "store/ExperimentStore.h"

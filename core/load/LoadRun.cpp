@@ -1,6 +1,6 @@
 #include "load/LoadRun.h"
 
-#include "load/Worker.h"
+#include "load/worker/Worker.h"
 #include "util/Clock.h"
 #include "util/Error.h"
 #include "util/Format.h"

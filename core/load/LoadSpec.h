@@ -3,8 +3,8 @@
 // Plain values: they cross threads (the GUI's bridge, the sweep runner) by copy.
 #include "load/RunStatus.h"
 #include "load/LatencyHistogram.h"
-#include "load/PgbenchData.h"
-#include "load/Workload.h"
+#include "load/data/PgbenchData.h"
+#include "load/script/Workload.h"
 #include "metrics/SystemSampler.h"
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 
 #include "stats/PointGrouping.h"
 
-#include "load/LoadResultJson.h"
+#include "load/hosts/LoadResultJson.h"
 #include "util/Error.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "sweep/AdaptiveRounds.h"
 
-#include "load/Random.h"
+#include "load/script/Random.h"
 #include "stats/ExperimentPoints.h"
 #include "stats/PointAxis.h"
 #include "stats/Summary.h"

@@ -2,7 +2,7 @@
 // What the machine and the server were when runs were made, stored with the experiment:
 // topology, SMT state, CPU model, kernel, memory, frequency governor; server version and
 // non-default settings; ScaleLab and library versions.
-#include "load/Workload.h"
+#include "load/script/Workload.h"
 
 #include <nlohmann/json.hpp>
 

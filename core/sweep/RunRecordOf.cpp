@@ -1,6 +1,6 @@
 #include "sweep/RunRecordOf.h"
 
-#include "load/LoadResultJson.h"
+#include "load/hosts/LoadResultJson.h"
 #include "metrics/MetricsJson.h"
 #include "stats/SteadyState.h"
 

@@ -2,7 +2,7 @@
 // series in a random order of the seed's) or sequential (series by series).
 #include "sweep/SweepPlan.h"
 
-#include "load/Random.h"
+#include "load/script/Random.h"
 
 #include <algorithm>
 

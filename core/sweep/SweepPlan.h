@@ -2,8 +2,8 @@
 // A sweep plan: series x client counts x offered rates x data scales x repetitions, and everything a run needs. Read from
 // JSON (schema in docs/sweeps.md); every error names the JSON path and what was expected.
 #include "load/LoadSpec.h"
-#include "load/PgbenchData.h"
-#include "load/Workload.h"
+#include "load/data/PgbenchData.h"
+#include "load/script/Workload.h"
 #include "sweep/LoadHostsPlan.h"
 #include "server/ServerSettings.h"
 

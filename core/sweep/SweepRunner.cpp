@@ -1,8 +1,8 @@
 #include "sweep/SweepRunner.h"
 
-#include "load/LoadResultJson.h"
+#include "load/hosts/LoadResultJson.h"
 #include "load/LoadRun.h"
-#include "load/PgbenchData.h"
+#include "load/data/PgbenchData.h"
 #include "metrics/MetricsJson.h"
 #include "metrics/RemoteMachine.h"
 #include "metrics/SystemSampler.h"

@@ -1,7 +1,7 @@
 // One run's load for the sweep runner: here, or from the plan's load hosts.
 #include "sweep/SweepRunner.h"
 
-#include "load/LoadCoordinator.h"
+#include "load/hosts/LoadCoordinator.h"
 #include "load/LoadRun.h"
 
 namespace scalelab {

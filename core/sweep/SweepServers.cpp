@@ -1,6 +1,6 @@
 #include "sweep/SweepServers.h"
 
-#include "load/PgbenchData.h"
+#include "load/data/PgbenchData.h"
 #include "server/AlterSystem.h"
 #include "server/Conninfo.h"
 #include "util/Error.h"

@@ -5,7 +5,7 @@
 #include "SharedServer.h"
 #include "SignalLines.h"
 
-#include "load/LoadCoordinator.h"
+#include "load/hosts/LoadCoordinator.h"
 #include "load/LoadRun.h"
 #include "stats/LatencyDistribution.h"
 #include "store/ExperimentStore.h"

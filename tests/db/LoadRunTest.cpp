@@ -5,7 +5,7 @@
 #include "ThrowawayServer.h"
 
 #include "load/LoadRun.h"
-#include "load/PgbenchData.h"
+#include "load/data/PgbenchData.h"
 #include "metrics/SystemSampler.h"
 #include "util/TempDir.h"
 

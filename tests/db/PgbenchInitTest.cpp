@@ -5,7 +5,7 @@
 #include "SharedServer.h"
 
 #include "load/LoadRun.h"
-#include "load/PgbenchData.h"
+#include "load/data/PgbenchData.h"
 #include "server/PgBinaries.h"
 #include "util/Subprocess.h"
 

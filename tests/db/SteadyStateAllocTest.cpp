@@ -5,7 +5,7 @@
 // only: they replace malloc themselves.
 #include "SharedServer.h"
 #include "load/LoadRun.h"
-#include "load/PgbenchData.h"
+#include "load/data/PgbenchData.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // libFuzzer: any text as a pgbench script. Parsing either succeeds or throws ScriptError; a
 // parsed script's \set/\if expressions evaluate or fail with a message, never crash, hang or
 // overflow (the evaluator's integer paths are checked by UBSan in this build).
-#include "load/Random.h"
-#include "load/Script.h"
+#include "load/script/Random.h"
+#include "load/script/Script.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // stream is split into messages and each is read as a row, a row description and an error,
 // and the input's text gets a syntax cursor at a position it chooses: a malformed message is
 // refused (false, or a broken stream), nothing reads out of bounds, crashes or hangs.
-#include "load/WireProtocol.h"
+#include "load/worker/WireProtocol.h"
 
 #include <sys/socket.h>
 #include <unistd.h>

@@ -8,7 +8,7 @@
 
 #include "charts/BoxPlotChartView.h"
 #include "charts/DistributionChartView.h"
-#include "load/LoadResultJson.h"
+#include "load/hosts/LoadResultJson.h"
 #include "models/BoxPlotData.h"
 #include "models/DistributionData.h"
 #include "pages/MainWindow.h"

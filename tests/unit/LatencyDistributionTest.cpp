@@ -1,6 +1,6 @@
 // Latency distributions of stored runs: a run's histogram read back from its record, a point's
 // rounds merged exactly, and both exported as bucket bounds and a percentile table.
-#include "load/LoadResultJson.h"
+#include "load/hosts/LoadResultJson.h"
 #include "stats/LatencyDistribution.h"
 #include "util/Csv.h"
 #include "report/Export.h"

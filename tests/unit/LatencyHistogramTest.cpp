@@ -1,5 +1,5 @@
 #include "load/LatencyHistogram.h"
-#include "load/Random.h"
+#include "load/script/Random.h"
 
 #include <gtest/gtest.h>
 

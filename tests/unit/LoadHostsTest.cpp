@@ -1,8 +1,8 @@
 // A run over several load hosts, without hosts: the share of clients, the job a host gets,
 // what it sends back (JSON, histograms) and the merge, which must equal one process's figures.
-#include "load/LoadHosts.h"
-#include "load/LoadJob.h"
-#include "load/LoadResultJson.h"
+#include "load/hosts/LoadHosts.h"
+#include "load/hosts/LoadJob.h"
+#include "load/hosts/LoadResultJson.h"
 #include "util/Error.h"
 #include "util/Format.h"
 

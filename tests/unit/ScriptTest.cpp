@@ -1,6 +1,6 @@
-#include "load/Random.h"
-#include "load/Script.h"
-#include "load/Workload.h"
+#include "load/script/Random.h"
+#include "load/script/Script.h"
+#include "load/script/Workload.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The wire engine's protocol pieces on bytes: the messages it builds, the stream it splits,
 // and libpq's words for an error it rebuilds (the whole text against libpq's own is compared
 // on a real server in tests/db/LoadRunTest.cpp).
-#include "load/WireProtocol.h"
+#include "load/worker/WireProtocol.h"
 
 #include <gtest/gtest.h>
 

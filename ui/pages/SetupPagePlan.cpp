@@ -3,7 +3,7 @@
 #include "pages/SetupPage.h"
 #include "pages/SetupPageForm.h"
 
-#include "load/Workload.h"
+#include "load/script/Workload.h"
 
 #include <QCheckBox>
 #include <QComboBox>

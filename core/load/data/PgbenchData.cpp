@@ -1,4 +1,4 @@
-#include "load/PgbenchData.h"
+#include "load/data/PgbenchData.h"
 
 #include "util/Error.h"
 

@@ -2,7 +2,7 @@
 // pgbench's expression language (exprparse.y, exprscan.l): the tree a \set, \if or \elif
 // holds, its parser, and its evaluator. Operators are functions, as in pgbench: `a > b` is
 // `<`(b, a), `-x` is `-`(0, x), `~x` is `#`(-1, x), CASE is one function of its branches.
-#include "load/ScriptValue.h"
+#include "load/script/ScriptValue.h"
 
 #include <cstdint>
 #include <cstdio>

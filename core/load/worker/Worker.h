@@ -2,7 +2,7 @@
 // Internal to core/load: one worker thread and the state it shares with the run.
 #include "load/LatencyHistogram.h"
 #include "load/LoadSpec.h"
-#include "load/Random.h"
+#include "load/script/Random.h"
 #include "util/Clock.h"
 
 #include <libpq-fe.h>

@@ -3,8 +3,8 @@
 // (non-associative); < > = <= >= <> != (non-associative); | # & << >> ~; + -; * / %; unary.
 // Messages and columns are pgbench's: the column is the last character of the token where
 // the error was found.
-#include "load/Expr.h"
-#include "load/Script.h"
+#include "load/script/Expr.h"
+#include "load/script/Script.h"
 
 #include <algorithm>
 #include <cerrno>

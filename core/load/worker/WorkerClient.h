@@ -4,8 +4,8 @@
 // client's state machine), WorkerConnect.cpp (connections, prepared statements),
 // WorkerMeta.cpp (meta commands), WorkerResults.cpp (sending commands, reading results,
 // errors and retries), WorkerLog.cpp (-l transaction logs).
-#include "load/Worker.h"
-#include "load/WireProtocol.h"
+#include "load/worker/Worker.h"
+#include "load/worker/WireProtocol.h"
 
 #include <libpq-fe.h>
 

@@ -1,4 +1,4 @@
-#include "load/Random.h"
+#include "load/script/Random.h"
 
 #include "util/Error.h"
 

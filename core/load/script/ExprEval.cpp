@@ -1,7 +1,7 @@
 // pgbench's evaluateExpr(), evalLazyFunc() and evalStandardFunc(): the same types, coercions,
 // NULL propagation, overflow checks and messages.
-#include "load/Expr.h"
-#include "load/Random.h"
+#include "load/script/Expr.h"
+#include "load/script/Random.h"
 
 #include <cmath>
 #include <cstring>

@@ -5,8 +5,8 @@
 // \endpipeline. Parsed once into a compiled form that a client executes without allocating.
 // The pieces: ScriptScanner (splitting), Expr (expressions), ScriptValue (variables),
 // BuiltinScripts (pgbench's built-in scripts as data).
-#include "load/Expr.h"
-#include "load/ScriptValue.h"
+#include "load/script/Expr.h"
+#include "load/script/ScriptValue.h"
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
 // pgbench's built-in scripts, as data: the same text pgbench runs (pgbench --show-script),
 // parsed by the same reader as script files.
-#include "load/Script.h"
+#include "load/script/Script.h"
 
 #include <cstdio>
 

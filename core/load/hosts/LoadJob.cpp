@@ -1,4 +1,4 @@
-#include "load/LoadJob.h"
+#include "load/hosts/LoadJob.h"
 
 #include "util/JsonField.h"
 

@@ -4,7 +4,7 @@
 // own) or directly for a host named "local", checks that every host runs this version, shares
 // the clients out, starts every host's clock at one agreed moment once all are connected, and
 // merges what they send back (LoadHosts.h). A host that fails or goes away fails the run, named.
-#include "load/LoadHosts.h"
+#include "load/hosts/LoadHosts.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "load/ScriptValue.h"
+#include "load/script/ScriptValue.h"
 
 #include <cerrno>
 #include <charconv>

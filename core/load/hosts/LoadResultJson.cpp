@@ -1,4 +1,4 @@
-#include "load/LoadResultJson.h"
+#include "load/hosts/LoadResultJson.h"
 
 #include "metrics/MetricsJson.h"
 #include "util/Error.h"

@@ -1,4 +1,4 @@
-#include "load/LoadHosts.h"
+#include "load/hosts/LoadHosts.h"
 
 #include "util/Error.h"
 

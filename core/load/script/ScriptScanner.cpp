@@ -1,4 +1,4 @@
-#include "load/ScriptScanner.h"
+#include "load/script/ScriptScanner.h"
 
 #include <cctype>
 #include <strings.h>

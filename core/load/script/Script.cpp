@@ -1,9 +1,9 @@
 // The script reader: pieces from ScriptScanner become commands, meta commands are checked as
 // pgbench's process_backslash_command() checks them, \gset/\aset join the SQL before them,
 // and \if blocks are matched (pgbench's CheckConditional) with their jump targets.
-#include "load/Script.h"
+#include "load/script/Script.h"
 
-#include "load/ScriptScanner.h"
+#include "load/script/ScriptScanner.h"
 
 #include <algorithm>
 #include <cctype>

@@ -3,7 +3,7 @@
 // (WireProtocol.h), into buffers each client reuses. What the clients do stays pgbench's:
 // the same results count, the same errors abort, retry or roll back, \gset/\aset store the
 // same values, in the server's words as libpq would give them. libpq closes the connection.
-#include "load/WorkerClient.h"
+#include "load/worker/WorkerClient.h"
 
 #include <sys/socket.h>
 

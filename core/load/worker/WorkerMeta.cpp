@@ -1,6 +1,6 @@
 // A worker's meta commands: \set, \sleep, \if and its branches, \shell and \setshell, the
 // pipeline commands.
-#include "load/WorkerClient.h"
+#include "load/worker/WorkerClient.h"
 
 #include "load/LoadRun.h"
 #include "util/ShellCommand.h"

@@ -1,6 +1,6 @@
 // A worker's -l transaction log, in pgbench's format: one line per transaction or per
 // aggregation interval.
-#include "load/WorkerClient.h"
+#include "load/worker/WorkerClient.h"
 
 #include "load/LoadRun.h"
 

@@ -1,6 +1,6 @@
-#include "load/Worker.h"
+#include "load/worker/Worker.h"
 
-#include "load/WorkerClient.h"
+#include "load/worker/WorkerClient.h"
 #include "load/LoadRun.h"
 
 #include <poll.h>

@@ -1,6 +1,6 @@
 // A worker's SQL commands: sending them (simple, extended or prepared), reading their results
 // (\gset, \aset, pipelines), a command's end, errors, retries and -r's per-command times.
-#include "load/WorkerClient.h"
+#include "load/worker/WorkerClient.h"
 
 #include "load/LoadRun.h"
 

@@ -1,4 +1,4 @@
-#include "load/Workload.h"
+#include "load/script/Workload.h"
 
 #include <fstream>
 #include <sstream>

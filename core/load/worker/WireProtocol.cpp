@@ -1,4 +1,4 @@
-#include "load/WireProtocol.h"
+#include "load/worker/WireProtocol.h"
 
 #include <sys/socket.h>
 

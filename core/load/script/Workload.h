@@ -1,7 +1,7 @@
 #pragma once
 // What each client runs: weighted scripts (built-in or from files), or a replay log of
 // SQL statements. Built from the command line's -b/-f/-S/-N/--replay or a sweep plan.
-#include "load/Script.h"
+#include "load/script/Script.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
-#include "load/LoadAgent.h"
+#include "load/hosts/LoadAgent.h"
 
-#include "load/LoadJob.h"
-#include "load/LoadResultJson.h"
+#include "load/hosts/LoadJob.h"
+#include "load/hosts/LoadResultJson.h"
 #include "load/LoadRun.h"
 #include "metrics/MachineAgent.h"
 #include "metrics/MachineReading.h"

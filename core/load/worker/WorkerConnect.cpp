@@ -1,6 +1,6 @@
 // A worker's connections: all of them at once before the run, one per transaction under -C,
 // and the statements prepared on each.
-#include "load/WorkerClient.h"
+#include "load/worker/WorkerClient.h"
 
 #include "load/LoadRun.h"
 
