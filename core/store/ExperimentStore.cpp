@@ -1,8 +1,6 @@
 // Where an experiment lives decides which store opens it; the rest of ScaleLab does not ask.
 #include "store/ExperimentStore.h"
 
-#include <algorithm>
-
 #include "store/ExperimentFile.h"
 #include "store/PgExperiment.h"
 #include "store/PgStore.h"

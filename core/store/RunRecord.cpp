@@ -1,7 +1,6 @@
 #include "store/RunRecord.h"
 
 #include <algorithm>
-#include <set>
 
 namespace scalelab {
 

@@ -4,7 +4,7 @@
 // there), the next interleaved round of just those points, and how many runs that may still
 // take. Pure functions of the plan and the runs stored, so a resumed sweep decides the same.
 // A point is a cell of the plan's grid: a client count at one of its rates and scales.
-#include "store/ExperimentStore.h"
+#include "store/RunRecord.h"
 #include "stats/PointAxis.h"
 #include "stats/Verdict.h"
 #include "sweep/SweepPlan.h"

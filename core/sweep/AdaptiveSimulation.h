@@ -6,8 +6,9 @@
 // that share is the false-call rate the verdict promises to keep at or below 1 - confidence;
 // with a true change it is the power. Deterministic for a seed (bench/adaptive_calls, the tests).
 // With several offered rates the grid is client counts x rates (scales are the same to the rule),
-// and the report judges as `report --x rate --compare` does: a verdict per client count, over its
-// rates; the rate counted is then per verdict.
+// judged as the sweep's end and the report judge it (pairVerdictsAtEnd): with several client
+// counts a verdict per rate, over the client counts; with one, a verdict over the rates. The
+// rate counted is then per verdict.
 #include <cstdint>
 #include <optional>
 

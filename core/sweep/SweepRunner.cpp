@@ -314,8 +314,8 @@ void SweepRunner::remember(Session& s, const RunRecord& r) {
     s.seen.push_back(r);
     // The rule needs only where the run stands on the grid of the whole result.
     nlohmann::json where = nlohmann::json::object();
-    for (const char* key : {"rate", "data_scale", "scale"})
-        if (r.detail.contains(key)) where[key] = r.detail[key];
+    if (double rate = offeredRateOf(r); rate > 0) where["rate"] = rate;
+    if (int64_t scale = dataScaleOf(r); scale > 0) where["data_scale"] = scale;
     s.seen.back().detail = std::move(where);
 }
 

@@ -16,7 +16,6 @@ LatencyThroughputData buildLatencyThroughputData(const std::vector<RunRecord>& r
                                                  const std::vector<std::string>& shown, const ThroughputY& y,
                                                  PointAxis axis) {
     LatencyThroughputData d;
-    d.yName = QString::fromStdString(y.name());
     d.yLabel = QString::fromStdString(y.label());
     d.yUnit = QString::fromStdString(y.unit());
     d.axis = axis;

@@ -30,7 +30,6 @@ struct LatencyThroughputCurve {
 };
 
 struct LatencyThroughputData {
-    QString yName;            // "p99", "cpu_busy"
     QString yLabel;           // "p99 latency", "CPU busy"
     QString yUnit;            // "ms", "%"
     PointAxis axis = PointAxis::Clients;

@@ -149,8 +149,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     // hockey stick; achieved tps as the x of any y.
     throughputY_ = new QComboBox;
     for (const ThroughputY& y : allThroughputYs())
-        throughputY_->addItem(QString::fromStdString(y.percentile ? y.name() : y.label()),
-                                       QString::fromStdString(y.name()));
+        throughputY_->addItem(QString::fromStdString(y.percentile ? y.name() : y.label()), QString::fromStdString(y.name()));
     throughputY_->setCurrentIndex(throughputY_->findData(QStringLiteral("p99")));
     throughputY_->setToolTip(tr("What is drawn against achieved tps: a latency percentile or a run metric"));
     throughputLogY_ = new QCheckBox(tr("log y"));
