@@ -11,7 +11,8 @@
 namespace scalelab {
 
 int serveMachineAgent(std::istream& in, const std::function<void(const nlohmann::json&)>& send,
-                      const std::function<nlohmann::json()>& provenance, const std::string& root) {
+                      const std::function<nlohmann::json()>& provenance, const std::string& root,
+                      const AgentQuestion& more) {
     send({{"machine",
            {{"hostname", thisHostName()},
             {"ticks_per_second", sysconf(_SC_CLK_TCK)},
@@ -32,6 +33,8 @@ int serveMachineAgent(std::istream& in, const std::function<void(const nlohmann:
             else send({{"server", {{"why", why}}}});
         } else if (q.is_object() && q.contains("stop")) {
             return 0;
+        } else if (nlohmann::json a = q.is_object() && more ? more(q) : nlohmann::json(); !a.is_null()) {
+            send(a);
         } else {
             send({{"error", "this agent reads readings of its machine; it does not understand: " + line.substr(0, 200)}});
             return 1;

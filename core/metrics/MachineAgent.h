@@ -11,8 +11,11 @@
 namespace scalelab {
 
 // `send` writes one message; `root` is where /proc and /sys are read (tests give captured ones).
-// Returns the exit status: 0 when told to stop, 1 after an error was sent.
+// `more` answers questions this layer does not know (a server host's {"cluster":...}); null for
+// one it does not know either. Returns the exit status: 0 when told to stop, 1 after an error.
+using AgentQuestion = std::function<nlohmann::json(const nlohmann::json&)>;
 int serveMachineAgent(std::istream& in, const std::function<void(const nlohmann::json&)>& send,
-                      const std::function<nlohmann::json()>& provenance, const std::string& root = "/");
+                      const std::function<nlohmann::json()>& provenance, const std::string& root = "/",
+                      const AgentQuestion& more = {});
 
 } // namespace scalelab

@@ -9,8 +9,8 @@ namespace {
 constexpr std::chrono::seconds kExitLimit{5};
 } // namespace
 
-RemoteMachine::RemoteMachine(std::string host, const HostCommand& command, int answerTimeoutS)
-    : host_(std::move(host)), answerTimeoutS_(answerTimeoutS) {
+RemoteMachine::RemoteMachine(std::string host, const HostCommand& command, int answerTimeoutS, std::string role)
+    : host_(std::move(host)), role_(std::move(role)), answerTimeoutS_(answerTimeoutS) {
     try {
         process_ = std::make_unique<PipedProcess>(
             command.agentArgv(host_),
@@ -34,7 +34,7 @@ RemoteMachine::RemoteMachine(std::string host, const HostCommand& command, int a
                 if (stderrTail_.size() > 8) stderrTail_.pop_front();
             });
     } catch (const Error& e) {
-        throw Error("metrics host " + host_ + ": " + e.what());
+        throw Error(role_ + " " + host_ + ": " + e.what());
     }
     process_->writeLine(nlohmann::json{{"protocol", kAgentProtocol}, {"version", scalelabVersion()}, {"machine", nlohmann::json::object()}}.dump());
     nlohmann::json hello = next("its hello");
@@ -62,7 +62,7 @@ RemoteMachine::~RemoteMachine() {
 
 void RemoteMachine::failed(const std::string& why) {
     std::string tail = stderrTail();
-    std::string what = "metrics host " + host_ + ": " + why + (tail.empty() || why.find(tail) != std::string::npos ? "" : " (" + tail + ")");
+    std::string what = role_ + " " + host_ + ": " + why + (tail.empty() || why.find(tail) != std::string::npos ? "" : " (" + tail + ")");
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (lost_.empty()) lost_ = what;
@@ -82,14 +82,15 @@ std::string RemoteMachine::lost() const {
     return lost_;
 }
 
-nlohmann::json RemoteMachine::next(const std::string& waitingFor) {
+nlohmann::json RemoteMachine::next(const std::string& waitingFor, int timeoutS) {
+    int limit = timeoutS > 0 ? timeoutS : answerTimeoutS_;
     std::string line;
     {
         std::unique_lock<std::mutex> lock(mutex_);
         auto ready = [&] { return !lines_.empty() || ended_; };
-        if (!changed_.wait_for(lock, std::chrono::seconds(answerTimeoutS_), ready)) {
+        if (!changed_.wait_for(lock, std::chrono::seconds(limit), ready)) {
             lock.unlock();
-            failed("no answer within " + std::to_string(answerTimeoutS_) + " s while waiting for " + waitingFor);
+            failed("no answer within " + std::to_string(limit) + " s while waiting for " + waitingFor);
         }
         if (lines_.empty()) {
             lock.unlock();
@@ -106,11 +107,14 @@ nlohmann::json RemoteMachine::next(const std::string& waitingFor) {
     return m;
 }
 
-nlohmann::json RemoteMachine::ask(const nlohmann::json& question, const char* answer, const std::string& waitingFor) {
+nlohmann::json RemoteMachine::ask(const nlohmann::json& question, const char* answer, const std::string& waitingFor, int timeoutS) {
+    std::lock_guard<std::mutex> one(asking_);
+    // An agent lost before stays lost: its answers would belong to an earlier question.
+    if (std::string gone = lost(); !gone.empty()) throw Error(gone);
     // A question that cannot be written means the connection is gone: the agent's end (its exit
     // status, ssh's last words) says why, as for an answer that never came.
     process_->writeLine(question.dump());
-    nlohmann::json m = next(waitingFor);
+    nlohmann::json m = next(waitingFor, timeoutS);
     if (!m.contains(answer)) failed("answered " + question.dump() + " with " + m.dump().substr(0, 200));
     return m[answer];
 }

@@ -34,7 +34,8 @@ public:
     // Starts the agent and reads its hello. Throws Error "metrics host HOST: ..." when it cannot
     // be started, answers with something else, runs another version (both named), or is silent
     // for `answerTimeoutS`.
-    RemoteMachine(std::string host, const HostCommand& command, int answerTimeoutS = 60);
+    // `role` names the host in every message ("metrics host", "server host").
+    RemoteMachine(std::string host, const HostCommand& command, int answerTimeoutS = 60, std::string role = "metrics host");
     ~RemoteMachine();
     RemoteMachine(const RemoteMachine&) = delete;
     RemoteMachine& operator=(const RemoteMachine&) = delete;
@@ -56,13 +57,17 @@ public:
     std::string lost() const;
     double roundTripMs() const { return roundTripMs_; }  // the last reading's
 
+    // One question and its answer's member `answer`, waiting up to `timeoutS` (0: the
+    // agent's answer timeout). Questions from several threads are asked one after the other
+    // (a sweep's server control between runs, the sampler's readings during them).
+    nlohmann::json ask(const nlohmann::json& question, const char* answer, const std::string& waitingFor, int timeoutS = 0);
+
 private:
-    nlohmann::json ask(const nlohmann::json& question, const char* answer, const std::string& waitingFor);
-    nlohmann::json next(const std::string& waitingFor);
+    nlohmann::json next(const std::string& waitingFor, int timeoutS = 0);
     [[noreturn]] void failed(const std::string& why);  // records it as lost() too
     std::string stderrTail() const;                    // the agent's (ssh's) last lines on stderr
 
-    std::string host_, hostname_;
+    std::string host_, hostname_, role_;
     int answerTimeoutS_;
     nlohmann::json provenance_;
     long ticksPerSecond_ = 100;
@@ -70,6 +75,7 @@ private:
     bool serverFound_ = false;
     double roundTripMs_ = 0;
 
+    std::mutex asking_;  // one question at a time
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<std::string> lines_, stderrTail_;  // guarded by mutex_

@@ -1,6 +1,6 @@
 #include "server/ConnectionCapacity.h"
 
-#include "server/EmbeddedServer.h"
+#include "server/Cluster.h"
 #include "util/Error.h"
 
 #include <pqxx/pqxx>
@@ -25,7 +25,7 @@ ConnectionCapacity readConnectionCapacity(const std::string& conninfo) {
 
 int maxConnectionsFor(int clients, int reserved) { return clients + kOwnConnections + reserved + kConnectionHeadroom; }
 
-bool sizeEmbeddedServerFor(EmbeddedServer& server, int clients, const std::function<void(const std::string&)>& note) {
+bool sizeEmbeddedServerFor(Cluster& server, int clients, const std::function<void(const std::string&)>& note) {
     ConnectionCapacity now = readConnectionCapacity(server.connectionString());
     int wanted = maxConnectionsFor(clients, now.reserved);
     if (now.maxConnections >= wanted) return false;
@@ -49,7 +49,7 @@ void checkConnectionCapacity(const std::string& conninfo, int clients) {
                 std::to_string(c.maxConnections + needed - free) + " (a restart), or use fewer clients.");
 }
 
-void ensureConnectionsFor(EmbeddedServer* embedded, const std::string& conninfo, int clients,
+void ensureConnectionsFor(Cluster* embedded, const std::string& conninfo, int clients,
                           const std::function<void(const std::string&)>& note) {
     if (embedded) sizeEmbeddedServerFor(*embedded, clients, note);
     else checkConnectionCapacity(conninfo, clients);

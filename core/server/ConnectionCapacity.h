@@ -8,7 +8,7 @@
 
 namespace scalelab {
 
-class EmbeddedServer;
+class Cluster;
 
 struct ConnectionCapacity {
     int maxConnections = 0;
@@ -29,7 +29,7 @@ int maxConnectionsFor(int clients, int reserved);
 // Raises the embedded server's max_connections to maxConnectionsFor(clients) when it is lower
 // (ALTER SYSTEM and one restart, said through `note`); never lowers it. Returns whether it
 // restarted.
-bool sizeEmbeddedServerFor(EmbeddedServer& server, int clients, const std::function<void(const std::string&)>& note);
+bool sizeEmbeddedServerFor(Cluster& server, int clients, const std::function<void(const std::string&)>& note);
 
 // A server of the user's: throws Error, naming max_connections and the numbers, when fewer
 // connections are free than `clients` plus ScaleLab's own.
@@ -38,7 +38,7 @@ void checkConnectionCapacity(const std::string& conninfo, int clients);
 // Before a run of `clients`: the embedded server (`embedded`, when the target is one) is sized
 // for them, a server of the user's (`embedded` null, `conninfo`) is checked. `scalelab run`'s
 // rule; a sweep does the same through its pre-flight and per series.
-void ensureConnectionsFor(EmbeddedServer* embedded, const std::string& conninfo, int clients,
+void ensureConnectionsFor(Cluster* embedded, const std::string& conninfo, int clients,
                           const std::function<void(const std::string&)>& note);
 
 } // namespace scalelab

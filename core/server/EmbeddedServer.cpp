@@ -180,13 +180,22 @@ void EmbeddedServer::startPostmaster() {
         rewriteFileAs(user_, hba.string(), secured);
         say("pg_hba.conf: connections over TCP now need the superuser's password (scram-sha-256)");
     }
+    if (options_.listenEverywhere) {
+        std::string text = readFileNoFollow(hba);
+        std::string open = hbaAcceptingOtherHosts(text);
+        if (!open.empty()) {
+            rewriteFileAs(user_, hba.string(), open);
+            say("pg_hba.conf: clients on other machines may connect with the superuser's password (scram-sha-256)");
+        }
+    }
     preloadStatementStats();
     clearStaleLocks(options_.dataDir, socketDir, options_.startTimeout);
     int port = options_.port > 0 ? options_.port : freeTcpPort();
     auto deadline = std::chrono::steady_clock::now() + options_.startTimeout;
     for (int attempt = 1;; ++attempt) {
         std::string postgresOptions = "-p " + std::to_string(port) + " -k " + shellQuote(socketDir.string()) +
-                                      " -c listen_addresses=" + shellQuote(options_.listenTcp ? "127.0.0.1" : "");
+                                      " -c listen_addresses=" +
+                                      shellQuote(options_.listenEverywhere ? "*" : options_.listenTcp ? "127.0.0.1" : "");
         auto logOffset = sizeOrZero(logFile());
         say("starting PostgreSQL " + binaries_.version + " on port " + std::to_string(port) + ", socket in " +
             socketDir.string());

@@ -2,6 +2,7 @@
 // The embedded PostgreSQL cluster: ScaleLab's default target and every database
 // test's server. Creates it with initdb, starts it on a private unix socket, reuses
 // one already running in the same data directory, applies settings, and stops it.
+#include "server/Cluster.h"
 #include "server/PgBinaries.h"
 #include "server/ServerSettings.h"
 #include "util/Subprocess.h"
@@ -22,6 +23,7 @@ struct ServerOptions {
     std::filesystem::path dataDir;
     int port = 0;                        // 0: a free one, chosen at start
     bool listenTcp = false;              // also listen on 127.0.0.1 (the superuser's password: passwordFile())
+    bool listenEverywhere = false;       // TCP on every address (a server host's, docs/hosts.md), password only
     std::optional<std::filesystem::path> pgBindir;
     std::string superuser = "postgres";
     std::string database = "scalelab";   // created at first start; the default target
@@ -31,42 +33,30 @@ struct ServerOptions {
     std::function<void(const std::string&)> note;  // progress lines for the user; may be empty
 };
 
-struct ServerStatus {
-    bool running = false;
-    pid_t pid = 0;
-    int port = 0;
-    std::filesystem::path socketDir;
-    std::string listenAddress;           // "" when unix socket only
-};
-
-class EmbeddedServer {
+class EmbeddedServer : public Cluster {
 public:
     // Finds the server programs and the account to run them as; touches no files.
     explicit EmbeddedServer(ServerOptions options);
     // Stops the server if this object started it, unless keepRunning() was called.
-    ~EmbeddedServer();
+    ~EmbeddedServer() override;
     EmbeddedServer(const EmbeddedServer&) = delete;
     EmbeddedServer& operator=(const EmbeddedServer&) = delete;
 
-    enum class StartOutcome { Started, Reused };
-    // initdb when the directory is missing or empty, then start, or reuse the
-    // postmaster already serving this data directory.
-    StartOutcome start();
-    // Fast shutdown, then immediate when that times out. False when it was not running.
-    bool stop();
+    StartOutcome start() override;
+    bool stop() override;
     void restart();
-    ServerStatus status() const;
-    void keepRunning() { keepRunning_ = true; }
+    ServerStatus status() const override;
+    void keepRunning() override { keepRunning_ = true; }
 
     // libpq conninfo for the running server ("host=/tmp/... port=N user=postgres dbname=scalelab").
-    std::string connectionString(const std::string& database = {}) const;
+    std::string connectionString(const std::string& database = {}) const override;
 
     // ALTER SYSTEM for each setting, then a reload, and a restart when one of them needs it.
     // Throws Error for an unknown or fixed setting or a value the server rejects; settings
     // before the failing one stay applied.
-    AppliedSettings applySettings(const std::vector<Setting>& settings);
+    AppliedSettings applySettings(const std::vector<Setting>& settings) override;
     // ALTER SYSTEM RESET of each name (back to postgresql.conf's value), restarting when needed.
-    AppliedSettings resetSettings(const std::vector<std::string>& names);
+    AppliedSettings resetSettings(const std::vector<std::string>& names) override;
     // Every parameter name these server programs know (postgres --describe-config; no server needed).
     std::set<std::string> knownSettingNames() const;
     // Settings written by ALTER SYSTEM (postgresql.auto.conf), as the server reads them.
@@ -86,11 +76,13 @@ public:
     static std::filesystem::path logFileOf(const std::filesystem::path& dataDir) { return dataDir / "scalelab-server.log"; }
     // The log's size now, and its last lines written since it had `offset` bytes: what the
     // server said about a run (a crash, a FATAL) is read from there.
-    std::uintmax_t logSize() const;
-    std::vector<std::string> logLinesSince(std::uintmax_t offset, size_t maxLines = 20) const;
+    std::uintmax_t logSize() const override;
+    std::vector<std::string> logLinesSince(std::uintmax_t offset, size_t maxLines = 20) const override;
     // The postmaster is alive and takes connections (not starting, recovering from a crash or
     // shutting down).
-    bool acceptingConnections() const;
+    bool acceptingConnections() const override;
+    std::string where() const override { return "the embedded server in " + options_.dataDir.string(); }
+    bool local() const override { return true; }
 
 private:
     bool initialize();

@@ -65,6 +65,19 @@ std::string hbaRequiringPasswordsOverTcp(const std::string& hba) {
     return changed ? out : std::string();
 }
 
+std::string hbaAcceptingOtherHosts(const std::string& hba) {
+    const std::string line = "host all all all scram-sha-256";
+    std::istringstream in(hba);
+    for (std::string l; std::getline(in, l);) {
+        std::istringstream words(l);
+        std::string w, joined;
+        while (words >> w) joined += (joined.empty() ? "" : " ") + w;
+        if (joined == line) return "";
+    }
+    return hba + (hba.empty() || hba.back() == '\n' ? "" : "\n") +
+           "# Added by ScaleLab for a server host: clients on other machines, with the password only.\n" + line + "\n";
+}
+
 fs::path passwordFileOf(const fs::path& dataDir) { return dataDir / "scalelab.pgpass"; }
 
 std::string keptOrNewPassword(const fs::path& file) {

@@ -17,6 +17,10 @@ namespace scalelab {
 // scram-sha-256 instead; "" when no line changes.
 std::string hbaRequiringPasswordsOverTcp(const std::string& hba);
 
+// pg_hba.conf's text with a line that lets any address connect with a password (scram-sha-256),
+// for a server host's clients on other machines (docs/hosts.md); "" when such a line is there.
+std::string hbaAcceptingOtherHosts(const std::string& hba);
+
 // A file's text, never through a symlink ("" when it cannot be read so).
 std::string readFileNoFollow(const std::filesystem::path& file);
 

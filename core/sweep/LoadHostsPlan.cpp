@@ -25,10 +25,11 @@ std::vector<std::string> hostList(const nlohmann::json& v, const std::string& pa
 
 // ssh_command and scalelab of an object form; other members than `hostsKey` are refused.
 void sshOptions(const nlohmann::json& v, const std::string& path, const char* hostsKey, std::vector<std::string>& ssh,
-                std::string& scalelab) {
+                std::string& scalelab, bool address = false) {
     for (auto it = v.begin(); it != v.end(); ++it)
-        if (it.key() != hostsKey && it.key() != "ssh_command" && it.key() != "scalelab")
-            fail(path + "." + it.key(), std::string("unknown member (") + hostsKey + ", ssh_command, scalelab)");
+        if (it.key() != hostsKey && it.key() != "ssh_command" && it.key() != "scalelab" && (!address || it.key() != "address"))
+            fail(path + "." + it.key(), std::string("unknown member (") + hostsKey + ", ssh_command, scalelab" +
+                                            (address ? ", address" : "") + ")");
     if (v.contains("ssh_command")) {
         if (!v["ssh_command"].is_string()) fail(path + ".ssh_command", "expected a command, e.g. \"ssh -F ~/.ssh/bench\"");
         std::istringstream words(v["ssh_command"].get<std::string>());
@@ -56,16 +57,24 @@ LoadHostsPlan parseLoadHostsPlan(const nlohmann::json& v) {
     return p;
 }
 
-MetricsHostPlan parseMetricsHostPlan(const nlohmann::json& v, const std::string& path) {
+MetricsHostPlan parseMetricsHostPlan(const nlohmann::json& v, const std::string& path, bool serverHost) {
     MetricsHostPlan p;
     if (v.is_string()) {
         p.host = hostName(v, path);
         return p;
     }
-    if (!v.is_object()) fail(path, "expected a host (\"db1\", \"bench@db1\"), or {\"host\": ..., \"ssh_command\": ..., \"scalelab\": ...}");
-    sshOptions(v, path, "host", p.sshCommand, p.scalelab);
+    if (!v.is_object())
+        fail(path, std::string("expected a host (\"db1\", \"bench@db1\"), or {\"host\": ..., \"ssh_command\": ..., \"scalelab\": ...") +
+                       (serverHost ? ", \"address\": ...}" : "}"));
+    sshOptions(v, path, "host", p.sshCommand, p.scalelab, serverHost);
     if (!v.contains("host")) fail(path + ".host", "missing: the host");
     p.host = hostName(v["host"], path + ".host");
+    if (v.contains("address")) {
+        if (!v["address"].is_string() || v["address"].get<std::string>().empty() ||
+            v["address"].get<std::string>().find_first_of(" \t\n,") != std::string::npos)
+            fail(path + ".address", "expected the host name or IP address this machine's clients connect to, e.g. \"10.0.0.5\"");
+        p.address = v["address"].get<std::string>();
+    }
     return p;
 }
 

@@ -23,12 +23,16 @@ LoadHostsPlan parseLoadHostsPlan(const nlohmann::json& v);
 // ScaleLab's agent reads the CPU, disks, pressure and the server's processes.
 //   "metrics_host": "bench@db1"
 //   "metrics_host": {"host": "bench@db1", "ssh_command": "ssh -F cfg", "scalelab": "/opt/scalelab/bin/scalelab"}
+//
+// The same forms for a server host (target.host), which also takes "address": what this
+// machine's clients connect to (default: the destination's host part; "local": 127.0.0.1).
 struct MetricsHostPlan {
     std::string host;
     std::vector<std::string> sshCommand;  // empty: ssh -o BatchMode=yes
     std::string scalelab;                 // empty: the default
+    std::string address;                  // a server host's only; empty: from `host`
 };
 // Throws Error "PATH...: what".
-MetricsHostPlan parseMetricsHostPlan(const nlohmann::json& v, const std::string& path);
+MetricsHostPlan parseMetricsHostPlan(const nlohmann::json& v, const std::string& path, bool serverHost = false);
 
 } // namespace scalelab

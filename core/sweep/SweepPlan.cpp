@@ -268,6 +268,12 @@ SweepPlan parsePlan(const json& j) {
                                               "server runs here, and its machine is measured here");
             p.metricsHost = parseMetricsHostPlan(*mh, "$.target.metrics_host");
         }
+        if (const json* sh = target.get("host")) {
+            if (!p.conninfo.empty())
+                fail("$.target.host", "runs ScaleLab's embedded server on that machine; a server of yours (target.conninfo) "
+                                      "is measured there with target.metrics_host instead");
+            p.serverHost = parseMetricsHostPlan(*sh, "$.target.host", true);
+        }
         target.finish();
     }
 
@@ -361,7 +367,17 @@ SweepPlan parsePlan(const json& j) {
         p.series.push_back(std::move(s));
     }
 
+    // The series' placement and CPU switches act on this machine's CPUs: on a server host they
+    // would place the load generator alone and call it the server's placement.
+    if (p.serverHost)
+        for (size_t i = 0; i < p.series.size(); ++i)
+            if (!p.series[i].placement.empty())
+                fail("$.series[" + std::to_string(i) + "].placement",
+                     "placing the server on a server host (target.host) is not built yet: leave placement out, or run "
+                     "ScaleLab on the server's machine");
     if (const json* hosts = root.get("load_hosts")) {
+        if (p.serverHost)
+            fail("$.load_hosts", "load hosts with a server host (target.host) are not built yet: the clients run on this machine");
         p.loadHosts = parseLoadHostsPlan(*hosts);
         for (size_t i = 0; i < p.series.size(); ++i)
             if (!p.series[i].placement.empty())

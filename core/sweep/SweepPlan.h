@@ -55,6 +55,8 @@ struct SweepPlan {
     bool statements = true;                 // pg_stat_statements per run (docs/sweeps.md, "What the server ran")
     double reconnectS = 120;                // a target server that stops answering is asked again this long
     std::optional<MetricsHostPlan> metricsHost;  // the conninfo server's machine, read by ScaleLab's agent (docs/hosts.md)
+    std::optional<MetricsHostPlan> serverHost;   // target.host: the embedded server runs there, through the agent
+
     // workload
     std::vector<std::string> builtins, files;
     std::vector<std::string> defines;       // "NAME=VALUE", as -D
@@ -92,6 +94,9 @@ struct SweepPlan {
     nlohmann::json json;                     // the plan as given, kept with the experiment
 
     bool embedded() const { return conninfo.empty(); }
+    // The machine whose agent reads the server's figures: the server host, or a server of the
+    // user's metrics host; null when they are read here.
+    const MetricsHostPlan* agentHost() const { return serverHost ? &*serverHost : metricsHost ? &*metricsHost : nullptr; }
     Workload workload() const;               // throws Error (script files) with their file:line:column
 };
 

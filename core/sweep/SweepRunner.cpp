@@ -186,7 +186,8 @@ struct SweepRunner::Session {
           workload(runner.plan_.workload()),
           servers(
               runner.plan_, [&runner](const std::string& s) { if (runner.observer_) runner.observer_->onNote(s); },
-              [&runner](double seconds) { return runner.waitFor(seconds); }) {}
+              [&runner](double seconds) { return runner.waitFor(seconds); },
+              [&runner] { return runner.serverAgent(); }) {}
     uint64_t seed;
     Workload workload;
     SweepServers servers;
@@ -243,8 +244,8 @@ void SweepRunner::run() {
     s.started = std::chrono::steady_clock::now();
     sessionStart_ = s.started;
     s.texts = statementTexts(store_);
-    // A metrics host that cannot be reached stops the sweep before its first run, in its words.
-    if (plan_.metricsHost && !metricsHost_) metricsHost_ = startMetricsHost();
+    // A metrics or server host that cannot be reached stops the sweep before its first run, in its words.
+    if (plan_.agentHost() && !metricsHost_) metricsHost_ = startMetricsHost();
     s.progress.total = total_;
     s.progress.done = s.done;
     s.progress.runS = plan_.durationS > 0 ? plan_.warmupS + plan_.durationS : 0;
@@ -370,7 +371,7 @@ void SweepRunner::takeProvenance(Session& s, const std::string& conninfo) {
                                                     : "pg_stat_statements where the server has it"}};
     if (metricsHost_) {  // the server's machine, as its agent described it
         provenance["server_machine"] = metricsHost_->provenance();
-        provenance["server_machine"]["metrics_host"] = metricsHost_->host();
+        provenance["server_machine"][plan_.serverHost ? "server_host" : "metrics_host"] = metricsHost_->host();
     }
     store_.addProvenance(provenance);
     s.provenanceTaken = true;
@@ -478,7 +479,8 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
     }
     if (stopped_) return Next::Stop;
 
-    pid_t postmaster = plan_.embedded() ? servers.active()->status().pid : 0;
+    // A server host's postmaster is measured there, by its agent (a pid of that machine).
+    pid_t postmaster = plan_.embedded() && servers.active()->local() ? servers.active()->status().pid : 0;
     PlacementScope placement(series.placement, series.separate, cpuMethodOf(series.realSmt, series.offlineCpus), postmaster,
                              [&](const std::string& line) { servers.note(series.label + ": " + line); });
     LoadSpec spec = loadSpecFor(s, planned, conninfo, scale, placement);
@@ -496,11 +498,10 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
     // at the end), as a run whose server went away.
     std::unique_ptr<SystemSampler> samplerOwner;
     try {
-        if (plan_.metricsHost && !metricsHost_->lost().empty()) metricsHost_ = startMetricsHost();
-        sources.machine = metricsHost_;
+        if (plan_.agentHost()) sources.machine = serverAgent();
         samplerOwner = std::make_unique<SystemSampler>(sources);
     } catch (const std::exception& e) {
-        if (!plan_.metricsHost || metricsHost_->lost().empty()) throw;  // not the metrics host's doing
+        if (!plan_.agentHost() || !metricsHost_ || metricsHost_->lost().empty()) throw;  // not the host's doing
         failedBeforeRun(s, planned, e.what(), std::nullopt);
         return Next::Go;
     }
@@ -576,10 +577,17 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
 }
 
 std::shared_ptr<RemoteMachine> SweepRunner::startMetricsHost() const {
+    const MetricsHostPlan& h = *plan_.agentHost();
     HostCommand command;
-    if (!plan_.metricsHost->sshCommand.empty()) command.ssh = plan_.metricsHost->sshCommand;
-    if (!plan_.metricsHost->scalelab.empty()) command.remoteProgram = command.localProgram = plan_.metricsHost->scalelab;
-    return std::make_shared<RemoteMachine>(plan_.metricsHost->host, command);
+    if (!h.sshCommand.empty()) command.ssh = h.sshCommand;
+    if (!h.scalelab.empty()) command.remoteProgram = command.localProgram = h.scalelab;
+    return std::make_shared<RemoteMachine>(h.host, command, 60, plan_.serverHost ? "server host" : "metrics host");
+}
+
+std::shared_ptr<RemoteMachine> SweepRunner::serverAgent() {
+    // A host lost during an earlier run (or between runs) gets a new agent.
+    if (!metricsHost_ || !metricsHost_->lost().empty()) metricsHost_ = startMetricsHost();
+    return metricsHost_;
 }
 
 } // namespace scalelab

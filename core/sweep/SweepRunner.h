@@ -109,6 +109,8 @@ private:
     std::string resumeHint() const;
     // The plan's metrics host, its agent started (docs/hosts.md). Throws Error in its words.
     std::shared_ptr<RemoteMachine> startMetricsHost() const;
+    // The server host's (or metrics host's) agent, a new one when the last was lost.
+    std::shared_ptr<RemoteMachine> serverAgent();
 
     SweepPlan plan_;
     ExperimentStore& store_;

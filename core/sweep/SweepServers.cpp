@@ -45,8 +45,8 @@ constexpr std::chrono::seconds kSilenceAllowed{30}; // a live postmaster that do
 
 } // namespace
 
-SweepServers::SweepServers(const SweepPlan& plan, Note note, Wait wait)
-    : plan_(plan), note_(std::move(note)), wait_(std::move(wait)) {}
+SweepServers::SweepServers(const SweepPlan& plan, Note note, Wait wait, RemoteCluster::Agent serverHost)
+    : plan_(plan), note_(std::move(note)), wait_(std::move(wait)), serverHost_(std::move(serverHost)) {}
 
 void SweepServers::note(const std::string& s) const {
     if (note_) note_(s);
@@ -64,16 +64,29 @@ std::filesystem::path embeddedDataDir(const SweepPlan& plan, const SeriesSpec& s
 }
 
 std::string SweepServers::activateEmbedded(const SeriesSpec& series) {
-    std::filesystem::path dir = embeddedDataDir(plan_, series);
     auto bindir = series.pgBindir ? series.pgBindir : plan_.pgBindir;
-    auto& server = embedded_[dir.string()];
-    if (!server) {
-        ServerOptions o;
-        o.dataDir = dir;
-        o.pgBindir = bindir;
-        o.note = [this](const std::string& s) { note(s); };
-        server = std::make_unique<EmbeddedServer>(o);
+    std::unique_ptr<Cluster>* slot = nullptr;
+    if (plan_.serverHost) {
+        // On the server host: its data directories, its default when none is given.
+        auto dir = series.dataDir ? series.dataDir : plan_.dataDir;
+        slot = &embedded_[dir ? dir->string() : std::string()];
+        if (!*slot) {
+            const auto& h = *plan_.serverHost;
+            *slot = std::make_unique<RemoteCluster>(h.host, h.address.empty() ? addressOfHost(h.host) : h.address, serverHost_,
+                                                    dir, bindir, [this](const std::string& s) { note(s); });
+        }
+    } else {
+        std::filesystem::path dir = embeddedDataDir(plan_, series);
+        slot = &embedded_[dir.string()];
+        if (!*slot) {
+            ServerOptions o;
+            o.dataDir = dir;
+            o.pgBindir = bindir;
+            o.note = [this](const std::string& s) { note(s); };
+            *slot = std::make_unique<EmbeddedServer>(o);
+        }
     }
+    auto& server = *slot;
     if (active_ && active_ != server.get()) {
         // Two servers at once would compete for the CPUs being measured. A dead one keeps its
         // overrides in postgresql.auto.conf; they are reset when it is next used.
@@ -85,7 +98,7 @@ std::string SweepServers::activateEmbedded(const SeriesSpec& series) {
     }
     if (active_ == server.get()) recoverIfCrashed(*server);
     if (!server->status().running || active_ != server.get()) {
-        if (server->start() == EmbeddedServer::StartOutcome::Reused) reused_.insert(server.get());
+        if (server->start() == Cluster::StartOutcome::Reused) reused_.insert(server.get());
         server->applySettings(plan_.serverSettings);
     }
     active_ = server.get();
@@ -96,12 +109,12 @@ std::string SweepServers::activateEmbedded(const SeriesSpec& series) {
 
 // The active server died or crashed since it was last used: say so, with what its log says,
 // and bring it back. Its settings survive: ALTER SYSTEM wrote them to postgresql.auto.conf.
-void SweepServers::recoverIfCrashed(EmbeddedServer& server) {
-    std::string dir = server.dataDir().string();
+void SweepServers::recoverIfCrashed(Cluster& server) {
+    std::string where = server.where();
     if (!server.status().running) {
         // Its log lines went with the failed run when the death was noticed there.
         std::string log = lossSaid_ ? "" : "; its log since the last run began:" + indented(logSinceRunStart()) + "\n";
-        note("the embedded server in " + dir + " died (its postmaster, pid " + std::to_string(activePid_) + ", is gone)" +
+        note(where + " died (its postmaster, pid " + std::to_string(activePid_) + ", is gone)" +
              (log.empty() ? "; " : log) + "starting it again; PostgreSQL recovers from the crash");
         server.start();
         // A server the user had running before the sweep stays running after it, as it would have.
@@ -109,18 +122,18 @@ void SweepServers::recoverIfCrashed(EmbeddedServer& server) {
         return;
     }
     if (server.acceptingConnections()) return;
-    note("the embedded server in " + dir + " " + describe(pingServer(server.connectionString("postgres"), 5)) +
+    note(where + " " + describe(pingServer(server.connectionString("postgres"), 5)) +
          "; waiting up to " + std::to_string(kRecoveryWait.count()) + " s for it");
     auto deadline = std::chrono::steady_clock::now() + kRecoveryWait;
     while (!server.acceptingConnections()) {
         if (!server.status().running) return recoverIfCrashed(server);
         if (std::chrono::steady_clock::now() > deadline)
-            throw Error("the embedded server in " + dir + " still takes no connections after " +
+            throw Error(where + " still takes no connections after " +
                         std::to_string(kRecoveryWait.count()) + " s; its log:" +
                         indented(server.logLinesSince(logOffset_)));
         wait_(0.2);
     }
-    note("the embedded server in " + dir + " takes connections again");
+    note(where + " takes connections again");
 }
 
 // A server of the user's that does not answer is asked again, waiting 1, 2, 4, 8, then 15 s
@@ -152,11 +165,25 @@ void SweepServers::markRunStart() {
 }
 
 std::vector<std::string> SweepServers::logSinceRunStart() const {
-    return active_ ? active_->logLinesSince(logOffset_, 20) : std::vector<std::string>{};
+    if (!active_) return {};
+    try {
+        return active_->logLinesSince(logOffset_, 20);
+    } catch (const Error& e) {
+        if (active_->local()) throw;
+        return {std::string("(its log could not be read: ") + e.what() + ")"};
+    }
 }
 
 std::optional<ServerLoss> SweepServers::lossSinceRunStart() {
-    auto loss = findLoss();
+    std::optional<ServerLoss> loss;
+    try {
+        loss = findLoss();
+    } catch (const Error& e) {
+        // A server host whose agent cannot be reached: the run is lost with it (run again at the
+        // end, as for a server that died); here, a failure to ask is the sweep's own error.
+        if (!active_ || active_->local()) throw;
+        loss = ServerLoss{e.what(), {}};
+    }
     lossSaid_ = lossSaid_ || loss;
     return loss;
 }
@@ -169,13 +196,13 @@ std::optional<ServerLoss> SweepServers::findLoss() const {
     }
     if (!active_) return std::nullopt;
     if (!active_->status().running)
-        return ServerLoss{"the embedded server died: its postmaster (pid " + std::to_string(activePid_) + ") is gone",
+        return ServerLoss{whoLost() + " died: its postmaster (pid " + std::to_string(activePid_) + ") is gone",
                           logSinceRunStart()};
     auto crashed = [this]() -> std::optional<ServerLoss> {
         auto lines = active_->logLinesSince(logOffset_, 1000);
         auto crash = std::find_if(lines.begin(), lines.end(), isCrashLine);
         if (crash == lines.end()) return std::nullopt;
-        return ServerLoss{"the embedded server crashed and restarted itself (" + messageOf(*crash) + ")", logSinceRunStart()};
+        return ServerLoss{whoLost() + " crashed and restarted itself (" + messageOf(*crash) + ")", logSinceRunStart()};
     };
     if (auto loss = crashed()) return loss;
     // A live postmaster that wrote no crash line but gives no answer within 5 s is more often a
@@ -193,12 +220,15 @@ std::optional<ServerLoss> SweepServers::findLoss() const {
     if (ping == Ping::Accepting) return std::nullopt;
     if (auto loss = crashed()) return loss;  // a crash logged while it was asked
     std::string asked = ping == Ping::NoResponse ? " (asked for " + std::to_string(int(askedFor() + 0.5)) + " s)" : "";
-    return ServerLoss{"the embedded server " + describe(ping) + asked, logSinceRunStart()};
+    return ServerLoss{whoLost() + " " + describe(ping) + asked, logSinceRunStart()};
 }
+
+// How a lost run names its server: "the embedded server", or where it runs when that is a server host.
+std::string SweepServers::whoLost() const { return active_->local() ? "the embedded server" : active_->where(); }
 
 bool SweepServers::alive() const { return !plan_.embedded() || !active_ || active_->status().running; }
 
-void SweepServers::applyOverrides(EmbeddedServer* server, const std::string& conninfo, const std::vector<Setting>& wanted) {
+void SweepServers::applyOverrides(Cluster* server, const std::string& conninfo, const std::vector<Setting>& wanted) {
     auto& current = server ? overrides_[server] : remoteOverrides_;
     std::vector<std::string> drop;
     for (const auto& name : current)
@@ -215,7 +245,7 @@ void SweepServers::applyOverrides(EmbeddedServer* server, const std::string& con
     current = namesOf(wanted);
 }
 
-void SweepServers::resetOverrides(EmbeddedServer* server) {
+void SweepServers::resetOverrides(Cluster* server) {
     auto it = overrides_.find(server);
     if (it == overrides_.end() || it->second.empty()) return;
     server->resetSettings(it->second);

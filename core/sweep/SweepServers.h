@@ -8,6 +8,7 @@
 // itself, and its last log lines go with the failed run; a server of the user's is asked again
 // with backoff for target.reconnect seconds, and then the sweep stops with a resume hint.
 #include "server/EmbeddedServer.h"
+#include "sweep/RemoteCluster.h"
 #include "sweep/SweepPlan.h"
 #include "util/Error.h"
 
@@ -41,14 +42,15 @@ public:
     using Note = std::function<void(const std::string&)>;
     // Waits up to the given seconds; false when the sweep was stopped meanwhile.
     using Wait = std::function<bool(double)>;
-    SweepServers(const SweepPlan& plan, Note note, Wait wait);
+    // `serverHost`: the server host's agent, for a plan with target.host.
+    SweepServers(const SweepPlan& plan, Note note, Wait wait, RemoteCluster::Agent serverHost = {});
 
     // Makes the series' server the running one, with its settings; returns its conninfo.
     // An embedded server that died since it was last used is started again (said, with its
     // last log lines); one recovering from a crash by itself is waited for. A target server
     // that does not answer is asked again with backoff; throws TargetGone when it stays away.
     std::string activate(const SeriesSpec& series);
-    EmbeddedServer* active() const { return active_; }
+    Cluster* active() const { return active_; }
 
     // The pgbench tables for a run at `scale`, once per cluster and scale: kept while the scale
     // stays, rebuilt when it changes (a plan's list of scales). The seconds a build took, when
@@ -73,22 +75,24 @@ public:
 
 private:
     std::string activateEmbedded(const SeriesSpec& series);
-    void recoverIfCrashed(EmbeddedServer& server);
+    void recoverIfCrashed(Cluster& server);
     std::optional<ServerLoss> findLoss() const;
+    std::string whoLost() const;
     void awaitTarget(const std::string& conninfo);
-    void applyOverrides(EmbeddedServer* server, const std::string& conninfo, const std::vector<Setting>& wanted);
-    void resetOverrides(EmbeddedServer* server);
+    void applyOverrides(Cluster* server, const std::string& conninfo, const std::vector<Setting>& wanted);
+    void resetOverrides(Cluster* server);
 
     const SweepPlan& plan_;
     Note note_;
     Wait wait_;
-    std::map<std::string, std::unique_ptr<EmbeddedServer>> embedded_;  // by data directory
-    EmbeddedServer* active_ = nullptr;
-    std::set<EmbeddedServer*> reused_;                                  // running before the sweep
+    RemoteCluster::Agent serverHost_;
+    std::map<std::string, std::unique_ptr<Cluster>> embedded_;          // by data directory
+    Cluster* active_ = nullptr;
+    std::set<Cluster*> reused_;                                         // running before the sweep
     pid_t activePid_ = 0;                                               // its postmaster when last seen up
     std::uintmax_t logOffset_ = 0;
     bool lossSaid_ = false;                                             // a failed run carries the log lines
-    std::map<EmbeddedServer*, std::vector<std::string>> overrides_;     // series settings in force
+    std::map<Cluster*, std::vector<std::string>> overrides_;            // series settings in force
     std::map<std::string, int64_t> prepared_;                           // conninfo -> the scale its data was checked at
     std::string remoteOverridesConninfo_;
     std::vector<std::string> remoteOverrides_;

@@ -9,12 +9,7 @@ set -uo pipefail
 scalelab=$1
 source "$(dirname "$0")/../support/cli_helpers.sh"
 require_server
-sshd=/usr/sbin/sshd
-if [[ ! -x $sshd ]]; then
-  echo "no $sshd (Debian's openssh-server)"
-  [[ "${CI:-}" == true ]] && exit 1
-  exit 77
-fi
+require_sshd
 
 # Refused before anything starts.
 expect_rc 2 "--load-hosts with --placement" "$scalelab" run --data "$data" -c 2 -t 1 --load-hosts local,local --placement smt-off
@@ -31,34 +26,7 @@ expect_rc 2 "a remote host with the embedded server's socket" "$scalelab" run --
   --load-hosts local,bench@client1
 grep -q 'the embedded server listens on this machine only' "$work/out" || fail "embedded refusal: $(cat "$work/out")"
 
-# A throwaway sshd on a free port of 127.0.0.1; only our key gets in.
-ssh_dir=$work/ssh
-mkdir -p "$ssh_dir"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-ssh-keygen -q -t ed25519 -N '' -f "$ssh_dir/host_key" || fail "host key"
-ssh-keygen -q -t ed25519 -N '' -f "$ssh_dir/user_key" || fail "user key"
-cp "$ssh_dir/user_key.pub" "$ssh_dir/authorized_keys"
-cat >"$ssh_dir/sshd_config" <<CONF
-Port $port
-ListenAddress 127.0.0.1
-HostKey $ssh_dir/host_key
-PidFile $ssh_dir/sshd.pid
-AuthorizedKeysFile $ssh_dir/authorized_keys
-StrictModes no
-UsePAM no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin prohibit-password
-CONF
-[[ $(id -u) == 0 ]] && mkdir -p /run/sshd  # its privilege separation directory, when root
-"$sshd" -D -e -f "$ssh_dir/sshd_config" 2>"$ssh_dir/sshd.log" &
-sshd_pid=$!
-cleanup_extra() { kill "$sshd_pid" 2>/dev/null; wait "$sshd_pid" 2>/dev/null; }
-for _ in $(seq 50); do
-  python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
-  sleep 0.1
-done
-ssh_command="ssh -p $port -i $ssh_dir/user_key -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=$ssh_dir/known_hosts -o LogLevel=ERROR"
+start_test_sshd
 remote="$(id -un)@127.0.0.1"
 $ssh_command "$remote" true || fail "ssh to the throwaway sshd: $(cat "$ssh_dir/sshd.log")"
 

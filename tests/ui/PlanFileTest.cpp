@@ -174,6 +174,41 @@ private slots:
         QVERIFY(!setup->planJson()["target"].contains("metrics_host"));
     }
 
+    // The server host (target.host, docs/hosts.md): a field of the embedded server, its ssh
+    // settings and address kept from the plan, this machine's default data directory not sent
+    // there, a bad host named by the field's label, off for a server of yours.
+    void theServerHostIsAFieldOfTheEmbeddedServer() {
+        TempDir dir("scalelab-planfile");
+        QString in = QString::fromStdString((dir.path() / "host.json").string());
+        std::ofstream(in.toStdString()) << R"({"version": 1, "series": [{"label": "A"}], "clients": [2], "duration": 5,
+            "target": {"host": {"host": "bench@db1", "ssh_command": "ssh -p 2222", "address": "10.0.0.5"}}})";
+        MainWindow window;
+        QCOMPARE(window.loadPlanFrom(in), QString());
+        SetupPage* setup = window.setupPage();
+        QCOMPARE(setup->serverHostEdit()->text(), QStringLiteral("bench@db1"));
+        QVERIFY(setup->serverHostEdit()->isEnabled());
+        QStringList kept = setup->keptMembers();
+        kept.sort();
+        QCOMPARE(kept, (QStringList{QStringLiteral("$.target.host.address"), QStringLiteral("$.target.host.ssh_command")}));
+        QVERIFY(setup->plan().has_value());
+        QCOMPARE(setup->plan()->serverHost->address, std::string("10.0.0.5"));
+        QVERIFY2(!setup->planJson()["target"].contains("data_dir"), setup->planJson().dump().c_str());
+
+        setup->serverHostEdit()->setText(QStringLiteral("-oProxyCommand=x"));
+        QVERIFY2(setup->problems().join(QLatin1Char(' ')).contains(QStringLiteral("Server host")),
+                 qPrintable(setup->problems().join(QLatin1Char(' '))));
+
+        setup->serverHostEdit()->clear();  // this machine again: its data directory named
+        QVERIFY(setup->plan().has_value());
+        QVERIFY(!setup->plan()->serverHost.has_value());
+        QVERIFY(setup->planJson()["target"].contains("data_dir"));
+
+        setup->serverHostEdit()->setText(QStringLiteral("bench@db1"));
+        setup->remoteRadio()->setChecked(true);
+        QVERIFY(!setup->serverHostEdit()->isEnabled());
+        QVERIFY(!setup->planJson()["target"].contains("host"));
+    }
+
     void aBadPlanFileSaysWhatAndWhere() {
         TempDir dir("scalelab-planfile");
         std::string notJson = (dir.path() / "notjson.json").string(), badClients = (dir.path() / "bad.json").string();

@@ -275,8 +275,10 @@ void MainWindow::startSweep(const SweepPlan& plan, const QString& path) {
     for (const auto& series : plan.series) order.push_back(series.label);
     results_->watch(path, order);
     live_->startSweep();
-    std::map<std::string, QString> logs;  // a server of the user's keeps its log to itself
-    if (plan.conninfo.empty())
+    // A server of the user's keeps its log to itself; a server host's log is on that machine (a
+    // failed run carries its last lines, read by the agent).
+    std::map<std::string, QString> logs;
+    if (plan.conninfo.empty() && !plan.serverHost)
         for (const auto& series : plan.series)
             logs[series.label] = QString::fromStdString(EmbeddedServer::logFileOf(embeddedDataDir(plan, series)).string());
     live_->setServerLogs(std::move(logs));

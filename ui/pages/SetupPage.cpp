@@ -43,7 +43,7 @@ QString forTheForm(const QString& problem) {
         {"$.clients", "Client counts"},         {"$.duration", "Duration"},
         {"$.warmup", "Warm-up"},                {"$.repetitions", "Repetitions"},
         {"$.target.conninfo", "Connection"},    {"$.target.data_dir", "Data directory"},
-        {"$.target.metrics_host", "Server's machine"},
+        {"$.target.metrics_host", "Server's machine"}, {"$.target.host", "Server host"},
         {"$.workload.files", "Script file"},    {"$.workload.replay", "Replay file"},
         {"$.workload.mode", "Query mode"},      {"$.workload.define", "Variables (-D)"},
         {"$.workload.scale", "Scale"},          {"$.transactions", "Transactions per client"},
@@ -95,6 +95,12 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     connRow->addWidget(testConnection_);
     tf->addRow(embedded_);
     tf->addRow(tr("Data directory"), dataDir_);
+    serverHost_ = new QLineEdit;
+    serverHost_->setPlaceholderText(tr("empty: this machine; or bench@db1"));
+    serverHost_->setToolTip(tr("The machine the embedded server runs on: ScaleLab's agent starts, sets and watches it "
+                               "there (over ssh with your keys) and reads that machine's CPU and disks; the clients "
+                               "run here and connect over TCP with a password: docs/hosts.md"));
+    tf->addRow(tr("Server host"), serverHost_);
     tf->addRow(remote_);
     tf->addRow(tr("Connection"), connRow);
     tf->addRow(QString(), connectionResult_);
@@ -245,7 +251,7 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
         if (series_->currentRow() >= 0) series_->removeRow(series_->currentRow());
         revalidate();
     });
-    for (auto* e : {dataDir_, conninfo_, metricsHost_, clients_, scriptFile_, defines_, seed_, loadHosts_, scales_, rates_})
+    for (auto* e : {dataDir_, serverHost_, conninfo_, metricsHost_, clients_, scriptFile_, defines_, seed_, loadHosts_, scales_, rates_})
         connect(e, &QLineEdit::textChanged, this, &SetupPage::revalidate);
     connect(shuffle_, &QCheckBox::toggled, this, &SetupPage::revalidate);
     for (auto* c : {builtin_, mode_, threadsRule_, order_, length_})
@@ -305,6 +311,7 @@ QWidget* SetupPage::fieldFor(const QString& path) const {
     if (path.startsWith(QLatin1String("$.repetitions"))) return repetitions_;
     if (path.startsWith(QLatin1String("$.target.conninfo"))) return conninfo_;
     if (path.startsWith(QLatin1String("$.target.metrics_host"))) return metricsHost_;
+    if (path.startsWith(QLatin1String("$.target.host"))) return serverHost_;
     if (path.startsWith(QLatin1String("$.target"))) return dataDir_;
     if (path.startsWith(QLatin1String("$.workload.files")) || path.startsWith(QLatin1String("$.workload.replay")) ||
         path.startsWith(QLatin1String("$.workload.mode")))
@@ -349,7 +356,8 @@ void SetupPage::revalidate() {
     warmup_->setEnabled(timed);
     transactions_->setEnabled(!timed);
     shuffle_->setEnabled(builtin_->currentIndex() == 4);
-    metricsHost_->setEnabled(remote_->isChecked());  // the embedded server is measured here
+    metricsHost_->setEnabled(remote_->isChecked());  // the embedded server is measured where it runs
+    serverHost_->setEnabled(embedded_->isChecked());
     // The plan parser is the one judge of the plan, the same as `scalelab sweep`'s; the form
     // marks the field the error's JSON path names.
     try {

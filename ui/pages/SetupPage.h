@@ -58,6 +58,7 @@ public:
     QLineEdit* seedEdit() const { return seed_; }        // empty: a new seed per sweep
     QLineEdit* loadHostsEdit() const { return loadHosts_; }  // "bench@c1, bench@c2": load_hosts; empty: here
     QLineEdit* metricsHostEdit() const { return metricsHost_; }  // target.metrics_host; empty: none
+    QLineEdit* serverHostEdit() const { return serverHost_; }    // target.host; empty: this machine
     QRadioButton* remoteRadio() const { return remote_; }
     QRadioButton* embeddedRadio() const { return embedded_; }
     QLabel* problemsLabel() const { return problemsLabel_; }
@@ -80,7 +81,7 @@ private:
 
     TopologyInfo machine_;
     QRadioButton *embedded_, *remote_;
-    QLineEdit *dataDir_, *conninfo_, *metricsHost_, *clients_, *scriptFile_, *defines_, *seed_, *loadHosts_, *scales_, *rates_;
+    QLineEdit *dataDir_, *serverHost_, *conninfo_, *metricsHost_, *clients_, *scriptFile_, *defines_, *seed_, *loadHosts_, *scales_, *rates_;
     QComboBox *builtin_, *mode_, *threadsRule_, *order_, *length_;
     QSpinBox *threadsFixed_, *repetitions_, *transactions_;
     QCheckBox* shuffle_;

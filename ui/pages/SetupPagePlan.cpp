@@ -4,6 +4,7 @@
 #include "pages/SetupPageForm.h"
 
 #include "load/script/Workload.h"
+#include "server/EmbeddedServer.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -38,7 +39,7 @@ const char* const kFormMembers[] = {"version", "target", "workload", "series", "
                                     "warmup", "transactions", "repetitions", "order", "data", "seed", "load_hosts"};
 const char* const kFormLoadHosts[] = {"hosts"};
 const char* const kFormWorkload[] = {"builtin", "files", "replay", "shuffle", "mode", "define", "rate"};
-const char* const kFormTarget[] = {"data_dir", "conninfo", "metrics_host"};
+const char* const kFormTarget[] = {"data_dir", "conninfo", "metrics_host", "host"};
 const char* const kFormMetricsHost[] = {"host"};
 const char* const kFormSeries[] = {"label", "placement", "separate", "settings"};
 const char* const kFormData[] = {"scale"};
@@ -93,6 +94,8 @@ QStringList SetupPage::keptMembers() const {
     if (loaded_.contains("target")) list(loaded_["target"], QStringLiteral("$.target."), kFormTarget);
     if (loaded_.contains("target") && loaded_["target"].is_object() && loaded_["target"].contains("metrics_host"))
         list(loaded_["target"]["metrics_host"], QStringLiteral("$.target.metrics_host."), kFormMetricsHost);
+    if (loaded_.contains("target") && loaded_["target"].is_object() && loaded_["target"].contains("host"))
+        list(loaded_["target"]["host"], QStringLiteral("$.target.host."), kFormMetricsHost);
     if (loaded_.contains("data")) list(loaded_["data"], QStringLiteral("$.data."), kFormData);
     if (loaded_.contains("load_hosts")) list(loaded_["load_hosts"], QStringLiteral("$.load_hosts."), kFormLoadHosts);
     if (loaded_.contains("series") && loaded_["series"].is_array())
@@ -137,6 +140,13 @@ nlohmann::json SetupPage::planJson() const {
         keepOthers(host, loaded_["target"]["metrics_host"], kFormMetricsHost);
         j["target"]["metrics_host"] = host;
     }
+    // The server host likewise (its ssh_command, address, the program's path are the plan's).
+    if (j["target"].contains("host") && loaded_.contains("target") && loaded_["target"].is_object() &&
+        loaded_["target"].contains("host") && loaded_["target"]["host"].is_object()) {
+        nlohmann::json host = {{"host", j["target"]["host"]}};
+        keepOthers(host, loaded_["target"]["host"], kFormMetricsHost);
+        j["target"]["host"] = host;
+    }
     // The target's other members (its settings, pg_bindir) belong to the same kind of target.
     if (loaded_.contains("target") && loaded_["target"].is_object() &&
         loaded_["target"].contains("conninfo") == j["target"].contains("conninfo"))
@@ -152,8 +162,17 @@ nlohmann::json SetupPage::planJson() const {
 nlohmann::json SetupPage::planFromForm() const {
     nlohmann::json j;
     j["version"] = 1;
-    if (embedded_->isChecked()) j["target"] = {{"data_dir", dataDir_->text().toStdString()}};
-    else j["target"] = {{"conninfo", conninfo_->text().trimmed().toStdString()}};
+    std::string serverHost = serverHost_->text().trimmed().toStdString();
+    if (embedded_->isChecked()) {
+        j["target"] = nlohmann::json::object();
+        // This machine's default data directory means nothing on a server host: there, the
+        // agent's own default is used unless the field names another.
+        std::string dir = dataDir_->text().toStdString();
+        if (serverHost.empty() || dir != defaultDataDir().string()) j["target"]["data_dir"] = dir;
+        if (!serverHost.empty()) j["target"]["host"] = serverHost;
+    } else {
+        j["target"] = {{"conninfo", conninfo_->text().trimmed().toStdString()}};
+    }
     if (remote_->isChecked() && !metricsHost_->text().trimmed().isEmpty())
         j["target"]["metrics_host"] = metricsHost_->text().trimmed().toStdString();
     nlohmann::json w;
@@ -217,6 +236,8 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
         if (p.dataDir) dataDir_->setText(QString::fromStdString(p.dataDir->string()));
         conninfo_->setText(QString::fromStdString(p.conninfo));
         metricsHost_->setText(p.metricsHost ? QString::fromStdString(p.metricsHost->host) : QString());
+        serverHost_->setText(p.serverHost ? QString::fromStdString(p.serverHost->host) : QString());
+        if (p.serverHost && !p.dataDir) dataDir_->setText(QString::fromStdString(defaultDataDir().string()));
         if (!p.builtins.empty())  // "select-only@3": the first script, without its weight
             builtin_->setCurrentText(QString::fromStdString(p.builtins[0].substr(0, p.builtins[0].find('@'))));
         if (!p.files.empty()) builtin_->setCurrentIndex(3), scriptFile_->setText(QString::fromStdString(p.files[0]));

@@ -4,6 +4,7 @@
 #include "load/hosts/LoadResultJson.h"
 #include "load/LoadRun.h"
 #include "metrics/MachineAgent.h"
+#include "server/ClusterAgent.h"
 #include "metrics/MachineReading.h"
 #include "metrics/SystemSampler.h"
 #include "util/Clock.h"
@@ -66,8 +67,14 @@ public:
                             std::to_string(job.value("protocol", 0)));
             if (job.value("version", std::string()) != scalelabVersion())
                 return fail("this host runs ScaleLab " + scalelabVersion() + ", the coordinator " + job.value("version", std::string("?")));
-            if (job.contains("machine"))
-                return serveMachineAgent(in_, [this](const nlohmann::json& m) { send(m); }, provenance_);
+            if (job.contains("machine")) {
+                // A metrics host, and a server host too: the embedded server there, on request.
+                ClusterAgent clusters;
+                auto cluster = [&](const nlohmann::json& q) {
+                    return q.contains("cluster") ? clusters.answer(q) : nlohmann::json();
+                };
+                return serveMachineAgent(in_, [this](const nlohmann::json& m) { send(m); }, provenance_, "/", cluster);
+            }
             LoadSpec spec = loadSpecFromJob(job.at("job"));
             const auto& share = job.at("share");
             spec.clients = share.at("clients").get<int>();
