@@ -2,6 +2,7 @@
 
 #include "server/TcpAuth.h"
 #include "util/Error.h"
+#include "util/FollowFile.h"
 
 namespace scalelab {
 namespace {
@@ -17,6 +18,16 @@ std::string keptPassword(const std::filesystem::path& dataDir) {
 nlohmann::json toJson(const AppliedSettings& a) { return {{"reloaded", a.reloaded}, {"restarted_for", a.restartedFor}}; }
 
 } // namespace
+
+std::string cpuMethodName(CpuMethod m) {
+    return m == CpuMethod::RealSmt ? "real_smt" : m == CpuMethod::Offline ? "offline" : "bind";
+}
+
+CpuMethod cpuMethodFromName(const std::string& name) {
+    for (CpuMethod m : {CpuMethod::Bind, CpuMethod::RealSmt, CpuMethod::Offline})
+        if (cpuMethodName(m) == name) return m;
+    throw Error("no such way of placing: " + name);
+}
 
 nlohmann::json toJson(const ServerStatus& s) {
     return {{"running", s.running}, {"pid", s.pid}, {"port", s.port}, {"listen", s.listenAddress}};
@@ -59,36 +70,15 @@ nlohmann::json ClusterAgent::answer(const nlohmann::json& question) {
     try {
         const nlohmann::json& q = question.at("cluster");
         std::string op = q.at("op").get<std::string>();
-        EmbeddedServer& s = server(q);
-        a["data_dir"] = s.dataDir().string();
-        auto withPassword = [&] {
-            ServerStatus st = s.status();
-            a["status"] = toJson(st);
-            if (st.running) a["password"] = keptPassword(s.dataDir());
-        };
-        if (op == "start") {
-            a["outcome"] = s.start() == Cluster::StartOutcome::Started ? "started" : "reused";
-            withPassword();
-        } else if (op == "status") {
-            withPassword();
-        } else if (op == "stop") {
-            a["stopped"] = s.stop();
-        } else if (op == "apply") {
-            std::vector<Setting> settings;
-            for (const auto& pair : q.at("settings")) settings.push_back({pair.at(0).get<std::string>(), pair.at(1).get<std::string>()});
-            a.update(toJson(s.applySettings(settings)));
-        } else if (op == "reset") {
-            a.update(toJson(s.resetSettings(q.at("names").get<std::vector<std::string>>())));
-        } else if (op == "accepting") {
-            a["accepting"] = s.acceptingConnections();
-        } else if (op == "log_size") {
-            a["size"] = s.logSize();
-        } else if (op == "log") {
-            a["lines"] = s.logLinesSince(q.at("offset").get<std::uintmax_t>(), q.value("max", size_t{20}));
-        } else if (op == "keep_running") {
-            s.keepRunning();
+        if (op == "check_placement") {  // the machine as it is now; no server needed
+            if (auto refusal = refusePlacementHere(q.at("placement").get<std::string>(), q.value("separate", false),
+                                                   cpuMethodFromName(q.at("method").get<std::string>()), true))
+                a["refusal"] = {{"member", refusal->member}, {"why", refusal->why}};
+        } else if (op == "unplace") {
+            a["unplaced"] = placement_ != nullptr;
+            placement_.reset();
         } else {
-            throw Error("no such operation: " + op);
+            serverAnswer(op, q, a);
         }
     } catch (const nlohmann::json::exception& e) {
         a["error"] = std::string("a question this agent cannot read: ") + e.what();
@@ -98,6 +88,57 @@ nlohmann::json ClusterAgent::answer(const nlohmann::json& question) {
     notes_ = nullptr;
     a["notes"] = notes;
     return {{"cluster", a}};
+}
+
+void ClusterAgent::serverAnswer(const std::string& op, const nlohmann::json& q, nlohmann::json& a) {
+    EmbeddedServer& s = server(q);
+    a["data_dir"] = s.dataDir().string();
+    auto withPassword = [&] {
+        ServerStatus st = s.status();
+        a["status"] = toJson(st);
+        if (st.running) a["password"] = keptPassword(s.dataDir());
+    };
+    if (op == "start") {
+        a["outcome"] = s.start() == Cluster::StartOutcome::Started ? "started" : "reused";
+        withPassword();
+    } else if (op == "status") {
+        withPassword();
+    } else if (op == "stop") {
+        a["stopped"] = s.stop();
+    } else if (op == "apply") {
+        std::vector<Setting> settings;
+        for (const auto& pair : q.at("settings")) settings.push_back({pair.at(0).get<std::string>(), pair.at(1).get<std::string>()});
+        a.update(toJson(s.applySettings(settings)));
+    } else if (op == "reset") {
+        a.update(toJson(s.resetSettings(q.at("names").get<std::vector<std::string>>())));
+    } else if (op == "accepting") {
+        a["accepting"] = s.acceptingConnections();
+    } else if (op == "log_size") {
+        a["size"] = s.logSize();
+    } else if (op == "log") {
+        a["lines"] = s.logLinesSince(q.at("offset").get<std::uintmax_t>(), q.value("max", size_t{20}));
+    } else if (op == "follow") {  // the window's live tail: complete lines, and where to go on
+        FollowedLines f = followFile(s.logFile(), q.at("offset").get<std::uintmax_t>(), q.value("max", size_t{200}));
+        a["lines"] = f.lines;
+        a["offset"] = f.offset;
+        a["skipped"] = f.skipped;
+    } else if (op == "place") {
+        placement_.reset();  // one placement at a time: the last one undone first
+        ServerStatus st = s.status();
+        if (!st.running) throw Error("the server in " + s.dataDir().string() + " is not running: nothing to place");
+        placement_ = std::make_unique<PlacementScope>(q.at("placement").get<std::string>(), q.value("separate", false),
+                                                      cpuMethodFromName(q.at("method").get<std::string>()), st.pid,
+                                                      [this](const std::string& line) {
+                                                          if (notes_) notes_->push_back(line);
+                                                      });
+        nlohmann::json record = toJson(placement_->record());
+        record.erase("client_pus");  // the clients are on another machine
+        a["placement"] = record;
+    } else if (op == "keep_running") {
+        s.keepRunning();
+    } else {
+        throw Error("no such operation: " + op);
+    }
 }
 
 } // namespace scalelab

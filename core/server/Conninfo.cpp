@@ -72,6 +72,24 @@ std::string conninfoWithoutPassword(const std::string& conninfo) {
     return makeConninfo(pairs);
 }
 
+std::string conninfoValue(const std::string& conninfo, const std::string& keyword) {
+    Options opts = parse(conninfo, nullptr);
+    if (opts)
+        for (PQconninfoOption* o = opts.get(); o->keyword; ++o)
+            if (keyword == o->keyword && o->val) return o->val;
+    return "";
+}
+
+std::string conninfoWith(const std::string& conninfo, const std::string& keyword, const std::string& value) {
+    Options opts = parse(conninfo, nullptr);
+    if (!opts) throw Error("not a connection string libpq can read: " + conninfoWithoutPassword(conninfo));
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (PQconninfoOption* o = opts.get(); o->keyword; ++o)
+        if (o->val && *o->val && keyword != o->keyword) pairs.emplace_back(o->keyword, o->val);
+    if (!value.empty()) pairs.emplace_back(keyword, value);
+    return makeConninfo(pairs);
+}
+
 Ping pingServer(const std::string& conninfo, int timeoutS) {
     // dbname is expanded as a whole connection string (key=value or URI); the timeout after
     // it wins over one in the string.

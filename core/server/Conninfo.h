@@ -22,6 +22,11 @@ void refusePassword(const std::string& conninfo, const std::string& where);
 // (settings, files, logs). A string libpq cannot parse comes back empty.
 std::string conninfoWithoutPassword(const std::string& conninfo);
 
+// One keyword's value as libpq parses the string ("" when unset or unparsable), and the same
+// connection in key=value form with that keyword set to `value` ("" drops it).
+std::string conninfoValue(const std::string& conninfo, const std::string& keyword);
+std::string conninfoWith(const std::string& conninfo, const std::string& keyword, const std::string& value);
+
 // Whether a server answers (PQpingParams: no login, no password needed), within timeoutS.
 enum class Ping { Accepting, Rejecting, NoResponse, Invalid };
 Ping pingServer(const std::string& conninfo, int timeoutS);

@@ -3,14 +3,9 @@
 #include "metrics/RemoteMachine.h"
 #include "server/ClusterAgent.h"
 #include "server/Conninfo.h"
+#include "util/AtomicFile.h"
 #include "util/Error.h"
 #include "util/TempDir.h"
-
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 
 namespace scalelab {
 namespace {
@@ -18,6 +13,8 @@ namespace {
 // What the agent's EmbeddedServer may take: initdb (up to 300 s) and a start (60 s); a stop with
 // its immediate fallback; a setting that restarts.
 constexpr int kStartS = 420, kStopS = 90, kSettingsS = 150;
+// A real SMT switch or CPUs taken offline: seconds on a busy or emulated machine.
+constexpr int kPlaceS = 120;
 
 AppliedSettings appliedOf(const nlohmann::json& a) {
     AppliedSettings applied;
@@ -81,12 +78,7 @@ void RemoteCluster::remember(const nlohmann::json& a) const {
     if (port == passwordPort_) return;
     std::string text = pgpassField(address_) + ":" + std::to_string(port) + ":*:postgres:" +
                        pgpassField(a["password"].get<std::string>()) + "\n";
-    std::filesystem::path file = private_->path() / "pgpass", temp = private_->path() / "pgpass.partial";
-    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) throw Error("cannot write " + temp.string() + ": " + std::strerror(errno));
-    bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ok = ::close(fd) == 0 && ok;
-    if (!ok || ::rename(temp.c_str(), file.c_str()) != 0) throw Error("cannot write " + file.string() + ": " + std::strerror(errno));
+    writeFileAtomically((private_->path() / "pgpass").string(), text, 0600);
     passwordPort_ = port;
 }
 
@@ -129,6 +121,62 @@ std::uintmax_t RemoteCluster::logSize() const { return ask("log_size").value("si
 
 std::vector<std::string> RemoteCluster::logLinesSince(std::uintmax_t offset, size_t maxLines) const {
     return ask("log", {{"offset", offset}, {"max", maxLines}}).value("lines", std::vector<std::string>{});
+}
+
+std::vector<std::string> RemoteCluster::followLog(RemoteMachine& agent, size_t backlog, size_t maxLines) {
+    std::lock_guard<std::mutex> lock(following_);
+    nlohmann::json q = {{"op", "follow"}, {"offset", followOffset_}, {"max", followed_ ? maxLines : backlog}};
+    if (dataDir_) q["data_dir"] = dataDir_->string();
+    if (pgBindir_) q["pg_bindir"] = pgBindir_->string();
+    nlohmann::json a;
+    try {
+        a = agent.ask({{"cluster", q}}, "cluster", "the server log");
+    } catch (const std::exception&) {
+        return {};  // the sweep's own questions say what became of the host
+    }
+    if (a.contains("error")) return {};
+    std::vector<std::string> lines;
+    size_t skipped = a.value("skipped", size_t{0});
+    if (followed_ && skipped > 0) lines.push_back("(" + std::to_string(skipped) + " lines left out)");
+    for (const auto& line : a.value("lines", nlohmann::json::array())) lines.push_back(line.get<std::string>());
+    followOffset_ = a.value("offset", followOffset_);
+    followed_ = true;
+    return lines;
+}
+
+std::optional<PlacementRefusal> checkPlacementOnHost(RemoteMachine& agent, const std::string& host,
+                                                     const std::string& placement, bool separate, CpuMethod method) {
+    nlohmann::json q = {{"op", "check_placement"}, {"placement", placement}, {"separate", separate}, {"method", cpuMethodName(method)}};
+    nlohmann::json a = agent.ask({{"cluster", q}}, "cluster", "the placement check");
+    if (a.contains("error")) throw Error("server host " + host + ": " + a["error"].get<std::string>());
+    if (!a.contains("refusal")) return std::nullopt;
+    std::string why = a["refusal"].value("why", std::string());
+    // "cannot switch SMT for real here: ..." is said of the host.
+    if (size_t here = why.find(" here: "); here != std::string::npos) why.replace(here, 7, " on server host " + host + ": ");
+    else why = "server host " + host + ": " + why;
+    return PlacementRefusal{a["refusal"].value("member", std::string("placement")), why};
+}
+
+nlohmann::json RemoteCluster::place(const std::string& placement, bool separate, CpuMethod method) {
+    nlohmann::json a = ask("place", {{"placement", placement}, {"separate", separate}, {"method", cpuMethodName(method)}}, kPlaceS);
+    nlohmann::json record = a.value("placement", nlohmann::json::object());
+    record["server_host"] = host_;
+    return record;
+}
+
+void RemoteCluster::unplace() { ask("unplace", nlohmann::json::object(), kPlaceS); }
+
+ServerHostPlacement::ServerHostPlacement(RemoteCluster& cluster, const std::string& placement, bool separate,
+                                         CpuMethod method, std::function<void(const std::string&)> note)
+    : cluster_(cluster), note_(std::move(note)), record_(cluster.place(placement, separate, method)) {}
+
+ServerHostPlacement::~ServerHostPlacement() {
+    try {
+        cluster_.unplace();
+    } catch (const std::exception& e) {
+        if (note_) note_(std::string("the placement could not be undone through the agent (") + e.what() +
+                         "); an agent that ends undoes it, and the next ScaleLab command there restores a switch left behind");
+    }
 }
 
 std::string RemoteCluster::where() const { return "the embedded server in " + where_ + " on server host " + host_; }

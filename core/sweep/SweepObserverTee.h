@@ -26,6 +26,10 @@ public:
         for (auto* o : observers_)
             if (o) o->onNote(s);
     }
+    void onServerLog(const std::vector<std::string>& lines) override {
+        for (auto* o : observers_)
+            if (o) o->onServerLog(lines);
+    }
 
 private:
     std::vector<SweepObserver*> observers_;

@@ -367,22 +367,23 @@ SweepPlan parsePlan(const json& j) {
         p.series.push_back(std::move(s));
     }
 
-    // The series' placement and CPU switches act on this machine's CPUs: on a server host they
-    // would place the load generator alone and call it the server's placement.
+    // On a server host a series' placement is the server's there (its agent binds it, and
+    // switches that machine's SMT or CPUs); the clients run here, unplaced: none to separate.
     if (p.serverHost)
         for (size_t i = 0; i < p.series.size(); ++i)
-            if (!p.series[i].placement.empty())
-                fail("$.series[" + std::to_string(i) + "].placement",
-                     "placing the server on a server host (target.host) is not built yet: leave placement out, or run "
-                     "ScaleLab on the server's machine");
+            if (p.series[i].separate)
+                fail("$.series[" + std::to_string(i) + "].separate",
+                     "separate keeps the load generator off the server's cores; with a server host (target.host) the "
+                     "clients run on this machine, not the server's");
     if (const json* hosts = root.get("load_hosts")) {
-        if (p.serverHost)
-            fail("$.load_hosts", "load hosts with a server host (target.host) are not built yet: the clients run on this machine");
         p.loadHosts = parseLoadHostsPlan(*hosts);
-        for (size_t i = 0; i < p.series.size(); ++i)
+        // On a server host a placement is the server's there; here it would place this machine's
+        // load generator, which runs elsewhere.
+        for (size_t i = 0; i < p.series.size() && !p.serverHost; ++i)
             if (!p.series[i].placement.empty())
                 fail("$.series[" + std::to_string(i) + "].placement", "places this machine's load generator: with load_hosts the clients run elsewhere");
-        for (size_t i = 0; i < p.loadHosts->hosts.size(); ++i)
+        // A server host's server listens on every address, reached with its password (docs/hosts.md).
+        for (size_t i = 0; i < p.loadHosts->hosts.size() && !p.serverHost; ++i)
             if (p.conninfo.empty() && p.loadHosts->hosts[i] != "local")
                 fail("$.load_hosts", "the embedded server listens on this machine only: give target.conninfo, a server " +
                                          p.loadHosts->hosts[i] + " can reach");

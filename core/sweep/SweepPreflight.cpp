@@ -4,10 +4,7 @@
 #include "server/ConnectionCapacity.h"
 #include "server/EmbeddedServer.h"
 #include "sweep/SweepServers.h"
-#include "topo/CpuHotplug.h"
 #include "topo/PlacementScope.h"
-#include "topo/SmtControl.h"
-#include "topo/Topology.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -20,22 +17,12 @@ namespace {
 // A series that changes the machine (real_smt, offline_cpus) must be able to, here and now:
 // refused before the sweep with the reason, not at each of its runs.
 void checkMachineSwitches(const SweepPlan& plan) {
+    if (plan.serverHost) return;  // the server host's agent is asked, at the sweep's start
     for (size_t i = 0; i < plan.series.size(); ++i) {
         const SeriesSpec& s = plan.series[i];
-        std::string path = "$.series[" + std::to_string(i) + "]";
-        if (s.realSmt) {
-            std::string why = SmtControl().whyNotSwitchable();
-            if (!why.empty()) throw Error(path + ".real_smt: cannot switch SMT for real here: " + why);
-        }
-        if (s.offlineCpus) {
-            TopologyInfo t = Topology::live().info();
-            CpuHotplug hotplug;
-            // A CPU the kernel keeps online stays (the run says so); any other reason refuses.
-            for (int cpu : offlinePlan(t, place(t, parsePlacement(s.placement, s.separate)), hotplug).offline.pus()) {
-                std::string why = hotplug.whyNotHotpluggable(cpu);
-                if (!why.empty()) throw Error(path + ".offline_cpus: cannot take CPU " + std::to_string(cpu) + " offline: " + why);
-            }
-        }
+        if (!s.realSmt && !s.offlineCpus) continue;
+        auto refusal = refusePlacementHere(s.placement, s.separate, cpuMethodOf(s.realSmt, s.offlineCpus), false);
+        if (refusal) throw Error("$.series[" + std::to_string(i) + "]." + refusal->member + ": " + refusal->why);
     }
 }
 

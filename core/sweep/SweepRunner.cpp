@@ -13,6 +13,8 @@
 #include "sweep/AdaptiveRounds.h"
 #include "sweep/RunRecordOf.h"
 #include "sweep/Provenance.h"
+#include "sweep/RemoteCluster.h"
+#include "sweep/ServerLogFollower.h"
 #include "sweep/SweepEstimate.h"
 #include "sweep/SweepPreflight.h"
 #include "sweep/SweepServers.h"
@@ -209,6 +211,8 @@ struct SweepRunner::Session {
     bool provenanceTaken = false;
     bool metricsMachineSaid = false;  // the Messages say once where the machine figures come from
     bool statementsSaid = false;      // and once what pg_stat_statements gives
+    // A server host's log, followed live; last, so it stops before the servers go.
+    std::unique_ptr<ServerLogFollower> follower;
 };
 
 void SweepRunner::run() {
@@ -229,6 +233,21 @@ void SweepRunner::run() {
     // Misspelt settings, and a server of the user's without connections for the largest client
     // count, are refused now, before the file is written: not when their series starts.
     if (!preflightDone_) preflightSweep(plan_);
+    // A metrics or server host that cannot be reached stops the sweep before its first run, in
+    // its words; a placement the server host cannot apply, before the file is written.
+    if (plan_.agentHost() && !metricsHost_) {
+        auto agent = startMetricsHost();
+        std::lock_guard<std::mutex> lock(agentMutex_);
+        metricsHost_ = std::move(agent);
+    }
+    if (plan_.serverHost) refuseServerHostPlacements();
+    if (plan_.serverHost && observer_)
+        s.follower = std::make_unique<ServerLogFollower>(
+            [this] {
+                std::lock_guard<std::mutex> lock(agentMutex_);
+                return metricsHost_;
+            },
+            [this](const std::vector<std::string>& lines) { observer_->onServerLog(lines); });
     for (size_t i = 0; i < plan_.series.size(); ++i) store_.ensureSeries(plan_.series[i].label, plan_.json["series"][i]);
     if (!stored) store_.savePlan(plan_.json, seed);
 
@@ -244,8 +263,6 @@ void SweepRunner::run() {
     s.started = std::chrono::steady_clock::now();
     sessionStart_ = s.started;
     s.texts = statementTexts(store_);
-    // A metrics or server host that cannot be reached stops the sweep before its first run, in its words.
-    if (plan_.agentHost() && !metricsHost_) metricsHost_ = startMetricsHost();
     s.progress.total = total_;
     s.progress.done = s.done;
     s.progress.runS = plan_.durationS > 0 ? plan_.warmupS + plan_.durationS : 0;
@@ -458,6 +475,7 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
     std::optional<double> built;  // seconds, when the data was built for this run
     try {
         conninfo = servers.activate(series);
+        if (s.follower) s.follower->follow(dynamic_cast<RemoteCluster*>(servers.active()));
         servers.markRunStart();
         if (plan_.embedded())
             sizeEmbeddedServerFor(*servers.active(), s.maxClients, [&](const std::string& line) { servers.note(line); });
@@ -481,8 +499,24 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
 
     // A server host's postmaster is measured there, by its agent (a pid of that machine).
     pid_t postmaster = plan_.embedded() && servers.active()->local() ? servers.active()->status().pid : 0;
-    PlacementScope placement(series.placement, series.separate, cpuMethodOf(series.realSmt, series.offlineCpus), postmaster,
-                             [&](const std::string& line) { servers.note(series.label + ": " + line); });
+    // On a server host the series' placement is the server's there, applied by its agent; the
+    // clients here are not placed.
+    bool placedThere = plan_.serverHost && !series.placement.empty();
+    CpuMethod method = cpuMethodOf(series.realSmt, series.offlineCpus);
+    auto sayForSeries = [&](const std::string& line) { servers.note(series.label + ": " + line); };
+    PlacementScope placement(placedThere ? "" : series.placement, placedThere ? false : series.separate,
+                             placedThere ? CpuMethod::Bind : method, postmaster, sayForSeries);
+    std::unique_ptr<ServerHostPlacement> hostPlacement;
+    if (placedThere) {
+        try {
+            hostPlacement = std::make_unique<ServerHostPlacement>(dynamic_cast<RemoteCluster&>(*servers.active()),
+                                                                  series.placement, series.separate, method, sayForSeries);
+        } catch (const std::exception& e) {
+            if (!metricsHost_ || metricsHost_->lost().empty()) throw;  // the host refused: not a lost host
+            failedBeforeRun(s, planned, e.what(), std::nullopt);
+            return Next::Go;
+        }
+    }
     LoadSpec spec = loadSpecFor(s, planned, conninfo, scale, placement);
 
     MetricsSources sources = MetricsSources::forThisProcess(conninfo, postmaster, placement.loadGeneratorPus());
@@ -518,7 +552,12 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
     record.startedAt = startedAt;
     record.endedAt = utcTimestamp();
     if (moveStatementTexts(record.detail, s.texts)) saveStatementTexts(store_, s.texts);
-    record.detail["placement"] = toJson(placement.record());
+    if (hostPlacement) {
+        record.detail["placement"] = hostPlacement->record();
+        record.detail["placement"]["client_pus"] = placement.record().clientPus;  // here, not placed
+    } else {
+        record.detail["placement"] = toJson(placement.record());
+    }
     record.detail["metrics_machine"] = toJson(sampler.machine());
     // The metrics host went silent in this run: its machine's figures stop part-way, so the
     // run fails and runs again, as when a load host is lost.
@@ -584,9 +623,25 @@ std::shared_ptr<RemoteMachine> SweepRunner::startMetricsHost() const {
     return std::make_shared<RemoteMachine>(h.host, command, 60, plan_.serverHost ? "server host" : "metrics host");
 }
 
+// Each series' placement, asked of the server host as it is now (a machine with fewer cores, no
+// SMT control, no right to switch): refused by the series' member, before any run.
+void SweepRunner::refuseServerHostPlacements() {
+    for (size_t i = 0; i < plan_.series.size(); ++i) {
+        const SeriesSpec& s = plan_.series[i];
+        if (s.placement.empty()) continue;
+        auto refusal = checkPlacementOnHost(*metricsHost_, plan_.serverHost->host, s.placement, s.separate,
+                                            cpuMethodOf(s.realSmt, s.offlineCpus));
+        if (refusal) throw Error("$.series[" + std::to_string(i) + "]." + refusal->member + ": " + refusal->why);
+    }
+}
+
 std::shared_ptr<RemoteMachine> SweepRunner::serverAgent() {
     // A host lost during an earlier run (or between runs) gets a new agent.
-    if (!metricsHost_ || !metricsHost_->lost().empty()) metricsHost_ = startMetricsHost();
+    if (!metricsHost_ || !metricsHost_->lost().empty()) {
+        auto agent = startMetricsHost();
+        std::lock_guard<std::mutex> lock(agentMutex_);
+        metricsHost_ = std::move(agent);
+    }
     return metricsHost_;
 }
 

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <vector>
 #include <optional>
 #include <string>
 
@@ -54,6 +55,9 @@ public:
     virtual void onSample(const SweepProgress&, const LoadSample&) {}
     virtual void onRunFinished(const RunRecord&) {}
     virtual void onNote(const std::string&) {}  // warnings (client-bound, unstable, no SMT) and steps
+    // A server host's new log lines, as they come (docs/hosts.md): called on a thread of the
+    // sweep's own, not the sweep's; the embedded server here has its log file to tail instead.
+    virtual void onServerLog(const std::vector<std::string>&) {}
 };
 
 class SweepRunner {
@@ -111,6 +115,7 @@ private:
     std::shared_ptr<RemoteMachine> startMetricsHost() const;
     // The server host's (or metrics host's) agent, a new one when the last was lost.
     std::shared_ptr<RemoteMachine> serverAgent();
+    void refuseServerHostPlacements();
 
     SweepPlan plan_;
     ExperimentStore& store_;
@@ -125,6 +130,9 @@ private:
     std::chrono::steady_clock::time_point sessionStart_{};  // set by run()
     std::function<void()> stopCurrent_;  // stops the run in progress; guarded by mutex_
     std::shared_ptr<RemoteMachine> metricsHost_;  // kept from run to run; started again once lost
+    // Guards metricsHost_'s changes (the sweep's thread) against the server log's follower
+    // reading it (its own thread).
+    mutable std::mutex agentMutex_;
 };
 
 } // namespace scalelab

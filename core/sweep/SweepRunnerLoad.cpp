@@ -2,6 +2,7 @@
 #include "sweep/SweepRunner.h"
 
 #include "load/hosts/LoadCoordinator.h"
+#include "server/Conninfo.h"
 #include "load/LoadRun.h"
 
 namespace scalelab {
@@ -27,7 +28,9 @@ LoadResult SweepRunner::runLoad(LoadSpec spec, SystemSampler& sampler, const Swe
     options.hosts = plan_.loadHosts->hosts;
     if (!plan_.loadHosts->sshCommand.empty()) options.ssh = plan_.loadHosts->sshCommand;
     if (!plan_.loadHosts->scalelab.empty()) options.remoteProgram = options.localProgram = plan_.loadHosts->scalelab;
-    spec.onWorkerStart = {};  // no placement with load hosts (the plan refuses one)
+    spec.onWorkerStart = {};  // the clients are not placed on load hosts (a placement is a server host's)
+    // A server host's password goes to each load host for the run (docs/hosts.md).
+    if (plan_.serverHost) options.sharedPassfile = conninfoValue(spec.conninfo, "passfile");
     SystemSnapshot before = sampler.snapshot();
     sampler.addStatements(before, false);
     // This machine's system sample for each interval (the server's CPU, disks and counters when

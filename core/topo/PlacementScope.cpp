@@ -1,6 +1,7 @@
 #include "topo/PlacementScope.h"
 
 #include "topo/CpuHotplug.h"
+#include "topo/SmtControl.h"
 #include "util/Error.h"
 
 
@@ -37,6 +38,32 @@ CpuMethod cpuMethodOf(bool realSmt, bool offlineCpus) {
     if (realSmt && offlineCpus)
         throw Error("real SMT switching and taking CPUs offline are two ways of doing one thing: choose one");
     return realSmt ? CpuMethod::RealSmt : offlineCpus ? CpuMethod::Offline : CpuMethod::Bind;
+}
+
+std::optional<PlacementRefusal> refusePlacementHere(const std::string& placement, bool separate, CpuMethod method,
+                                                    bool checkFit) {
+    if (method == CpuMethod::RealSmt) {
+        std::string why = SmtControl().whyNotSwitchable();
+        if (!why.empty()) return PlacementRefusal{"real_smt", "cannot switch SMT for real here: " + why};
+    }
+    if (method != CpuMethod::Offline && !checkFit) return std::nullopt;
+    TopologyInfo t = Topology::live().info();
+    Placement p;
+    try {
+        p = place(t, parsePlacement(placement, separate));
+    } catch (const std::exception& e) {
+        return PlacementRefusal{"placement", e.what()};
+    }
+    if (method == CpuMethod::Offline) {
+        // A CPU the kernel keeps online stays (the run says so); any other reason refuses.
+        CpuHotplug hotplug;
+        for (int cpu : offlinePlan(t, p, hotplug).offline.pus()) {
+            std::string why = hotplug.whyNotHotpluggable(cpu);
+            if (!why.empty())
+                return PlacementRefusal{"offline_cpus", "cannot take CPU " + std::to_string(cpu) + " offline: " + why};
+        }
+    }
+    return std::nullopt;
 }
 
 PlacementScope::PlacementScope(const std::string& placement, bool separate, CpuMethod method, pid_t postmaster,

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace scalelab {
@@ -34,6 +35,16 @@ struct OfflinePlan {
 };
 OfflinePlan offlinePlan(const TopologyInfo& machine, const Placement& placement,
                         const CpuHotplug& hotplug = CpuHotplug());
+
+// Why a placement cannot be applied on this machine now, before anything is switched: nothing
+// when it can; otherwise the series member it is about ("placement", "real_smt",
+// "offline_cpus") and the reason. `checkFit`: also that the machine has the PUs it names (a
+// sweep here learns that at its first run; a server host is asked before any).
+struct PlacementRefusal {
+    std::string member, why;
+};
+std::optional<PlacementRefusal> refusePlacementHere(const std::string& placement, bool separate, CpuMethod method,
+                                                    bool checkFit);
 
 class PlacementScope {
 public:

@@ -11,18 +11,18 @@
 
 namespace scalelab {
 
-FILE* createTemporaryFor(const std::string& path, std::string& temp) {
+FILE* createTemporaryFor(const std::string& path, std::string& temp, unsigned mode) {
     temp = path + ".partial-" + std::to_string(getpid());
-    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, static_cast<mode_t>(mode));
     if (fd < 0) return nullptr;
     FILE* f = fdopen(fd, "w");
     if (!f) ::close(fd);
     return f;
 }
 
-void writeFileAtomically(const std::string& path, const std::string& text) {
+void writeFileAtomically(const std::string& path, const std::string& text, unsigned mode) {
     std::string temp;
-    FILE* f = createTemporaryFor(path, temp);
+    FILE* f = createTemporaryFor(path, temp, mode);
     if (!f) throw Error("cannot write " + path + ": " + std::strerror(errno));
     bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
     ok = std::fflush(f) == 0 && ok;

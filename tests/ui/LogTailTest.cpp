@@ -20,6 +20,15 @@ void append(const QString& path, const QByteArray& text, bool truncate = false) 
     QVERIFY(f.open(truncate ? QIODevice::WriteOnly | QIODevice::Truncate : QIODevice::Append));
     f.write(text);
 }
+// Run 1 of 2, of series `series`, running.
+SweepProgress runOneOfTwo(const std::string& series) {
+    SweepProgress p;
+    p.run = 1;
+    p.total = 2;
+    p.series = series;
+    p.state = SweepState::Running;
+    return p;
+}
 } // namespace
 
 class LogTailTest : public QObject {
@@ -50,11 +59,7 @@ private slots:
         page.startSweep();
         page.setServerLogs({{"A", path}});
         page.setRunning(true);
-        SweepProgress p;
-        p.run = 1;
-        p.total = 2;
-        p.series = "A";
-        p.state = SweepState::Running;
+        SweepProgress p = runOneOfTwo("A");
         page.showProgress(p);
         QString text = page.serverLog()->toPlainText();
         QVERIFY2(text.contains(QStringLiteral("-- A: ") + path), qPrintable(text));
@@ -66,6 +71,23 @@ private slots:
         p.run = 2;
         page.showProgress(p);
         QVERIFY(page.serverLog()->toPlainText().endsWith(QStringLiteral("-- remote runs on a server of yours: its log is on that server --")));
+        page.setRunning(false);
+    }
+
+    // A server host's log comes through its agent (SweepController::serverLog): each series
+    // that starts says where it is read, and the lines follow.
+    void aServerHostsLogIsShownAsItComes() {
+        LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        page.startSweep();
+        page.setServerLogs({}, QStringLiteral("bench@db1"));
+        page.setRunning(true);
+        page.showProgress(runOneOfTwo("A"));
+        page.addServerLog({QStringLiteral("LOG:  checkpoint starting: time"), QStringLiteral("LOG:  checkpoint complete")});
+        QString text = page.serverLog()->toPlainText();
+        QVERIFY2(text.startsWith(QStringLiteral("-- A: the embedded server on server host bench@db1, read there by its agent --")),
+                 qPrintable(text));
+        QVERIFY(text.endsWith(QStringLiteral("LOG:  checkpoint starting: time\nLOG:  checkpoint complete")));
+        QVERIFY(!text.contains(QStringLiteral("server of yours")));
         page.setRunning(false);
     }
 

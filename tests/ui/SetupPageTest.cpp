@@ -161,6 +161,24 @@ private slots:
         for (int r = 0; r < 2; ++r) QVERIFY(page.seriesTable()->item(r, 1)->data(Qt::BackgroundRole).isNull());  // unmarked
     }
 
+    // With a server host a placement is that machine's: this machine's cores do not judge it
+    // (the host's agent does, when the sweep starts), and the PU column says where it applies.
+    void aServerHostsPlacementIsNotJudgedByThisMachine() {
+        SetupPage page(machine_);
+        page.seriesTable()->item(1, 1)->setText(QStringLiteral("cores:99"));
+        QVERIFY(!page.startButton()->isEnabled());
+        page.serverHostEdit()->setText(QStringLiteral("bench@db1"));
+        QVERIFY2(page.startButton()->isEnabled(), qPrintable(page.problemsLabel()->text()));
+        QCOMPARE(page.seriesTable()->item(1, 4)->text(), QStringLiteral("the server host's, placed there"));
+        page.seriesTable()->item(1, 1)->setText(QStringLiteral("halfway"));  // still a placement's syntax
+        QVERIFY2(page.problemsLabel()->text().startsWith(QStringLiteral("series row 2 placement: unknown placement 'halfway'")),
+                 qPrintable(page.problemsLabel()->text()));
+        page.seriesTable()->item(1, 1)->setText(QStringLiteral("cores:99"));
+        page.serverHostEdit()->setText(QString());
+        QVERIFY(page.seriesTable()->item(1, 4)->text().contains(QStringLiteral("asks for 99 cores")));
+        QVERIFY(!page.startButton()->isEnabled());
+    }
+
     void aCountedRunAndAMissingReplayFile() {
         SetupPage page(machine_);
         page.lengthCombo()->setCurrentIndex(1);

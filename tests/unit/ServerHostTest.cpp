@@ -5,9 +5,14 @@
 #include "server/TcpAuth.h"
 #include "sweep/RemoteCluster.h"
 #include "sweep/SweepPlan.h"
+#include "topo/SmtControl.h"
 #include "util/Error.h"
+#include "util/FollowFile.h"
+#include "util/TempDir.h"
 
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 using namespace scalelab;
 
@@ -44,12 +49,19 @@ TEST(ServerHost, APlanNamesTheHostItsSshAndTheAddressClientsUse) {
 TEST(ServerHost, WhatItCannotBeIsRefusedByPath) {
     EXPECT_NE(planError(planWith({{"host", "db1"}, {"conninfo", "host=db1"}})).find("$.target.host: runs ScaleLab's embedded server"),
               std::string::npos);
-    EXPECT_NE(planError(planWith({{"host", "db1"}}, {{{"label", "A"}, {"placement", "smt-off"}}}))
-                  .find("$.series[0].placement: placing the server on a server host (target.host) is not built yet"),
+    // A placement is the server's there; the clients here have nothing to be separate from.
+    EXPECT_EQ(planError(planWith({{"host", "db1"}}, {{{"label", "A"}, {"placement", "smt-off"}, {"real_smt", true}}})), "");
+    EXPECT_NE(planError(planWith({{"host", "db1"}}, {{{"label", "A"}, {"placement", "cores:1"}, {"separate", true}}}))
+                  .find("$.series[0].separate: separate keeps the load generator off the server's cores; with a server host"),
               std::string::npos);
-    nlohmann::json withHosts = planWith({{"host", "db1"}});
-    withHosts["load_hosts"] = {"local"};
-    EXPECT_NE(planError(withHosts).find("$.load_hosts: load hosts with a server host"), std::string::npos);
+    // Clients elsewhere reach the server host's server (it listens on every address), and a
+    // placement there is the server's, not this machine's load generator's.
+    nlohmann::json withHosts = planWith({{"host", "db1"}}, {{{"label", "A"}, {"placement", "cores:1"}}});
+    withHosts["load_hosts"] = {"bench@client1", "local"};
+    withHosts["clients"] = {2};
+    EXPECT_EQ(planError(withHosts), "");
+    withHosts["target"] = {{"conninfo", "host=db1"}};
+    EXPECT_NE(planError(withHosts).find("$.series[0].placement: places this machine's load generator"), std::string::npos);
     EXPECT_EQ(planError(planWith({{"host", {{"host", "db1"}, {"address", "a b"}}}})),
               "$.target.host.address: expected the host name or IP address this machine's clients connect to, e.g. \"10.0.0.5\"");
     EXPECT_EQ(planError(planWith({{"host", {{"host", "db1"}, {"port", 22}}}})),
@@ -88,4 +100,80 @@ TEST(ServerHost, TheAgentAnswersAServersFailureWithoutEnding) {
     EXPECT_EQ(st.pid, 42);
     EXPECT_EQ(st.port, 5432);
     EXPECT_EQ(st.listenAddress, "*");
+}
+
+// The placement questions of a server host's agent, judged on this (real) machine.
+TEST(ServerHost, TheAgentJudgesAPlacementOnItsOwnMachine) {
+    ClusterAgent agent;
+    auto ask = [&](nlohmann::json q) { return agent.answer({{"cluster", q}})["cluster"]; };
+    nlohmann::json a = ask({{"op", "check_placement"}, {"placement", "cores:4096"}, {"method", "bind"}});
+    ASSERT_TRUE(a.contains("refusal")) << a.dump();
+    EXPECT_EQ(a["refusal"]["member"], "placement");
+    EXPECT_NE(a["refusal"]["why"].get<std::string>().find("asks for 4096 cores"), std::string::npos) << a.dump();
+    EXPECT_FALSE(ask({{"op", "check_placement"}, {"placement", "smt-on"}, {"method", "bind"}}).contains("refusal"));
+    // The real switch is refused for the reason this machine gives (none where root may switch).
+    std::string why = SmtControl().whyNotSwitchable();
+    a = ask({{"op", "check_placement"}, {"placement", "smt-off"}, {"method", "real_smt"}});
+    if (why.empty()) {
+        EXPECT_FALSE(a.contains("refusal")) << a.dump();
+    } else {
+        ASSERT_TRUE(a.contains("refusal")) << a.dump();
+        EXPECT_EQ(a["refusal"]["member"], "real_smt");
+        EXPECT_EQ(a["refusal"]["why"], "cannot switch SMT for real here: " + why);
+    }
+    EXPECT_NE(ask({{"op", "check_placement"}, {"placement", "smt-off"}, {"method", "warp"}})["error"].get<std::string>().find(
+                  "no such way of placing: warp"),
+              std::string::npos);
+    EXPECT_EQ(ask({{"op", "unplace"}})["unplaced"], false);  // nothing placed: nothing to undo
+    a = ask({{"op", "place"}, {"placement", "smt-on"}, {"method", "bind"}, {"data_dir", "/nonexistent/scalelab-test"}});
+    EXPECT_TRUE(a.contains("error")) << a.dump();
+    EXPECT_FALSE(a.contains("placement")) << a.dump();
+}
+
+TEST(ServerHost, CpuMethodsHaveNamesOnTheWire) {
+    for (CpuMethod m : {CpuMethod::Bind, CpuMethod::RealSmt, CpuMethod::Offline}) EXPECT_EQ(cpuMethodFromName(cpuMethodName(m)), m);
+    EXPECT_THROW(cpuMethodFromName("bound"), Error);
+}
+
+namespace {
+void append(const std::filesystem::path& file, const std::string& text) {
+    std::ofstream out(file, std::ios::app | std::ios::binary);
+    out << text;
+}
+} // namespace
+
+// The live tail's reading (util/FollowFile.h): complete lines only, a burst cut to its end with
+// the count left out, a file replaced by a shorter one read again from its start.
+TEST(ServerHost, TheLogIsFollowedByCompleteLines) {
+    TempDir dir("scalelab-follow");
+    std::filesystem::path log = dir.path() / "scalelab-server.log";
+    FollowedLines f = followFile(log, 0, 10);
+    EXPECT_TRUE(f.lines.empty());
+    EXPECT_EQ(f.offset, 0u);
+    append(log, "one\ntwo\r\npart");
+    f = followFile(log, 0, 10);
+    EXPECT_EQ(f.lines, (std::vector<std::string>{"one", "two"}));
+    EXPECT_EQ(f.offset, 9u);  // "part" waits for its newline
+    append(log, "ial\n");
+    f = followFile(log, f.offset, 10);
+    EXPECT_EQ(f.lines, (std::vector<std::string>{"partial"}));
+    EXPECT_EQ(followFile(log, f.offset, 10).lines.size(), 0u);
+    for (int i = 0; i < 30; ++i) append(log, "line " + std::to_string(i) + "\n");
+    FollowedLines burst = followFile(log, f.offset, 5);
+    EXPECT_EQ(burst.skipped, 25u);
+    EXPECT_EQ(burst.lines.front(), "line 25");
+    EXPECT_EQ(burst.lines.back(), "line 29");
+    EXPECT_EQ(burst.offset, std::filesystem::file_size(log));
+    { std::ofstream(log, std::ios::trunc) << "fresh\n"; }  // a new cluster's log
+    f = followFile(log, burst.offset, 10);
+    EXPECT_EQ(f.lines, (std::vector<std::string>{"fresh"}));
+    EXPECT_EQ(f.offset, 6u);
+
+    // The agent answers the same, for its data directory's log.
+    ClusterAgent agent;
+    nlohmann::json a = agent.answer({{"cluster", {{"op", "follow"}, {"data_dir", dir.path().string()}, {"offset", 0}, {"max", 10}}}})["cluster"];
+    ASSERT_FALSE(a.contains("error")) << a.dump();
+    EXPECT_EQ(a["lines"], nlohmann::json({"fresh"}));
+    EXPECT_EQ(a["offset"], 6);
+    EXPECT_EQ(a["skipped"], 0);
 }

@@ -29,6 +29,11 @@ public:
         QString text = QString::fromStdString(s);
         QMetaObject::invokeMethod(c_, [c = c_, text] { emit c->note(text); }, Qt::QueuedConnection);
     }
+    void onServerLog(const std::vector<std::string>& lines) override {  // the follower's thread
+        QStringList text;
+        for (const auto& line : lines) text << QString::fromStdString(line);
+        QMetaObject::invokeMethod(c_, [c = c_, text] { emit c->serverLog(text); }, Qt::QueuedConnection);
+    }
 
 private:
     SweepController* c_;

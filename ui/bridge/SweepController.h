@@ -40,6 +40,7 @@ signals:
     void sample(const scalelab::SweepProgress& progress, const scalelab::LoadSample& sample);
     void runFinished(const scalelab::RunRecord& run);
     void note(const QString& text);
+    void serverLog(const QStringList& lines);  // a server host's new log lines (docs/hosts.md)
     void finished(const QString& error);  // empty when the sweep ended normally or was stopped
 
 private:

@@ -153,10 +153,15 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     setRunning(false);
 }
 
-void LivePage::setServerLogs(std::map<std::string, QString> logBySeries) {
+void LivePage::setServerLogs(std::map<std::string, QString> logBySeries, QString serverHost) {
     logs_ = std::move(logBySeries);
+    serverHost_ = std::move(serverHost);
     tail_ = LogTail();
     tailedSeries_.clear();
+}
+
+void LivePage::addServerLog(const QStringList& lines) {
+    for (const QString& line : lines) appendServerLog(line);
 }
 
 void LivePage::readServerLog() {
@@ -214,7 +219,10 @@ void LivePage::showProgress(const SweepProgress& p) {
         readServerLog();
         auto log = logs_.find(p.series);
         QString path = log == logs_.end() ? QString() : log->second;
-        if (path != tail_.path()) {
+        if (!serverHost_.isEmpty()) {
+            appendServerLog(tr("-- %1: the embedded server on server host %2, read there by its agent --")
+                                .arg(QString::fromStdString(p.series), serverHost_));
+        } else if (path != tail_.path()) {
             tail_ = LogTail(path);
             appendServerLog(path.isEmpty()
                                             ? tr("-- %1 runs on a server of yours: its log is on that server --")

@@ -38,9 +38,12 @@ public:
     void setRunning(bool running);
     // The embedded server log of each series (by label; none for a server of the user's): the
     // Server log tab follows the log of the series that runs, as the server writes it.
-    void setServerLogs(std::map<std::string, QString> logBySeries);
+    // With a server host (`serverHost`), its lines come through addServerLog instead.
+    void setServerLogs(std::map<std::string, QString> logBySeries, QString serverHost = {});
     QPlainTextEdit* serverLog() const { return serverLog_; }
     void appendServerLog(const QString& line);  // follows the end while the view is at it
+    // A server host's new log lines, read there by its agent (docs/hosts.md).
+    void addServerLog(const QStringList& lines);
     void readServerLog();  // what the timer does every second while a sweep runs
     // The sweep ended: "" when it finished or was stopped as asked, else why it failed.
     void showFinished(const QString& error);
@@ -92,6 +95,7 @@ private:
     QTimer* serverLogTimer_;
     std::map<std::string, QString> logs_;
     LogTail tail_;
+    QString serverHost_;  // the sweep's server host; empty: none
     std::string tailedSeries_;
 };
 

@@ -112,6 +112,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     connect(controller_, &SweepController::progress, live_, &LivePage::showProgress);
     connect(controller_, &SweepController::sample, live_, &LivePage::addSample);
     connect(controller_, &SweepController::note, live_, &LivePage::addWarning);
+    connect(controller_, &SweepController::serverLog, live_, &LivePage::addServerLog);
     connect(controller_, &SweepController::runFinished, results_, &ResultsPage::addRun);
     connect(controller_, &SweepController::finished, this, [this](const QString& error) {
         live_->setRunning(false);
@@ -275,13 +276,13 @@ void MainWindow::startSweep(const SweepPlan& plan, const QString& path) {
     for (const auto& series : plan.series) order.push_back(series.label);
     results_->watch(path, order);
     live_->startSweep();
-    // A server of the user's keeps its log to itself; a server host's log is on that machine (a
-    // failed run carries its last lines, read by the agent).
+    // A server of the user's keeps its log to itself; a server host's log is on that machine,
+    // read there by its agent and sent as it grows (SweepController::serverLog).
     std::map<std::string, QString> logs;
     if (plan.conninfo.empty() && !plan.serverHost)
         for (const auto& series : plan.series)
             logs[series.label] = QString::fromStdString(EmbeddedServer::logFileOf(embeddedDataDir(plan, series)).string());
-    live_->setServerLogs(std::move(logs));
+    live_->setServerLogs(std::move(logs), plan.serverHost ? QString::fromStdString(plan.serverHost->host) : QString());
     live_->setRunning(true);
     statusLabel_->clearMessage();
     setup_->startButton()->setEnabled(false);

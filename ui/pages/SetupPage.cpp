@@ -98,8 +98,9 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     serverHost_ = new QLineEdit;
     serverHost_->setPlaceholderText(tr("empty: this machine; or bench@db1"));
     serverHost_->setToolTip(tr("The machine the embedded server runs on: ScaleLab's agent starts, sets and watches it "
-                               "there (over ssh with your keys) and reads that machine's CPU and disks; the clients "
-                               "run here and connect over TCP with a password: docs/hosts.md"));
+                               "there (over ssh with your keys), places it on that machine's PUs as each series says, "
+                               "and reads that machine's CPU and disks; the clients run here (or on the load hosts) "
+                               "and connect over TCP with a password: docs/hosts.md"));
     tf->addRow(tr("Server host"), serverHost_);
     tf->addRow(remote_);
     tf->addRow(tr("Connection"), connRow);
@@ -436,6 +437,11 @@ QStringList SetupPage::updatePuColumn() {
             std::string p = placement ? placement->text().trimmed().toStdString() : "";
             if (p.empty()) {
                 text = tr("all PUs, unbound");
+            } else if (embedded_->isChecked() && !serverHost_->text().trimmed().isEmpty()) {
+                // Placed on the server host by its agent, on that machine's PUs: judged there when
+                // the sweep starts, not against this machine.
+                parsePlacement(p, separate && separate->checkState() == Qt::Checked);
+                text = tr("the server host's, placed there");
             } else {
                 scalelab::Placement pl = place(machine_, parsePlacement(p, separate && separate->checkState() == Qt::Checked));
                 text = QString::fromStdString(pl.server.toList() + " / " + pl.client.toList());

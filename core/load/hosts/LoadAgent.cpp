@@ -4,11 +4,14 @@
 #include "load/hosts/LoadResultJson.h"
 #include "load/LoadRun.h"
 #include "metrics/MachineAgent.h"
-#include "server/ClusterAgent.h"
 #include "metrics/MachineReading.h"
 #include "metrics/SystemSampler.h"
+#include "server/ClusterAgent.h"
+#include "server/Conninfo.h"
+#include "util/AtomicFile.h"
 #include "util/Clock.h"
 #include "util/Error.h"
+#include "util/TempDir.h"
 #include "util/Versions.h"
 
 #include <unistd.h>
@@ -76,6 +79,15 @@ public:
                 return serveMachineAgent(in_, [this](const nlohmann::json& m) { send(m); }, provenance_, "/", cluster);
             }
             LoadSpec spec = loadSpecFromJob(job.at("job"));
+            // A server host's password for the run (docs/hosts.md): a 0600 file of this agent's,
+            // removed with it, named by the conninfo; never on a command line.
+            std::unique_ptr<TempDir> passwords;
+            if (job.contains("pgpass")) {
+                passwords = std::make_unique<TempDir>("scalelab-agent");
+                std::string file = (passwords->path() / "pgpass").string();
+                writeFileAtomically(file, job["pgpass"].get<std::string>(), 0600);
+                spec.conninfo = conninfoWith(spec.conninfo, "passfile", file);
+            }
             const auto& share = job.at("share");
             spec.clients = share.at("clients").get<int>();
             spec.threads = share.at("threads").get<int>();

@@ -4,6 +4,7 @@
 #include "load/hosts/LoadJob.h"
 #include "load/hosts/LoadResultJson.h"
 #include "load/data/PgbenchData.h"
+#include "server/Conninfo.h"
 #include "util/Clock.h"
 #include "util/Error.h"
 #include "util/HostCommand.h"
@@ -16,6 +17,8 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <fstream>
+#include <iterator>
 
 namespace scalelab {
 
@@ -156,6 +159,13 @@ LoadHostsResult LoadCoordinator::run(std::function<void(const LoadSample&)> obse
         housekeeping.push_back({"connect", e.what()});
     }
     nlohmann::json job = loadJobJson(spec_);
+    std::string passwords;
+    if (!options_.sharedPassfile.empty()) {
+        std::ifstream in(options_.sharedPassfile);
+        passwords.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        if (!in && !in.eof()) throw Error("cannot read " + options_.sharedPassfile);
+        job["conninfo"] = conninfoWith(spec_.conninfo, "passfile", "");  // the host names its own copy
+    }
     for (size_t i = 0; i < shares.size(); ++i) {
         auto h = std::make_unique<Host>();
         h->share = shares[i];
@@ -176,8 +186,9 @@ LoadHostsResult LoadCoordinator::run(std::function<void(const LoadSample&)> obse
         }
         nlohmann::json share = {{"host", shares[i].host}, {"clients", shares[i].clients}, {"threads", shares[i].threads},
                                 {"client_id_offset", shares[i].clientIdOffset}, {"clients_in_all", spec_.clients}};
-        raw->process->writeLine(nlohmann::json{{"protocol", kLoadAgentProtocol}, {"version", scalelabVersion()},
-                                               {"job", job}, {"share", share}}.dump());
+        nlohmann::json message = {{"protocol", kLoadAgentProtocol}, {"version", scalelabVersion()}, {"job", job}, {"share", share}};
+        if (!passwords.empty()) message["pgpass"] = passwords;
+        raw->process->writeLine(message.dump());
     }
 
     // Until every host is connected: hello (the version), then ready.

@@ -28,6 +28,10 @@ struct LoadHostsOptions {
     std::string localProgram;                // what "local" runs: this program (empty: /proc/self/exe)
     double startMarginS = 0.5;               // the agreed start lies this far after the last host is ready
     int answerTimeoutS = 120;                // for hello and ready (ssh login, connecting the clients)
+    // A libpq password file every host gets a copy of for the run: a server host's superuser
+    // password (docs/hosts.md). Sent over each host's agent channel (ssh), kept there 0600 in a
+    // private directory removed when the agent ends, and named by its conninfo's passfile.
+    std::string sharedPassfile;
 };
 
 struct HostOutcome {
