@@ -166,9 +166,10 @@ private slots:
         model.syncRuns({changed, run(2, "B", 1, 1, 20, 1)});
         QCOMPARE(resets.size(), 0);
         QCOMPARE(inserts.size(), 1);
-        model.addRun(run(3, "A", 2, 1, 30, 1));
-        model.addRun(run(3, "A", 2, 1, 31, 1));  // the same run again: updated, not added
+        model.syncRuns({changed, run(2, "B", 1, 1, 20, 1), run(3, "A", 2, 1, 30, 1)});
+        model.syncRuns({changed, run(2, "B", 1, 1, 20, 1), run(3, "A", 2, 1, 31, 1)});  // the same run again: updated, not added
         QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(resets.size(), 0);
         QCOMPARE(model.data(model.index(2, RunsTableModel::Tps), Qt::DisplayRole).toString(), QStringLiteral("31.0"));
         model.syncRuns({run(2, "B", 1, 1, 20, 1)});  // a file that lost a run: read again whole
         QCOMPARE(resets.size(), 1);

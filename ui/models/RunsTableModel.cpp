@@ -15,19 +15,6 @@ void RunsTableModel::setRuns(std::vector<RunRecord> runs) {
     endResetModel();
 }
 
-void RunsTableModel::addRun(const RunRecord& run) {
-    for (size_t i = 0; run.id != 0 && i < runs_.size(); ++i)
-        if (runs_[i].id == run.id) {
-            runs_[i] = run;
-            emit dataChanged(index(static_cast<int>(i), 0), index(static_cast<int>(i), ColumnCount - 1));
-            return;
-        }
-    int row = static_cast<int>(runs_.size());
-    beginInsertRows({}, row, row);
-    runs_.push_back(run);
-    endInsertRows();
-}
-
 void RunsTableModel::syncRuns(std::vector<RunRecord> runs) {
     bool prefix = runs.size() >= runs_.size() &&
                   std::equal(runs_.begin(), runs_.end(), runs.begin(), [](const RunRecord& a, const RunRecord& b) { return a.id == b.id; });

@@ -22,8 +22,6 @@ public:
     using QAbstractTableModel::QAbstractTableModel;
 
     void setRuns(std::vector<RunRecord> runs);
-    // A run just stored; one the model already has (same id) is updated in place.
-    void addRun(const RunRecord& run);
     // The file's runs now: rows of runs the model has are updated in place (selection and
     // scroll position stay), new ones appended; anything else resets the model.
     void syncRuns(std::vector<RunRecord> runs);

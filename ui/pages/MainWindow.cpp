@@ -113,7 +113,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     connect(controller_, &SweepController::sample, live_, &LivePage::addSample);
     connect(controller_, &SweepController::note, live_, &LivePage::addWarning);
     connect(controller_, &SweepController::serverLog, live_, &LivePage::addServerLog);
-    connect(controller_, &SweepController::runFinished, results_, &ResultsPage::addRun);
+    // A finished run reaches the Results page by one road, the file it was stored in: the
+    // signal only has the page read it now rather than at its next follow tick.
+    connect(controller_, &SweepController::runFinished, this, [this] {
+        ++storedRuns_;
+        results_->runStored();
+    });
     connect(controller_, &SweepController::finished, this, [this](const QString& error) {
         live_->setRunning(false);
         live_->showFinished(error);
@@ -292,6 +297,7 @@ void MainWindow::startSweep(const SweepPlan& plan, const QString& path) {
     // An experiment in a results store is never removed by the window: whether this sweep made
     // it would be a question to the server, and the answer "no" must never be guessed.
     sweepCreatesFile_ = !resume && !isStoreLocation(path.toStdString());
+    storedRuns_ = 0;
     controller_->start(plan, path, resume);
 }
 
@@ -315,9 +321,8 @@ QScrollArea* MainWindow::pageArea(int tab) const {
 // After a sweep of this window: the file is shown and remembered when it holds runs; a file
 // this sweep created and that failed before storing any run is removed, not left empty.
 void MainWindow::finishExperimentFile(bool failed) {
-    // Every run the sweep stored reached the Results page (runFinished comes before finished).
-    int runs = results_->runsModel()->rowCount();
-    if (failed && runs == 0 && sweepCreatesFile_) {
+    // runFinished comes before finished: storedRuns_ counts every run this sweep stored.
+    if (failed && storedRuns_ == 0 && sweepCreatesFile_) {
         for (const char* suffix : {"", "-wal", "-shm"}) QFile::remove(path_ + QLatin1String(suffix));
         path_.clear();
         results_->clear();
@@ -327,7 +332,7 @@ void MainWindow::finishExperimentFile(bool failed) {
     }
     results_->load(path_);
     overview_->load(path_);
-    if (runs > 0) rememberRecent(path_);
+    if (storedRuns_ > 0 || !sweepCreatesFile_) rememberRecent(path_);  // a resumed file holds runs of before
 }
 
 void MainWindow::rememberRecent(const QString& path) {

@@ -132,6 +132,7 @@ private:
     QString addingFromMenu_;  // the file whose series File > Add series is reading
     bool closingAfterStop_ = false;
     bool sweepCreatesFile_ = false;  // the running sweep made its file (not a resume)
+    int storedRuns_ = 0;             // runs the window's last sweep stored
     QList<QAction*> exportActions_;  // enabled while the chart has points
     QDialog* help_ = nullptr;
     StoreDialog* storeDialog_ = nullptr;

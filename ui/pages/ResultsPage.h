@@ -46,7 +46,9 @@ public:
     // The file a sweep of this window is about to write (it may not exist yet), with the plan's
     // series in the plan's order (their colours): followed as load() follows a file, from empty.
     void watch(const QString& experimentPath, const std::vector<std::string>& seriesOrder);
-    void addRun(const RunRecord& run);  // a run just finished during a sweep
+    // The window's sweep just stored a run in the file watched: read it now, not at the next
+    // tick. The file is the one road by which runs reach the page.
+    void runStored();
     void clear();
 
     // What the chart shows now (metric, error bars, axis, USL, series) and the comparison the

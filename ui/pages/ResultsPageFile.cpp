@@ -160,17 +160,7 @@ void ResultsPage::readAgain() {
         });
 }
 
-void ResultsPage::addRun(const RunRecord& run) {
-    // watch() was given the plan's series order (their colours); a run of another series (none
-    // expected) goes after them.
-    if (!knowsSeries(run.series)) {
-        seriesOrder_.push_back(run.series);
-        offerSeries();
-    }
-    runs_->addRun(run);
-    offerMetricsPresent();
-    refresh();
-}
+void ResultsPage::runStored() { followFile(); }
 
 void ResultsPage::addExperiment(const QString& other) {
     auto refuse = [&](const QString& why) { emit experimentAdded(other, why); };
