@@ -1,4 +1,5 @@
 #include "ReportCommand.h"
+#include "CommandLine.h"
 #include "CommandErrors.h"
 
 #include "GuiCommand.h"
@@ -10,6 +11,7 @@
 #include "util/AtomicFile.h"
 #include "util/Error.h"
 
+#include <memory>
 #include <fstream>
 #include <iostream>
 
@@ -91,6 +93,59 @@ int runExportCommand(const ExportArgs& a) {
         }
         return 0;
     });
+}
+
+
+Command addExportCommand(CommandLine& line) {
+    auto exportArgs = std::make_shared<ExportArgs>();
+    auto* exportCmd = line.app.add_subcommand("export", "Write an experiment as CSV, JSON, a chart (PNG, SVG) or an HTML report");
+    exportCmd->add_option("experiment", exportArgs->experiment, kExperimentHelp)->required();
+    exportCmd->add_option("--to", exportArgs->to, "Copy the whole experiment to a new file or store location (nothing lost)");
+    exportCmd->add_option("--csv", exportArgs->csvDir, "Directory for runs.csv, points.csv, samples.csv, latency-histograms.csv and latency-percentiles.csv");
+    exportCmd->add_option("--json", exportArgs->json, "JSON file of the whole experiment");
+    exportCmd->add_option("--png", exportArgs->png, "The scaling chart as PNG (no display needed)");
+    exportCmd->add_option("--svg", exportArgs->svg, "The scaling chart as SVG");
+    exportCmd->add_option("--html", exportArgs->html, "One self-contained HTML report: charts, tables, notes, provenance");
+    exportCmd->add_option("--metric", exportArgs->metric, "What the chart's y axis shows (as for report)");
+    exportCmd->add_option("--x", exportArgs->x, "The x axis of charts and the HTML report: clients, rate (the offered rate) or "
+                                               "scale (the data's); default: as the runs call for (docs/sweeps.md)")
+        ->check(CLI::IsMember({"clients", "rate", "scale"}));
+    exportCmd->add_flag("--log2", exportArgs->log2, "The x axis in log2 (suits doubling client counts or rates)");
+    exportCmd->add_option("--error-bars", exportArgs->errorBars, "ci (confidence interval, default), sd, minmax");
+    exportCmd->add_option("--confidence", exportArgs->confidence, "Confidence level of the intervals")->check(CLI::Range(0.5, 0.9999));
+    exportCmd->add_flag("--usl", exportArgs->usl, "Draw the USL fit of each series (throughput metrics)");
+    exportCmd->add_option("--series", exportArgs->series, "Draw only this series (repeat for more); default: all");
+    exportCmd->add_option("--compare", exportArgs->compare, "HTML report: compare series B against baseline A "
+                                                           "(default: the first two series drawn)")->expected(2);
+    exportCmd->add_option("--ratio", exportArgs->ratio, "Chart (PNG, SVG) series B / A by clients with its confidence "
+                                                       "interval instead of the series (repeatable)")
+        ->expected(2)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    exportCmd->add_option("--equivalence", exportArgs->equivalence, "HTML report with --compare: the same within this "
+                                                                   "margin, e.g. 2%");
+    exportCmd->add_option("--distribution", exportArgs->distribution,
+                          "Chart (PNG, SVG) the latency distribution of the series at this client count: percentiles "
+                          "p0 to p99.99 and the maximum, rounds merged")
+        ->check(CLI::PositiveNumber);
+    exportCmd->add_option("--rounds", exportArgs->rounds,
+                          "Chart (PNG, SVG) this latency percentile of each round as box plots by clients: p50, p90, "
+                          "p95, p99, p99.9 or max");
+    exportCmd->add_option("--latency-tps", exportArgs->latencyTps,
+                          "Chart (PNG, SVG) this latency percentile against achieved tps, points labelled with their "
+                          "offered rate (or client count), the knee and -L skips marked: p50, p90, p95, p99, p99.9 or max");
+    exportCmd->add_option("--against-tps", exportArgs->againstTps,
+                          "Chart (PNG, SVG) this latency percentile or run metric against achieved tps, as --latency-tps: "
+                          "p50 ... max, latency_mean, logical_reads, cpu_busy or server_cpu");
+    exportCmd->add_flag("--log-latency", exportArgs->logLatency,
+                        "With --latency-tps or --against-tps: the y axis in log10");
+    exportCmd->add_flag("--paired", exportArgs->paired, "HTML report and --ratio: compare by repetition round");
+    exportCmd->add_option("--with", exportArgs->with, "Add the series of another experiment (file or store location), "
+                                                     "named \"LABEL [NAME]\" (repeatable)")->check(experimentCheck());
+    exportCmd->add_option("--width", exportArgs->width, "Chart width in pixels")->check(CLI::Range(200, 10000));
+    exportCmd->add_option("--height", exportArgs->height, "Chart height in pixels")->check(CLI::Range(150, 10000));
+    exportCmd->add_option("--scale", exportArgs->scale, "PNG pixel density: 1 or 2")->check(CLI::Range(1, 2));
+    line.takesStore(exportCmd, {&exportArgs->experiment});
+    return {exportCmd, [exportArgs] { return runExportCommand(*exportArgs); }};
 }
 
 } // namespace scalelab::app

@@ -1,4 +1,6 @@
 #include "GuiCommand.h"
+#include "CommandErrors.h"
+#include "CommandLine.h"
 
 #include "MetricsListen.h"
 #include "ReportCommand.h"
@@ -17,6 +19,7 @@
 #include "sweep/SweepPlan.h"
 #include "util/Error.h"
 
+#include <memory>
 #include <QApplication>
 #include <QDir>
 #include <QScrollArea>
@@ -188,6 +191,26 @@ void renderExports(const ExportArgs& a) {
         if (!a.equivalence.empty()) choice.equivalencePct = parseMarginPct(a.equivalence, "--equivalence");
         ui::writeHtmlReport(a.experiment, view, choice, a.html, a.with);
     }
+}
+
+
+Command addGuiCommand(CommandLine& line, int argc, char** argv) {
+    auto gui = std::make_shared<GuiArgs>();
+    auto* guiCmd = line.app.add_subcommand("gui", "Open the desktop window (the same as no arguments)");
+    guiCmd->add_option("--open", gui->open, "An experiment to show: a file, a store location, or NAME with --store");
+    auto* guiPlan = guiCmd->add_option("--sweep", gui->sweepPlan, "Run this plan through the window")->check(CLI::ExistingFile);
+    guiCmd->add_option("--output", gui->sweepOutput, "Experiment file for --sweep")->needs(guiPlan);
+    guiCmd->add_option("--screenshots", gui->screenshots, "Save a PNG of each page into this directory, then quit");
+    guiCmd->add_option("--size", gui->size, "Window size WIDTHxHEIGHT (default 1400x900)");
+    guiCmd->add_option("--metrics-listen", gui->metricsListen, kMetricsListenHelp);
+    line.takesStore(guiCmd, {&gui->open, &gui->sweepOutput});
+    return {guiCmd, [gui, argc, argv] {
+                if (!gui->sweepPlan.empty() && gui->sweepOutput.empty()) {
+                    std::fprintf(stderr, "scalelab: error: --sweep needs --output EXP.slab\n");
+                    return kUsageError;
+                }
+                return runGui(argc, argv, *gui);
+            }};
 }
 
 } // namespace scalelab::app

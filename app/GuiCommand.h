@@ -15,6 +15,10 @@ struct GuiArgs {
 
 int runGui(int argc, char** argv, const GuiArgs& args = {});
 
+struct Command;
+struct CommandLine;
+Command addGuiCommand(CommandLine& line, int argc, char** argv);  // its options
+
 struct ExportArgs;
 // The Results page's scaling chart (PNG, SVG) and the HTML report of an experiment, drawn as
 // the arguments' view says, without a display.

@@ -16,7 +16,6 @@
 #include "util/Error.h"
 #include "util/Format.h"
 
-#include <CLI/CLI.hpp>
 
 #include <pthread.h>
 #include <unistd.h>
@@ -284,14 +283,6 @@ int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<v
 }
 
 } // namespace
-
-void addTargetOptions(CLI::App* cmd, TargetArgs& target) {
-    cmd->add_option("-d,--conninfo,--dbname", target.conninfo,
-                    "libpq connection string of the target server, or a database name as pgbench's -d "
-                    "(default: the embedded server); no password in it");
-    cmd->add_option("--data", target.dataDir, "Data directory of the embedded server (default as for `scalelab server`)");
-    cmd->add_option("--pg-bindir", target.pgBindir, "Directory with initdb, pg_ctl and postgres for the embedded server");
-}
 
 int runInitCommand(const InitArgs& args) {
     return runCommand([&] {

@@ -81,4 +81,11 @@ void addTargetOptions(CLI::App* cmd, TargetArgs& target);
 int runInitCommand(const InitArgs& args);
 int runRunCommand(const RunArgs& args);
 
+struct Command;
+struct CommandLine;
+// Their options (app/LoadCommandLine.cpp), and `scalelab agent`'s.
+Command addInitCommand(CommandLine& line);
+Command addRunCommand(CommandLine& line);
+Command addAgentCommand(CommandLine& line);
+
 } // namespace scalelab::app

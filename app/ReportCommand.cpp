@@ -1,4 +1,5 @@
 #include "ReportCommand.h"
+#include "CommandLine.h"
 #include "CommandErrors.h"
 
 #include "stats/Report.h"
@@ -10,6 +11,7 @@
 #include "report/ReportCsv.h"
 #include "util/Error.h"
 
+#include <memory>
 #include <cstdio>
 #include <iostream>
 
@@ -81,6 +83,59 @@ int runImportCommand(const ImportArgs& a) {
         std::fprintf(stderr, "scalelab: imported %d run%s into %s\n", n, n == 1 ? "" : "s", a.output.c_str());
         return 0;
     });
+}
+
+
+Command addImportCommand(CommandLine& line) {
+    auto import = std::make_shared<ImportArgs>();
+    auto* importCmd = line.app.add_subcommand("import", "Import pgbench outputs or a runs CSV into an experiment file");
+    importCmd->add_option("files", import->files, "pgbench output files, runs .csv files, or one experiment file (copied whole)")->required()->check(CLI::ExistingFile);
+    importCmd->add_option("--series", import->series, "Series the pgbench outputs belong to");
+    importCmd->add_option("-o,--output", import->output, "Experiment (a new one, or an existing one with --append): a file, "
+                                                         "a store location, or NAME with --store")->required();
+    importCmd->add_flag("--append", import->append, "Import into the existing experiment file");
+    importCmd->add_flag("--again", import->again, "Import a file whose content is already in the experiment once more");
+    auto* importCores = importCmd->add_option("--cores", import->cores, "Cores of the machine the runs were measured on (chart markers)")
+                            ->check(CLI::PositiveNumber);
+    importCmd->add_option("--pus", import->pus, "PUs (hardware threads) of that machine; default: as many as cores")
+        ->check(CLI::PositiveNumber)->needs(importCores);
+    line.takesStore(importCmd, {&import->output});
+    return {importCmd, [import] { return runImportCommand(*import); }};
+}
+
+Command addReportCommand(CommandLine& line) {
+    auto report = std::make_shared<ReportArgs>();
+    auto* reportCmd = line.app.add_subcommand("report", "Points, comparisons, USL fits and peaks of an experiment");
+    reportCmd->add_option("experiment", report->experiment, kExperimentHelp)->required();
+    reportCmd->add_option("--metric", report->metric, "tps, latency_mean, latency_p95, latency_p99, logical_reads, cpu_busy, server_cpu");
+    reportCmd->add_option("--x", report->x, "The points' x axis: clients, rate (the offered rate of a plan with a list of rates) "
+                                           "or scale (of a plan with a list of data scales); default: as the runs call for")
+        ->check(CLI::IsMember({"clients", "rate", "scale"}));
+    reportCmd->add_option("--confidence", report->confidence, "Confidence level of the intervals")->check(CLI::Range(0.5, 0.9999));
+    reportCmd->add_option("--compare", report->compare, "Compare series B against baseline A")->expected(2);
+    reportCmd->add_flag("--paired", report->paired, "Compare runs of the same repetition round pairwise");
+    reportCmd->add_option("--detect", report->detectPct, "Run-count advice: the change (% of the baseline) to detect "
+                                                        "with 80% power (default 5)")->check(CLI::Range(0.01, 1000.0));
+    reportCmd->add_option("--equivalence", report->equivalence, "With --compare: is B the same as A within this "
+                                                               "margin, e.g. 2% (two one-sided tests, corrected over "
+                                                               "client counts)");
+    reportCmd->add_flag("--usl", report->usl, "Fit the Universal Scalability Law per series");
+    reportCmd->add_flag("--weighted", report->weighted, "Weight the USL fit by 1/variance of each point");
+    reportCmd->add_flag("--peak", report->peak, "Peak table");
+    reportCmd->add_option("--baseline", report->baseline, "Series the peak table compares with");
+    reportCmd->add_flag("--statements", report->statements, "The statements each point ran (pg_stat_statements), "
+                                                          "by time; with --compare, those whose mean time changed");
+    reportCmd->add_option("--clients", report->clients, "With --statements: only the points at this x (client count, tps offered or scale, as the axis)")->check(CLI::PositiveNumber);
+    reportCmd->add_option("--top", report->top, "With --statements: statements per table (0: all)")->check(CLI::NonNegativeNumber);
+    reportCmd->add_option("--csv", report->csvDir, "Also write the tables as CSV files into this directory");
+    reportCmd->add_option("--format", report->format,
+                          "text (fixed-width, for a mailing list) or markdown (for an issue tracker): the tables with "
+                          "a summary of the machine, server, workload and runs, to paste")
+        ->check(CLI::IsMember({"text", "markdown"}));
+    reportCmd->add_option("--with", report->with, "Add the series of another experiment (file or store location), "
+                                                 "named \"LABEL [NAME]\" (repeatable)")->check(experimentCheck());
+    line.takesStore(reportCmd, {&report->experiment});
+    return {reportCmd, [report] { return runReportCommand(*report); }};
 }
 
 } // namespace scalelab::app

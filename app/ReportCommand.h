@@ -74,4 +74,12 @@ int runImportCommand(const ImportArgs& args);
 bool importsAnExperiment(const ImportArgs& args);
 int runExportCommand(const ExportArgs& args);
 
+struct Command;
+struct CommandLine;
+// Their options; `scalelab experiments`' too (app/StoreCommand.cpp).
+Command addImportCommand(CommandLine& line);
+Command addReportCommand(CommandLine& line);
+Command addExportCommand(CommandLine& line);
+Command addExperimentsCommand(CommandLine& line);
+
 } // namespace scalelab::app

@@ -1,10 +1,12 @@
 #include "ServerCommand.h"
 #include "CommandErrors.h"
+#include "CommandLine.h"
 
 #include "server/EmbeddedServer.h"
 #include "util/Error.h"
 
 #include <iostream>
+#include <memory>
 
 namespace scalelab::app {
 namespace {
@@ -75,6 +77,32 @@ int runServerCommand(const ServerArgs& args) {
         printStatus(server, running ? "running" : "stopped");
         return 0;
     });
+}
+
+namespace {
+void addServerOptions(CLI::App* cmd, ServerArgs& args) {
+    cmd->add_option("--data", args.dataDir, "Data directory of the cluster (default: ~/.local/share/scalelab/cluster; "
+                                             "/var/lib/scalelab/cluster for root)");
+    cmd->add_option("--pg-bindir", args.pgBindir, "Directory with initdb, pg_ctl and postgres (default: searched)");
+}
+} // namespace
+
+Command addServerCommand(CommandLine& line) {
+    auto server = std::make_shared<ServerArgs>();
+    auto* serverCmd = line.app.add_subcommand("server", "Manage the embedded PostgreSQL server");
+    serverCmd->require_subcommand(1);
+    auto* start = serverCmd->add_subcommand("start", "Create the cluster if needed and start it (or reuse it if running)");
+    addServerOptions(start, *server);
+    start->add_option("--port", server->port, "Port (default: a free one)")->check(CLI::Range(1, 65535));
+    start->add_flag("--tcp", server->tcp, "Also listen on 127.0.0.1, with the superuser's password (kept in DATA/scalelab.pgpass, 0600)");
+    start->add_option("--set", server->settings, "Server setting name=value (repeatable), applied with ALTER SYSTEM");
+    auto* stop = serverCmd->add_subcommand("stop", "Stop the server (fast shutdown, then immediate)");
+    addServerOptions(stop, *server);
+    auto* status = serverCmd->add_subcommand("status", "Print whether the server runs, and how to connect");
+    addServerOptions(status, *server);
+    status->add_flag("--conninfo", server->conninfoOnly, "Print only the connection string (exit 1 when stopped)");
+    for (auto* cmd : {start, stop, status}) cmd->callback([server, cmd] { server->action = cmd->get_name(); });
+    return {serverCmd, [server] { return runServerCommand(*server); }};
 }
 
 } // namespace scalelab::app

@@ -20,4 +20,9 @@ struct ServerArgs {
 // Returns the process exit code: 0 ok, 1 failure. Errors go to stderr.
 int runServerCommand(const ServerArgs& args);
 
+struct Command;
+struct CommandLine;
+// `scalelab server start|stop|status` and their options.
+Command addServerCommand(CommandLine& line);
+
 } // namespace scalelab::app

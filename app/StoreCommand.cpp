@@ -2,11 +2,13 @@
 // holds, and moving experiments between files and stores (docs/results-store.md).
 #include "ReportCommand.h"
 #include "CommandErrors.h"
+#include "CommandLine.h"
 
 #include "store/CopyExperiment.h"
 #include "store/ExperimentStore.h"
 #include "store/PgStore.h"
 
+#include <memory>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -67,6 +69,19 @@ int runExperimentsCommand(const std::string& store, const std::vector<std::strin
                      terminalSafe(storeLocation(store, list.front().name)).c_str());
         return 0;
     });
+}
+
+
+Command addExperimentsCommand(CommandLine& line) {
+    struct Args {
+        std::string store;
+        std::vector<std::string> remove;
+    };
+    auto a = std::make_shared<Args>();
+    auto* cmd = line.app.add_subcommand("experiments", "List the experiments in a PostgreSQL results store");
+    cmd->add_option("store", a->store, "The store: postgresql://HOST/DB or \"host=... dbname=...\"")->required();
+    cmd->add_option("--delete", a->remove, "Delete this experiment and all its runs (repeatable)");
+    return {cmd, [a] { return runExperimentsCommand(a->store, a->remove); }};
 }
 
 } // namespace scalelab::app

@@ -1,4 +1,5 @@
 #include "SweepCommands.h"
+#include "CommandLine.h"
 #include "CommandErrors.h"
 
 #include "Interrupts.h"
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <set>
 #include <thread>
 
@@ -196,6 +198,52 @@ int runNoteCommand(const std::string& experiment, std::optional<long long> run, 
         if (!any) std::fprintf(stderr, "scalelab: no notes in %s\n", experiment.c_str());
         return 0;
     });
+}
+
+
+Command addSweepCommand(CommandLine& line) {
+    auto sweep = std::make_shared<SweepArgs>();
+    auto* sweepCmd = line.app.add_subcommand("sweep", "Run a sweep plan (series x clients x repetitions) into an experiment file");
+    sweepCmd->add_option("plan", sweep->plan, "Sweep plan (JSON, docs/sweeps.md)")->required()->check(CLI::ExistingFile);
+    sweepCmd->add_option("-o,--output", sweep->output, "Experiment to write: a file (.slab), postgresql://HOST/DB#NAME, "
+                                                       "or NAME with --store")->required();
+    sweepCmd->add_flag("--resume", sweep->resume, "Continue the interrupted sweep in the experiment file");
+    sweepCmd->add_flag("-q,--quiet", sweep->quiet, "No progress output");
+    sweepCmd->add_option("--metrics-listen", sweep->metricsListen, kMetricsListenHelp);
+    line.takesStore(sweepCmd, {&sweep->output});
+    return {sweepCmd, [sweep] { return runSweepCommand(*sweep); }};
+}
+
+Command addRunsCommand(CommandLine& line) {
+    struct Args {
+        std::string experiment;
+        std::vector<long long> exclude, include;
+    };
+    auto a = std::make_shared<Args>();
+    auto* runsCmd = line.app.add_subcommand("runs", "List the runs of an experiment file");
+    runsCmd->add_option("experiment", a->experiment, kExperimentHelp)->required();
+    runsCmd->add_option("--exclude", a->exclude, "Exclude these runs (ids) from points and statistics; they stay in the file");
+    runsCmd->add_option("--include", a->include, "Include these excluded runs again");
+    line.takesStore(runsCmd, {&a->experiment});
+    return {runsCmd, [a] { return runRunsCommand(a->experiment, a->exclude, a->include); }};
+}
+
+Command addNoteCommand(CommandLine& line) {
+    struct Args {
+        std::string experiment, text;
+        long long run = 0;
+    };
+    auto a = std::make_shared<Args>();
+    auto* noteCmd = line.app.add_subcommand("note", "Show or set the note of an experiment, or of one of its runs");
+    noteCmd->add_option("experiment", a->experiment, kExperimentHelp)->required();
+    auto* textOpt = noteCmd->add_option("text", a->text, "The note (\"\" removes it); without it the notes are shown");
+    auto* runOpt = noteCmd->add_option("--run", a->run, "The run (id, from `scalelab runs`) the note is on")
+                       ->check(CLI::PositiveNumber);
+    line.takesStore(noteCmd, {&a->experiment});
+    return {noteCmd, [a, textOpt, runOpt] {
+                return runNoteCommand(a->experiment, runOpt->count() ? std::optional<long long>(a->run) : std::nullopt,
+                                      textOpt->count() ? std::optional<std::string>(a->text) : std::nullopt);
+            }};
 }
 
 } // namespace scalelab::app

@@ -21,4 +21,11 @@ int runRunsCommand(const std::string& experiment, const std::vector<long long>& 
 // Without text: prints the experiment's note and the runs' notes (or run's). With text: sets it.
 int runNoteCommand(const std::string& experiment, std::optional<long long> run, std::optional<std::string> text);
 
+struct Command;
+struct CommandLine;
+// Their options.
+Command addSweepCommand(CommandLine& line);
+Command addRunsCommand(CommandLine& line);
+Command addNoteCommand(CommandLine& line);
+
 } // namespace scalelab::app

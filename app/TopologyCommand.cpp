@@ -1,4 +1,5 @@
 #include "TopologyCommand.h"
+#include "CommandLine.h"
 #include "CommandErrors.h"
 
 #include "topo/Placement.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <vector>
 
 namespace scalelab::app {
@@ -107,6 +109,16 @@ int runTopologyCommand(const TopologyArgs& args) {
         if (!warning.empty()) std::cout << "note: " << warning << "\n";
         return 0;
     });
+}
+
+
+Command addTopologyCommand(CommandLine& line) {
+    auto topology = std::make_shared<TopologyArgs>();
+    auto* topoCmd = line.app.add_subcommand("topology", "Print the CPU topology and the PU sets of each placement scenario");
+    auto* synth = topoCmd->add_option("--synthetic", topology->synthetic, "An hwloc synthetic topology, e.g. \"pack:2 core:6 pu:2\"");
+    topoCmd->add_option("--xml", topology->xml, "An hwloc XML topology (lstopo --of xml)")->excludes(synth);
+    topoCmd->add_option("--save-xml", topology->saveXml, "Also write this machine's topology as hwloc XML to FILE (for --xml elsewhere)");
+    return {topoCmd, [topology] { return runTopologyCommand(*topology); }};
 }
 
 } // namespace scalelab::app

@@ -12,4 +12,8 @@ struct TopologyArgs {
 
 int runTopologyCommand(const TopologyArgs& args);
 
+struct Command;
+struct CommandLine;
+Command addTopologyCommand(CommandLine& line);  // its options
+
 } // namespace scalelab::app

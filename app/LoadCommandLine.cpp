@@ -1,0 +1,132 @@
+// The options of `scalelab init`, `scalelab run` and `scalelab agent`, registered next to
+// their handlers (app/CommandLine.h).
+#include "CommandLine.h"
+#include "LoadCommands.h"
+
+#include "load/hosts/LoadAgent.h"
+#include "sweep/Provenance.h"
+
+#include <iostream>
+#include <memory>
+
+namespace scalelab::app {
+
+void addTargetOptions(CLI::App* cmd, TargetArgs& target) {
+    cmd->add_option("-d,--conninfo,--dbname", target.conninfo,
+                    "libpq connection string of the target server, or a database name as pgbench's -d "
+                    "(default: the embedded server); no password in it");
+    cmd->add_option("--data", target.dataDir, "Data directory of the embedded server (default as for `scalelab server`)");
+    cmd->add_option("--pg-bindir", target.pgBindir, "Directory with initdb, pg_ctl and postgres for the embedded server");
+}
+
+Command addInitCommand(CommandLine& line) {
+    auto init = std::make_shared<InitArgs>();
+    auto* initCmd = line.app.add_subcommand("init", "Create and load the pgbench tables (like pgbench -i)");
+    addTargetOptions(initCmd, init->target);
+    initCmd->add_option("-s,--scale", init->scale, "Scale factor: 100,000 accounts each");
+    initCmd->add_option("-F,--fillfactor", init->fillfactor, "Fill factor of the tables (10..100)");
+    initCmd->add_option("-I,--init-steps", init->steps,
+                        "Steps, as pgbench -I: d drop, t tables, g client-side data, G server-side data, v vacuum, "
+                        "p primary keys, f foreign keys (default dtgvp)");
+    initCmd->add_option("--partitions", init->partitions, "Partition pgbench_accounts into NUM partitions");
+    initCmd->add_option("--partition-method", init->partitionMethod, "range (default) or hash");
+    initCmd->add_flag("--unlogged-tables", init->unloggedTables, "Create the tables unlogged");
+    initCmd->add_flag("--foreign-keys", init->foreignKeys, "Create foreign keys between the tables (adds step f)");
+    initCmd->add_flag("-n,--no-vacuum", init->noVacuum, "Leave out the vacuum step");
+    initCmd->add_flag("-q,--quiet", init->quiet, "A progress note every 5 s instead of every 100,000 rows");
+    initCmd->add_flag("--reinit", init->reinit, "Drop and re-create pgbench tables that ScaleLab created earlier");
+
+    return {initCmd, [init] { return runInitCommand(*init); }};
+}
+
+Command addRunCommand(CommandLine& line) {
+    auto run = std::make_shared<RunArgs>();
+    auto* runCmd = line.app.add_subcommand("run", "Run a load (like pgbench) and print the report");
+    addTargetOptions(runCmd, run->target);
+    runCmd->add_option("-c,--client", run->clients, "Number of clients")->check(CLI::PositiveNumber);
+    runCmd->add_option("-j,--jobs", run->threads, "Number of worker threads")->check(CLI::PositiveNumber);
+    auto* timeOpt = runCmd->add_option("-T,--time", run->duration, "Duration in seconds")->check(CLI::PositiveNumber);
+    runCmd->add_option("-t,--transactions", run->transactions, "Transactions per client")
+        ->check(CLI::PositiveNumber)->excludes(timeOpt);
+    runCmd->add_option("-M,--protocol", run->mode, "Query mode: simple, extended or prepared")
+        ->check(CLI::IsMember({"simple", "extended", "prepared"}));
+    runCmd->add_option("--engine", run->engine,
+                       "How the clients speak once connected: auto (wire where it can), wire (ScaleLab reads and "
+                       "writes the protocol itself) or libpq; docs/load-engines.md")
+        ->check(CLI::IsMember({"auto", "wire", "libpq"}));
+    runCmd->add_flag("-S,--select-only", run->selectOnly, "Built-in select-only script");
+    runCmd->add_flag("-N,--skip-some-updates", run->skipSomeUpdates, "Built-in simple-update script");
+    runCmd->add_option("-b,--builtin", run->builtins,
+                       "Built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only (-b list: list them)");
+    runCmd->add_option("--show-script", run->showScript, "Print the built-in script NAME, then exit");
+    runCmd->add_option("-f,--file", run->files, "Script file FILE[@WEIGHT] (docs/load.md)");
+    runCmd->add_option("--replay", run->replay, "Replay a file of SQL statements, one per transaction");
+    runCmd->add_flag("--shuffle", run->shuffle, "Replay: each client in its own random order");
+    runCmd->add_option("-P,--progress", run->progress, "Print a progress line every SEC seconds")->check(CLI::PositiveNumber);
+    runCmd->add_option("-R,--rate", run->rate, "Target rate in transactions per second (Poisson arrivals)")
+        ->check(CLI::PositiveNumber);
+    runCmd->add_option("-L,--latency-limit", run->latencyLimit,
+                       "Count transactions above this many ms as late; with -R, skip slots already that late")
+        ->check(CLI::PositiveNumber);
+    runCmd->add_option("--max-tries", run->maxTries, "Tries of a transaction failing by serialization or deadlock "
+                                                    "(0: no limit, with -T or -L)")
+        ->check(CLI::NonNegativeNumber);
+    runCmd->add_option("--warmup", run->warmup, "Seconds at the start that run but are not counted")
+        ->check(CLI::NonNegativeNumber);
+    runCmd->add_option("-s,--scale", run->scale, "The :scale of custom scripts (built-ins read it from pgbench_branches)")
+        ->check(CLI::PositiveNumber);
+    runCmd->add_option("--init-scale", run->initScale, "Embedded server without pgbench tables: initialize this scale")
+        ->check(CLI::PositiveNumber);
+    runCmd->add_option("--random-seed,--seed", run->seed,
+                       "Random seed: time (default), rand, or an unsigned integer; the same seed, clients and threads "
+                       "give the same random values as pgbench");
+    runCmd->add_option("-D,--define", run->defines, "Variable NAME=VALUE for the scripts (repeatable)");
+    runCmd->add_flag("-r,--report-per-command", run->reportPerCommand, "Report latency, failures and retries of each command");
+    runCmd->add_flag("-C,--connect", run->connect, "A new connection for each transaction");
+    runCmd->add_flag("--failures-detailed", run->failuresDetailed, "Report and log failures by kind (serialization, deadlock)");
+    runCmd->add_flag("--verbose-errors", run->verboseErrors, "Print each serialization/deadlock error and what follows it");
+    runCmd->add_flag("--continue-on-error", run->continueOnError,
+                     "A client goes on after an SQL error other than serialization or deadlock (pgbench 19)");
+    runCmd->add_flag("--exit-on-abort", run->exitOnAbort, "End the whole run when any client aborts (pgbench 17)");
+    runCmd->add_flag("--debug", run->debug, "Print each client's steps (sending, receiving, executing) on stderr");
+    runCmd->add_flag("-l,--log", run->log, "Write each transaction to PREFIX.PID[.THREAD] in pgbench's log format");
+    runCmd->add_option("--log-prefix", run->logPrefix, "Prefix of the log files (default pgbench_log)");
+    runCmd->add_option("--sampling-rate", run->samplingRate, "Share of transactions to log, e.g. 0.01");
+    runCmd->add_option("--aggregate-interval", run->aggregateInterval, "Log one line per NUM seconds instead")
+        ->check(CLI::PositiveNumber);
+    runCmd->add_flag("--progress-timestamp", run->progressTimestamp, "Progress lines carry Unix-epoch times");
+    auto* noVacuum = runCmd->add_flag("-n,--no-vacuum", run->noVacuum,
+                      "Do not vacuum pgbench_branches/_tellers and truncate pgbench_history before the run");
+    runCmd->add_flag("-v,--vacuum-all", run->vacuumAll, "Also VACUUM ANALYZE pgbench_accounts before the run")->excludes(noVacuum);
+    runCmd->add_flag("--json", run->json, "Print the result as JSON instead of the text report");
+
+    runCmd->add_option("--placement", run->placement, "CPU placement: smt-on, smt-off, cores:N, cores:N+smt, pus:LIST[/LIST]");
+    runCmd->add_flag("--separate", run->separate, "Keep the load generator off the server's cores (and their SMT siblings)");
+    runCmd->add_flag("--real-smt", run->realSmt, "With smt-on/smt-off: switch SMT in the kernel for real (root), restored after");
+    runCmd->add_flag("--offline-cpus", run->offlineCpus,
+                     "Take every PU outside the placement offline for the run (root; like booting with maxcpus=N), "
+                     "brought back after");
+
+    runCmd->add_option("--load-hosts", run->loadHosts,
+                       "Run the clients from these hosts (ssh destinations, or local), comma-separated (docs/load-hosts.md)")
+        ->delimiter(',');
+    runCmd->add_option("--ssh-command", run->sshCommand, "The ssh command for --load-hosts and --metrics-host (default: ssh -o BatchMode=yes)");
+    runCmd->add_option("--remote-scalelab", run->remoteScalelab, "ScaleLab's path on the load hosts and the metrics host (default: scalelab)");
+    runCmd->add_option("--metrics-host", run->metricsHost,
+                       "The machine of the --conninfo server (ssh destination, or local): its CPU, disks, pressure and "
+                       "server processes are read there by ScaleLab's agent (docs/hosts.md)");
+    runCmd->add_option("--metrics-listen", run->metricsListen, kMetricsListenHelp);
+    runCmd->add_option("--device", run->devices, "Report this block device (repeatable; default: every whole disk)");
+    runCmd->add_flag("--partitions", run->partitions, "Report partitions too");
+    return {runCmd, [run] { return runRunCommand(*run); }};
+}
+
+// A load host's side of `run --load-hosts`, and a server host's agent: started by the
+// coordinator (through ssh), it reads its questions on stdin and answers in JSON lines on
+// stdout (docs/load-hosts.md, docs/hosts.md).
+Command addAgentCommand(CommandLine& line) {
+    auto* agentCmd = line.app.add_subcommand("agent", "Serve as a load host for `run --load-hosts` (started by the coordinator)");
+    return {agentCmd, [] { return serveLoadAgent(std::cin, std::cout, machineProvenance); }};
+}
+
+} // namespace scalelab::app
