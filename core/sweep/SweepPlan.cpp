@@ -2,153 +2,19 @@
 
 #include "load/LoadSpec.h"
 #include "server/Conninfo.h"
+#include "sweep/PlanReader.h"
 #include "topo/Placement.h"
 #include "util/Error.h"
 #include "util/Format.h"
-#include "util/Scan.h"
 
 #include <algorithm>
-#include <cmath>
-#include <sstream>
+#include <set>
 
+// parsePlan reads the plan by its sections, in docs/sweeps.md's order: target, workload,
+// series, hosts, grid (clients, threads, length, rounds, order), precision, settle and data.
+// Each section checks its own members; a rule across sections is checked where the later of
+// them is read.
 namespace scalelab {
-namespace {
-
-using json = nlohmann::json;
-
-[[noreturn]] void fail(const std::string& path, const std::string& what) { throw Error(path + ": " + what); }
-
-const char* typeName(const json& v) {
-    if (v.is_null()) return "null";
-    if (v.is_boolean()) return "a boolean";
-    if (v.is_number()) return "a number";
-    if (v.is_string()) return "a string";
-    if (v.is_array()) return "an array";
-    return "an object";
-}
-
-// Reads members of one JSON object, refusing members it does not know (typos must not pass).
-class Reader {
-public:
-    Reader(const json& obj, std::string path) : obj_(obj), path_(std::move(path)) {
-        if (!obj.is_object()) fail(path_, std::string("expected an object, found ") + typeName(obj));
-    }
-    // After reading every member it knows: refuses the ones it did not read.
-    void finish() const {
-        for (auto it = obj_.begin(); it != obj_.end(); ++it)
-            if (!seen_.count(it.key())) fail(at(it.key()), "unknown member (see docs/sweeps.md for the plan's members)");
-    }
-    std::string at(const std::string& key) const { return path_ + "." + key; }
-    const json* get(const std::string& key) {
-        seen_.insert(key);
-        auto it = obj_.find(key);
-        return it == obj_.end() ? nullptr : &*it;
-    }
-    bool has(const std::string& key) const { return obj_.contains(key); }
-    std::string string(const std::string& key, const std::string& def) {
-        const json* v = get(key);
-        if (!v) return def;
-        if (!v->is_string()) fail(at(key), std::string("expected a string, found ") + typeName(*v));
-        return v->get<std::string>();
-    }
-    bool boolean(const std::string& key, bool def) {
-        const json* v = get(key);
-        if (!v) return def;
-        if (!v->is_boolean()) fail(at(key), std::string("expected true or false, found ") + typeName(*v));
-        return v->get<bool>();
-    }
-    double number(const std::string& key, double def, double min, const char* rule) {
-        const json* v = get(key);
-        if (!v) return def;
-        if (!v->is_number()) fail(at(key), std::string("expected a number, found ") + typeName(*v));
-        double d = v->get<double>();
-        if (!(d >= min) || !std::isfinite(d)) fail(at(key), std::string("must be ") + rule + " (got " + v->dump() + ")");
-        return d;
-    }
-    int64_t integer(const std::string& key, int64_t def, int64_t min) {
-        const json* v = get(key);
-        if (!v) return def;
-        if (!v->is_number_integer()) fail(at(key), std::string("expected an integer, found ") + typeName(*v) + " " + v->dump());
-        int64_t i = v->get<int64_t>();
-        if (i < min) fail(at(key), "must be at least " + std::to_string(min) + " (got " + std::to_string(i) + ")");
-        return i;
-    }
-    std::vector<std::string> strings(const std::string& key) {
-        const json* v = get(key);
-        if (!v) return {};
-        if (v->is_string()) return {v->get<std::string>()};
-        if (!v->is_array()) fail(at(key), std::string("expected a string or an array of strings, found ") + typeName(*v));
-        std::vector<std::string> out;
-        for (size_t i = 0; i < v->size(); ++i) {
-            if (!(*v)[i].is_string()) fail(at(key) + "[" + std::to_string(i) + "]", "expected a string");
-            out.push_back((*v)[i].get<std::string>());
-        }
-        return out;
-    }
-    std::vector<Setting> settings(const std::string& key) {
-        const json* v = get(key);
-        if (!v) return {};
-        if (!v->is_object()) fail(at(key), "expected an object of setting names and values, e.g. {\"autovacuum\": \"off\"}");
-        std::vector<Setting> out;
-        for (auto it = v->begin(); it != v->end(); ++it) {
-            std::string value = it->is_string() ? it->get<std::string>() : it->is_number() || it->is_boolean() ? it->dump() : "";
-            if (!it->is_string() && !it->is_number() && !it->is_boolean())
-                fail(at(key) + "." + it.key(), "expected a string, number or boolean value");
-            try {
-                out.push_back(parseSetting(it.key() + "=" + value));
-            } catch (const Error& e) {
-                fail(at(key) + "." + it.key(), e.what());
-            }
-        }
-        return out;
-    }
-
-private:
-    const json& obj_;
-    std::string path_;
-    std::set<std::string> seen_;
-};
-
-// What a list of whole numbers counts: the clients of a grid, or its offered rates.
-struct WholeList {
-    const char* what;    // "a client count", "a rate"
-    const char* plural;  // "client counts", "rates"
-    const char* unit;    // "a positive whole number of clients", ... "a positive whole scale (pgbench -s)"
-    int64_t most;
-};
-const WholeList kClientList{"a client count", "client counts", "a positive whole number of clients", 100000};
-const WholeList kRateList{"a rate", "rates", "a positive whole number of transactions per second", 100000000};
-const WholeList kScaleList{"a scale", "scales", "a positive whole scale (pgbench -s)", 100000000};
-
-int64_t positive(const std::string& text, const std::string& whole, const std::string& path, const WholeList& list) {
-    std::string t = text;
-    t.erase(0, t.find_first_not_of(" \t"));
-    t.erase(t.find_last_not_of(" \t") + 1);
-    if (t.empty() || t.size() > 9 || !std::all_of(t.begin(), t.end(), ::isdigit) || std::stoll(t) < 1 || std::stoll(t) > list.most)
-        fail(path, "'" + whole + "': '" + t + "' is not " + list.unit + " (at most " +
-                       std::to_string(list.most) + ")");
-    return std::stoll(t);
-}
-
-// "1-64 x2" or "4-32 +4", spaces allowed around each part. A loop, not std::regex: a plan
-// is untrusted input, and libstdc++'s matcher overflowed its stack on 40,000 spaces.
-bool rangeText(const std::string& text, std::string& from, std::string& to, char& kind, std::string& by) {
-    Scan s(text);
-    s.spaces();
-    from = std::string(s.digits());
-    s.spaces();
-    if (from.empty() || !s.literal("-")) return false;
-    s.spaces();
-    to = std::string(s.digits());
-    s.spaces();
-    kind = s.oneOf("x+");
-    if (to.empty() || !kind) return false;
-    s.spaces();
-    by = std::string(s.digits());
-    return !by.empty() && s.atEndButSpaces();
-}
-
-} // namespace
 
 int ThreadsRule::threadsFor(int clients, int loadGeneratorPus) const {
     switch (kind) {
@@ -161,174 +27,123 @@ int ThreadsRule::threadsFor(int clients, int loadGeneratorPus) const {
 
 namespace {
 
-std::vector<int64_t> parseWholeList(const json& v, const std::string& path, const WholeList& list) {
-    const char* forms = "expected a list like [1, 2, 4], \"1,2,4\", a doubling range \"1-64 x2\" or a stepped range \"4-32 +4\"";
-    std::vector<int64_t> out;
-    if (v.is_array()) {
-        for (size_t i = 0; i < v.size(); ++i) {
-            const json& c = v[i];
-            std::string at = path + "[" + std::to_string(i) + "]";
-            if (!c.is_number_integer() || c.get<int64_t>() < 1 || c.get<int64_t>() > list.most)
-                fail(at, std::string("expected ") + list.unit + " (at most " +
-                             std::to_string(list.most) + "), found " + c.dump());
-            out.push_back(c.get<int64_t>());
-        }
-    } else if (v.is_string()) {
-        std::string s = v.get<std::string>();
-        std::string from, to, by;
-        char kind = 0;
-        if (rangeText(s, from, to, kind, by)) {
-            int64_t lo = positive(from, s, path, list), hi = positive(to, s, path, list), step = positive(by, s, path, list);
-            if (hi < lo) fail(path, "'" + s + "': the range runs backwards");
-            if (kind == 'x' && step < 2) fail(path, "'" + s + "': a doubling range needs a factor of at least 2");
-            for (int64_t c = lo; c <= hi; c = kind == 'x' ? c * step : c + step) {
-                if (out.size() >= 10000) fail(path, "'" + s + "' makes more than 10000 points: a sweep that never ends");
-                out.push_back(c);
-            }
-        } else if (s.find_first_not_of("0123456789, \t") == std::string::npos) {
-            std::stringstream in(s);
-            std::string item;
-            int pos = 0;
-            while (std::getline(in, item, ',')) {
-                ++pos;
-                if (item.find_first_not_of(" \t") == std::string::npos)
-                    fail(path, "'" + s + "' has an empty item at position " + std::to_string(pos));
-                out.push_back(positive(item, s, path, list));
-            }
-            if (!s.empty() && s.back() == ',') fail(path, "'" + s + "' ends with an empty item");
-        } else {
-            fail(path, "'" + s + "': " + forms);
-        }
-    } else {
-        fail(path, std::string(forms) + ", found " + typeName(v));
-    }
-    if (out.empty()) fail(path, std::string("the list of ") + list.plural + " is empty");
-    std::vector<int64_t> sorted = out;
-    std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) fail(path, std::string(list.what) + " appears twice");
-    return out;
+using json = nlohmann::json;
+using plan::fail;
+using plan::Reader;
+
+// A sweep is planned run by run: a count that could never finish (or overflow an int) is a
+// mistake in the plan, said here rather than found by a machine that runs out of memory.
+constexpr int64_t kMaxRuns = 1000000;
+
+int64_t runsPerRound(const SweepPlan& p) {
+    return static_cast<int64_t>(p.series.size()) * static_cast<int64_t>(p.clients.size()) *
+           static_cast<int64_t>(p.rates.size());
 }
 
-} // namespace
-
-std::vector<int> parseClientCounts(const json& v, const std::string& path) {
-    std::vector<int> out;
-    for (int64_t c : parseWholeList(v, path, kClientList)) out.push_back(static_cast<int>(c));
-    return out;
-}
-
-std::vector<int64_t> parseScales(const json& v, const std::string& path) { return parseWholeList(v, path, kScaleList); }
-
-std::vector<double> parseRates(const json& v, const std::string& path) {
-    std::vector<double> out;
-    for (int64_t r : parseWholeList(v, path, kRateList)) out.push_back(static_cast<double>(r));
-    return out;
-}
-
-
-
-SweepPlan parsePlan(const json& j) {
-    SweepPlan p;
-    p.json = j;
-    Reader root(j, "$");
+void readVersion(Reader& root) {
     const json* version = root.get("version");
     if (!version) fail("$.version", "missing: the plan's format version (1)");
     if (!version->is_number_integer() || version->get<int>() != 1)
         fail("$.version", "this ScaleLab reads plans of version 1, found " + version->dump());
+}
 
-    if (const json* t = root.get("target")) {
-        Reader target(*t, "$.target");
-        p.conninfo = target.string("conninfo", "");
-        // An empty string is not the embedded server in disguise: a remote target left blank.
-        if (t->is_object() && t->contains("conninfo") && p.conninfo.find_first_not_of(" \t\r\n") == std::string::npos)
-            fail("$.target.conninfo", "is empty: give a connection string, or leave conninfo out for the embedded server");
-        if (!p.conninfo.empty()) {
-            bool password = false;
-            try {
-                password = conninfoHasPassword(p.conninfo);  // libpq's parser: key=value and URIs
-            } catch (const Error& e) {
-                fail("$.target.conninfo", std::string("not a connection string libpq reads: ") + e.what());
-            }
-            if (password)
-                fail("$.target.conninfo", "holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
-        }
-        std::string data = target.string("data_dir", ""), bindir = target.string("pg_bindir", "");
-        if (!data.empty()) p.dataDir = data;
-        if (!bindir.empty()) p.pgBindir = bindir;
-        p.serverSettings = target.settings("settings");
-        p.reconnectS = target.number("reconnect", p.reconnectS, 0, "at least 0");
-        p.statements = target.boolean("statements", p.statements);
-        if (!p.conninfo.empty() && (p.dataDir || p.pgBindir))
-            fail("$.target", "give either conninfo (a server of yours) or data_dir/pg_bindir (the embedded server), not both");
-        if (p.conninfo.empty() && t->contains("reconnect"))
-            fail("$.target.reconnect", "applies to a server of yours (target.conninfo); the embedded server is restarted at once");
-        if (const json* mh = target.get("metrics_host")) {
-            if (p.conninfo.empty())
-                fail("$.target.metrics_host", "is for a server of yours on another machine (target.conninfo); the embedded "
-                                              "server runs here, and its machine is measured here");
-            p.metricsHost = parseMetricsHostPlan(*mh, "$.target.metrics_host");
-        }
-        if (const json* sh = target.get("host")) {
-            if (!p.conninfo.empty())
-                fail("$.target.host", "runs ScaleLab's embedded server on that machine; a server of yours (target.conninfo) "
-                                      "is measured there with target.metrics_host instead");
-            p.serverHost = parseMetricsHostPlan(*sh, "$.target.host", true);
-        }
-        target.finish();
-    }
-
-    if (const json* w = root.get("workload")) {
-        Reader wl(*w, "$.workload");
-        p.builtins = wl.strings("builtin");
-        p.files = wl.strings("files");
-        p.replay = wl.string("replay", "");
-        if (const json* d = wl.get("define")) {
-            if (!d->is_object()) fail("$.workload.define", "expected an object of variable names and values, e.g. {\"aid\": 1}");
-            for (auto it = d->begin(); it != d->end(); ++it) {
-                if (!isValidVariableName(it.key())) fail("$.workload.define." + it.key(), "invalid variable name");
-                if (!it->is_string() && !it->is_number() && !it->is_boolean())
-                    fail("$.workload.define." + it.key(), "expected a string, number or boolean value");
-                p.defines.push_back(it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump()));
-            }
-        }
-        p.shuffle = wl.boolean("shuffle", false);
+// $.target: the server (a conninfo of the user's, or the embedded server here or on a server
+// host), its settings and what is measured there.
+void readTarget(const json* t, SweepPlan& p) {
+    Reader target(*t, "$.target");
+    p.conninfo = target.string("conninfo", "");
+    // An empty string is not the embedded server in disguise: a remote target left blank.
+    if (t->is_object() && t->contains("conninfo") && p.conninfo.find_first_not_of(" \t\r\n") == std::string::npos)
+        fail("$.target.conninfo", "is empty: give a connection string, or leave conninfo out for the embedded server");
+    if (!p.conninfo.empty()) {
+        bool password = false;
         try {
-            p.mode = parseQueryMode(wl.string("mode", "simple"));
+            password = conninfoHasPassword(p.conninfo);  // libpq's parser: key=value and URIs
         } catch (const Error& e) {
-            fail("$.workload.mode", e.what());
+            fail("$.target.conninfo", std::string("not a connection string libpq reads: ") + e.what());
         }
-        std::string engine = wl.string("engine", "auto");
-        if (auto e = loadEngineFromName(engine)) p.engine = *e;
-        else fail("$.workload.engine", "unknown engine '" + engine + "' (choices: auto, wire, libpq)");
-        // One rate for every run, or a list: the offered-load axis of the grid (docs/sweeps.md).
-        if (const json* rate = wl.get("rate"); rate && !rate->is_number()) p.rates = parseRates(*rate, "$.workload.rate");
-        else p.rates = {wl.number("rate", 0, 0, "0 (unthrottled) or more transactions per second, or a list of rates")};
-        p.maxTries = static_cast<int>(wl.integer("max_tries", 1, 0));  // 0: no limit (timed runs or a latency limit)
-        p.scriptScale = wl.integer("scale", 0, 1);  // 0: not given
-        p.latencyLimitMs = wl.number("latency_limit", 0, 0, "0 (none) or more milliseconds");
-        p.maxFailedPct = wl.number("max_failed_pct", -1, 0, "a percentage from 0 to 100");
-        if (p.maxFailedPct > 100) fail("$.workload.max_failed_pct", "must be a percentage from 0 to 100");
-        try {
-            p.vacuum = parseRunVacuum(wl.string("vacuum", "pgbench"));
-        } catch (const Error& e) {
-            fail("$.workload.vacuum", e.what());
-        }
-        for (size_t i = 0; i < p.builtins.size(); ++i) {
-            try {
-                VariableTable vars;
-                builtinScript(splitWeight(p.builtins[i]).first, vars);
-            } catch (const Error& e) {
-                fail("$.workload.builtin[" + std::to_string(i) + "]", e.what());
-            }
-        }
-        if (!p.replay.empty() && (!p.builtins.empty() || !p.files.empty()))
-            fail("$.workload.replay", "a replay runs on its own: drop builtin and files");
-        if (!p.replay.empty() && p.mode == QueryMode::Prepared)
-            fail("$.workload.mode", "a replay file runs in simple or extended mode");
-        wl.finish();
+        if (password)
+            fail("$.target.conninfo", "holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
     }
-    if (p.builtins.empty() && p.files.empty() && p.replay.empty()) p.builtins = {"tpcb-like"};
+    std::string data = target.string("data_dir", ""), bindir = target.string("pg_bindir", "");
+    if (!data.empty()) p.dataDir = data;
+    if (!bindir.empty()) p.pgBindir = bindir;
+    p.serverSettings = target.settings("settings");
+    p.reconnectS = target.number("reconnect", p.reconnectS, 0, "at least 0");
+    p.statements = target.boolean("statements", p.statements);
+    if (!p.conninfo.empty() && (p.dataDir || p.pgBindir))
+        fail("$.target", "give either conninfo (a server of yours) or data_dir/pg_bindir (the embedded server), not both");
+    if (p.conninfo.empty() && t->contains("reconnect"))
+        fail("$.target.reconnect", "applies to a server of yours (target.conninfo); the embedded server is restarted at once");
+    if (const json* mh = target.get("metrics_host")) {
+        if (p.conninfo.empty())
+            fail("$.target.metrics_host", "is for a server of yours on another machine (target.conninfo); the embedded "
+                                          "server runs here, and its machine is measured here");
+        p.metricsHost = parseMetricsHostPlan(*mh, "$.target.metrics_host");
+    }
+    if (const json* sh = target.get("host")) {
+        if (!p.conninfo.empty())
+            fail("$.target.host", "runs ScaleLab's embedded server on that machine; a server of yours (target.conninfo) "
+                                  "is measured there with target.metrics_host instead");
+        p.serverHost = parseMetricsHostPlan(*sh, "$.target.host", true);
+    }
+    target.finish();
+}
 
+// $.workload: the scripts and how they run.
+void readWorkload(const json* w, SweepPlan& p) {
+    Reader wl(*w, "$.workload");
+    p.builtins = wl.strings("builtin");
+    p.files = wl.strings("files");
+    p.replay = wl.string("replay", "");
+    if (const json* d = wl.get("define")) {
+        if (!d->is_object()) fail("$.workload.define", "expected an object of variable names and values, e.g. {\"aid\": 1}");
+        for (auto it = d->begin(); it != d->end(); ++it) {
+            if (!isValidVariableName(it.key())) fail("$.workload.define." + it.key(), "invalid variable name");
+            if (!it->is_string() && !it->is_number() && !it->is_boolean())
+                fail("$.workload.define." + it.key(), "expected a string, number or boolean value");
+            p.defines.push_back(it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump()));
+        }
+    }
+    p.shuffle = wl.boolean("shuffle", false);
+    try {
+        p.mode = parseQueryMode(wl.string("mode", "simple"));
+    } catch (const Error& e) {
+        fail("$.workload.mode", e.what());
+    }
+    std::string engine = wl.string("engine", "auto");
+    if (auto e = loadEngineFromName(engine)) p.engine = *e;
+    else fail("$.workload.engine", "unknown engine '" + engine + "' (choices: auto, wire, libpq)");
+    // One rate for every run, or a list: the offered-load axis of the grid (docs/sweeps.md).
+    if (const json* rate = wl.get("rate"); rate && !rate->is_number()) p.rates = parseRates(*rate, "$.workload.rate");
+    else p.rates = {wl.number("rate", 0, 0, "0 (unthrottled) or more transactions per second, or a list of rates")};
+    p.maxTries = static_cast<int>(wl.integer("max_tries", 1, 0));  // 0: no limit (timed runs or a latency limit)
+    p.scriptScale = wl.integer("scale", 0, 1);  // 0: not given
+    p.latencyLimitMs = wl.number("latency_limit", 0, 0, "0 (none) or more milliseconds");
+    p.maxFailedPct = wl.number("max_failed_pct", -1, 0, "a percentage from 0 to 100");
+    if (p.maxFailedPct > 100) fail("$.workload.max_failed_pct", "must be a percentage from 0 to 100");
+    try {
+        p.vacuum = parseRunVacuum(wl.string("vacuum", "pgbench"));
+    } catch (const Error& e) {
+        fail("$.workload.vacuum", e.what());
+    }
+    for (size_t i = 0; i < p.builtins.size(); ++i) {
+        try {
+            VariableTable vars;
+            builtinScript(splitWeight(p.builtins[i]).first, vars);
+        } catch (const Error& e) {
+            fail("$.workload.builtin[" + std::to_string(i) + "]", e.what());
+        }
+    }
+    if (!p.replay.empty() && (!p.builtins.empty() || !p.files.empty()))
+        fail("$.workload.replay", "a replay runs on its own: drop builtin and files");
+    if (!p.replay.empty() && p.mode == QueryMode::Prepared)
+        fail("$.workload.mode", "a replay file runs in simple or extended mode");
+    wl.finish();
+}
+
+// $.series: their labels, placements and per-series server. Returns the labels.
+std::set<std::string> readSeries(Reader& root, SweepPlan& p) {
     const json* series = root.get("series");
     if (!series || !series->is_array() || series->empty())
         fail("$.series", "expected a non-empty array of series, e.g. [{\"label\": \"SMT on\", \"placement\": \"smt-on\"}]");
@@ -366,7 +181,11 @@ SweepPlan parsePlan(const json& j) {
         sr.finish();
         p.series.push_back(std::move(s));
     }
+    return labels;
+}
 
+// Where the server and the clients run against the series' placements; $.load_hosts.
+void readHosts(Reader& root, SweepPlan& p) {
     // On a server host a series' placement is the server's there (its agent binds it, and
     // switches that machine's SMT or CPUs); the clients run here, unplaced: none to separate.
     if (p.serverHost)
@@ -388,7 +207,11 @@ SweepPlan parsePlan(const json& j) {
                 fail("$.load_hosts", "the embedded server listens on this machine only: give target.conninfo, a server " +
                                          p.loadHosts->hosts[i] + " can reach");
     }
+}
 
+// The grid and each run's length: clients, threads, duration or transactions, warm-up,
+// rounds, order, seed, sampling.
+void readGrid(Reader& root, SweepPlan& p) {
     const json* clients = root.get("clients");
     if (!clients) fail("$.clients", "missing: the client counts, e.g. \"1-64 x2\"");
     p.clients = parseClientCounts(*clients, "$.clients");
@@ -434,12 +257,8 @@ SweepPlan parsePlan(const json& j) {
     if (p.maxTries == 0 && p.durationS == 0 && p.latencyLimitMs == 0)
         fail("$.workload.max_tries", "0 (no limit) needs a duration or $.workload.latency_limit, as pgbench's "
                                      "--max-tries 0 needs -T or -L");
-    // A sweep is planned run by run: a count that could never finish (or overflow an int) is a
-    // mistake in the plan, said here rather than found by a machine that runs out of memory.
-    constexpr int64_t kMaxRuns = 1000000;
     int64_t repetitions = root.integer("repetitions", 1, 1);
-    int64_t perRound = static_cast<int64_t>(p.series.size()) * static_cast<int64_t>(p.clients.size()) *
-                       static_cast<int64_t>(p.rates.size());
+    int64_t perRound = runsPerRound(p);
     if (repetitions > kMaxRuns || repetitions * std::max<int64_t>(1, perRound) > kMaxRuns)
         fail("$.repetitions", std::to_string(repetitions) + " rounds of " + std::to_string(perRound) +
                                   " runs are more than the " + std::to_string(kMaxRuns) + " runs one sweep may plan");
@@ -454,50 +273,56 @@ SweepPlan parsePlan(const json& j) {
         p.seed = seed->get<uint64_t>();
     }
     p.sampleIntervalS = root.number("sample_interval", 1, 0.05, "at least 0.05 seconds");
-    if (const json* precision = root.get("precision")) {
-        Reader pr(*precision, "$.precision");
-        PrecisionRule rule;
-        rule.targetPct = pr.number("target", 0, 0, "a percentage above 0");
-        if (!(rule.targetPct > 0 && rule.targetPct <= 100))
-            fail("$.precision.target", "expected the interval's half-width to reach, as a % of the mean, above 0 and at most 100");
-        if (!pr.has("max_repetitions"))
-            fail("$.precision.max_repetitions", "missing: the most rounds any point may run (at least $.repetitions)");
-        int64_t most = pr.integer("max_repetitions", 0, 2);
-        if (most < repetitions)
-            fail("$.precision.max_repetitions", "must be at least $.repetitions (" + std::to_string(repetitions) + "), got " +
-                                                    std::to_string(most));
-        if (most * std::max<int64_t>(1, perRound) > kMaxRuns)
-            fail("$.precision.max_repetitions", std::to_string(most) + " rounds of " + std::to_string(perRound) +
-                                                    " runs are more than the " + std::to_string(kMaxRuns) +
-                                                    " runs one sweep may plan");
-        rule.maxRepetitions = static_cast<int>(most);
-        std::vector<std::string> compare = pr.strings("compare");
-        if (!compare.empty()) {
-            if (compare.size() != 2 || compare[0] == compare[1])
-                fail("$.precision.compare", "expected two different series labels: [baseline, candidate]");
-            for (size_t i = 0; i < 2; ++i)
-                if (!labels.count(compare[i]))
-                    fail("$.precision.compare[" + std::to_string(i) + "]", "no series labelled \"" + compare[i] + "\"");
-            rule.baseline = compare[0], rule.candidate = compare[1];
-        }
-        rule.paired = pr.boolean("paired", false);
-        if (pr.has("equivalence")) {
-            double margin = pr.number("equivalence", 0, 0, "a margin in %");
-            if (!(margin > 0 && margin < 100))
-                fail("$.precision.equivalence", "expected the margin of \"the same within X%\", above 0 and below 100");
-            if (compare.empty())
-                fail("$.precision.equivalence", "needs $.precision.compare: the two series to hold the same");
-            rule.equivalencePct = margin;
-        }
-        if (rule.paired && compare.empty())
-            fail("$.precision.paired", "needs $.precision.compare: the two series to pair by round");
-        if (!p.interleaved)
-            fail("$.precision", "added rounds keep the interleaved order, so drift hits every series alike: "
-                                "use \"order\": \"interleaved\"");
-        pr.finish();
-        p.precision = rule;
-    }
+}
 
+// $.precision: the rule that adds rounds until intervals are narrow enough.
+void readPrecision(const json* precision, SweepPlan& p, const std::set<std::string>& labels) {
+    Reader pr(*precision, "$.precision");
+    PrecisionRule rule;
+    rule.targetPct = pr.number("target", 0, 0, "a percentage above 0");
+    if (!(rule.targetPct > 0 && rule.targetPct <= 100))
+        fail("$.precision.target", "expected the interval's half-width to reach, as a % of the mean, above 0 and at most 100");
+    if (!pr.has("max_repetitions"))
+        fail("$.precision.max_repetitions", "missing: the most rounds any point may run (at least $.repetitions)");
+    int64_t most = pr.integer("max_repetitions", 0, 2);
+    int64_t repetitions = p.repetitions, perRound = runsPerRound(p);
+    if (most < repetitions)
+        fail("$.precision.max_repetitions", "must be at least $.repetitions (" + std::to_string(repetitions) + "), got " +
+                                                std::to_string(most));
+    if (most * std::max<int64_t>(1, perRound) > kMaxRuns)
+        fail("$.precision.max_repetitions", std::to_string(most) + " rounds of " + std::to_string(perRound) +
+                                                " runs are more than the " + std::to_string(kMaxRuns) +
+                                                " runs one sweep may plan");
+    rule.maxRepetitions = static_cast<int>(most);
+    std::vector<std::string> compare = pr.strings("compare");
+    if (!compare.empty()) {
+        if (compare.size() != 2 || compare[0] == compare[1])
+            fail("$.precision.compare", "expected two different series labels: [baseline, candidate]");
+        for (size_t i = 0; i < 2; ++i)
+            if (!labels.count(compare[i]))
+                fail("$.precision.compare[" + std::to_string(i) + "]", "no series labelled \"" + compare[i] + "\"");
+        rule.baseline = compare[0], rule.candidate = compare[1];
+    }
+    rule.paired = pr.boolean("paired", false);
+    if (pr.has("equivalence")) {
+        double margin = pr.number("equivalence", 0, 0, "a margin in %");
+        if (!(margin > 0 && margin < 100))
+            fail("$.precision.equivalence", "expected the margin of \"the same within X%\", above 0 and below 100");
+        if (compare.empty())
+            fail("$.precision.equivalence", "needs $.precision.compare: the two series to hold the same");
+        rule.equivalencePct = margin;
+    }
+    if (rule.paired && compare.empty())
+        fail("$.precision.paired", "needs $.precision.compare: the two series to pair by round");
+    if (!p.interleaved)
+        fail("$.precision", "added rounds keep the interleaved order, so drift hits every series alike: "
+                            "use \"order\": \"interleaved\"");
+    pr.finish();
+    p.precision = rule;
+}
+
+// $.retries, $.settle and $.data.
+void readSettleAndData(Reader& root, SweepPlan& p) {
     p.retries = static_cast<int>(root.integer("retries", 1, 0));
     if (const json* settle = root.get("settle")) {
         Reader st(*settle, "$.settle");
@@ -516,28 +341,50 @@ SweepPlan parsePlan(const json& j) {
         p.reinit = policy == "reinit";
         d.finish();
     }
-    if (p.scales.size() > 1) {
-        // Each scale's data is built before its runs (the tables dropped and made again).
-        if (p.builtins.empty())
-            fail("$.data.scale", "a list of scales builds pgbench's tables for the built-in scripts at each; custom "
-                                 "scripts alone take their :scale from $.workload.scale");
-        if (!p.embedded() && !p.reinit)
-            fail("$.data.scale", "a list of scales drops and rebuilds the pgbench tables at each scale: on a server of "
-                                 "yours (target.conninfo) say so with \"init\": \"reinit\" in $.data");
-        int64_t runs = static_cast<int64_t>(p.repetitions) * static_cast<int64_t>(p.series.size()) *
-                       static_cast<int64_t>(p.clients.size()) * static_cast<int64_t>(p.rates.size()) *
-                       static_cast<int64_t>(p.scales.size());
-        if (runs > kMaxRuns)
-            fail("$.data.scale", std::to_string(runs) + " runs are more than the " + std::to_string(kMaxRuns) +
-                                     " runs one sweep may plan");
-        if (p.precision) {
-            int64_t most = static_cast<int64_t>(p.precision->maxRepetitions) * (runs / p.repetitions);
-            if (most > kMaxRuns)
-                fail("$.precision.max_repetitions", std::to_string(p.precision->maxRepetitions) + " rounds of " +
-                                                        std::to_string(runs / p.repetitions) + " runs are more than the " +
-                                                        std::to_string(kMaxRuns) + " runs one sweep may plan");
-        }
+}
+
+// A list of data scales across the sections it touches.
+void checkScales(const SweepPlan& p) {
+if (p.scales.size() > 1) {
+    // Each scale's data is built before its runs (the tables dropped and made again).
+    if (p.builtins.empty())
+        fail("$.data.scale", "a list of scales builds pgbench's tables for the built-in scripts at each; custom "
+                             "scripts alone take their :scale from $.workload.scale");
+    if (!p.embedded() && !p.reinit)
+        fail("$.data.scale", "a list of scales drops and rebuilds the pgbench tables at each scale: on a server of "
+                             "yours (target.conninfo) say so with \"init\": \"reinit\" in $.data");
+    int64_t runs = static_cast<int64_t>(p.repetitions) * static_cast<int64_t>(p.series.size()) *
+                   static_cast<int64_t>(p.clients.size()) * static_cast<int64_t>(p.rates.size()) *
+                   static_cast<int64_t>(p.scales.size());
+    if (runs > kMaxRuns)
+        fail("$.data.scale", std::to_string(runs) + " runs are more than the " + std::to_string(kMaxRuns) +
+                                 " runs one sweep may plan");
+    if (p.precision) {
+        int64_t most = static_cast<int64_t>(p.precision->maxRepetitions) * (runs / p.repetitions);
+        if (most > kMaxRuns)
+            fail("$.precision.max_repetitions", std::to_string(p.precision->maxRepetitions) + " rounds of " +
+                                                    std::to_string(runs / p.repetitions) + " runs are more than the " +
+                                                    std::to_string(kMaxRuns) + " runs one sweep may plan");
     }
+}
+}
+
+} // namespace
+
+SweepPlan parsePlan(const json& j) {
+    SweepPlan p;
+    p.json = j;
+    Reader root(j, "$");
+    readVersion(root);
+    if (const json* t = root.get("target")) readTarget(t, p);
+    if (const json* w = root.get("workload")) readWorkload(w, p);
+    if (p.builtins.empty() && p.files.empty() && p.replay.empty()) p.builtins = {"tpcb-like"};
+    std::set<std::string> labels = readSeries(root, p);
+    readHosts(root, p);
+    readGrid(root, p);
+    if (const json* precision = root.get("precision")) readPrecision(precision, p, labels);
+    readSettleAndData(root, p);
+    checkScales(p);
     root.finish();
     return p;
 }
