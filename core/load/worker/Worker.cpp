@@ -255,9 +255,9 @@ void Worker::loop() {
                 (void)!read(wakeFd, &drained, sizeof drained);
                 continue;
             }
-            if (c->phase == Client::Phase::Waiting) {
+            if (Client::awaitsResults(c->phase)) {
                 onReadable(*c);
-            } else if (c->phase == Client::Phase::Connecting) {
+            } else if (c->phase == Client::Phase::Connecting || c->phase == Client::Phase::Preparing) {
                 connectStep(*c);
             } else if (c->wire) {
                 wireReadable(*c);  // not expecting anything: as below

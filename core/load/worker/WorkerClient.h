@@ -15,7 +15,52 @@
 namespace scalelab {
 
 struct Worker::Client {
-    enum class Phase { Start, Throttled, Connecting, Exec, Sleeping, Waiting, Done };
+    // A client's states, as pgbench.c names its own at its enum, and what moves each on (the
+    // function that does it in brackets). Three stages of pgbench's (choose script, start
+    // transaction, start command) are the top of advance(); its "end transaction" is
+    // finishTransaction() or afterError().
+    enum class Phase {
+        // Before a transaction: the run may be over (-> Done), --rate picks the transaction's
+        // scheduled start (-> Throttled until then, or its slot skipped under -L), -C opens a
+        // new connection (-> Connecting), else the script is chosen (-> Exec) [advance].
+        Start,
+        // --rate: waiting for the scheduled start, on a timer; at it, or when the run stops
+        // -> Start [run, the timers and the stop].
+        Throttled,
+        // libpq's non-blocking connect (-C, or the first connection of a late client); connected
+        // -> Preparing in prepared mode, else -> Start; failed -> Done (aborted) [connectStep].
+        Connecting,
+        // Prepared mode after a new connection: its PREPAREs in one pipeline; at their sync
+        // -> Start (a PREPARE that failed stays unprepared, as pgbench's) [connectStep].
+        Preparing,
+        // Running the script's commands: meta commands at once; \sleep -> Sleeping; an SQL
+        // command sent -> Waiting (in a pipeline it stays Exec: results are read at
+        // \endpipeline -> Draining); the script's end -> Start [advance, runMeta].
+        Exec,
+        // \sleep, on a timer -> Exec [run].
+        Sleeping,
+        // An SQL command's results. Success -> Exec, the next command [commandDone]. An error
+        // inside a transaction -> RollingBack. A serialization or deadlock failure outside one
+        // goes to afterError: retried (-> Exec from the first command, the same random values)
+        // while tries, the latency limit and the run allow, else counted as failed (-> Start).
+        // Any other SQL error aborts the client (-> Done) unless --continue-on-error, where it
+        // is handled as a failure past its last try. A lost connection -> Done (aborted).
+        Waiting,
+        // \endpipeline: every result up to the pipeline's syncs; at the last one -> Waiting's
+        // end as above, with the first error of the pipeline [processResults].
+        Draining,
+        // The ROLLBACK of a failed transaction; its end -> afterError as above [commandDone].
+        RollingBack,
+        // No more transactions: the run is over, its count is done, or it aborted [markDone].
+        Done,
+    };
+    // Whether the client reads a command's results now (Waiting, Draining, RollingBack).
+    static bool awaitsResults(Phase p) { return p == Phase::Waiting || p == Phase::Draining || p == Phase::RollingBack; }
+    // What stays a flag is not a state: `scheduled` (a transaction's start is chosen: set in
+    // Start, kept through Throttled), `entering` (Exec reached this \elif/\else/\endif from a
+    // false condition), `needFlush`/`watchingWrite` (output not yet written, and whether epoll
+    // watches for it, in any state), `pending`/`gsetPending` (a \gset result kept until it
+    // proves the last).
     int id = 0;
     PGconn* conn = nullptr;
     Phase phase = Phase::Start;
@@ -32,10 +77,7 @@ struct Worker::Client {
     int tries = 0;
     bool needFlush = false;
     bool watchingWrite = false; // EPOLLOUT is in its epoll registration
-    bool preparing = false;     // -C, prepared mode: the new connection's statements in flight
     int64_t connectStartNs = 0; // -C
-    bool rollingBack = false;
-    bool draining = false;      // \endpipeline: reading the pipeline's results up to its syncs
     int syncs = 0;              // pipeline syncs sent and not yet read back
     int query = 0;              // results read for the current command
     int errorQuery = 0;         // which of them failed

@@ -170,12 +170,11 @@ void Worker::startConnect(Client& c) {
         return;
     }
     c.phase = Client::Phase::Connecting;
-    c.preparing = false;
     watchFor(c, EPOLLOUT);
 }
 
 void Worker::connectStep(Client& c) {
-    if (c.preparing) {
+    if (c.phase == Client::Phase::Preparing) {
         if (!PQconsumeInput(c.conn) || (c.needFlush && PQflush(c.conn) < 0)) {
             connectFailed(c, chomp(PQerrorMessage(c.conn)));
             return;
@@ -189,7 +188,6 @@ void Worker::connectStep(Client& c) {
             PQclear(r);
             if (st == PGRES_PIPELINE_SYNC) {
                 PQexitPipelineMode(c.conn);
-                c.preparing = false;
                 setNeedFlush(c, false);
                 startWire(c);
                 connectionNs_ += monotonicNs() - c.connectStartNs;
@@ -216,7 +214,7 @@ void Worker::connectStep(Client& c) {
             return;
         }
         setNeedFlush(c, flushed == 1);
-        c.preparing = true;
+        c.phase = Client::Phase::Preparing;
         return;
     }
     startWire(c);

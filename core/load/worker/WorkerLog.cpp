@@ -171,7 +171,7 @@ void Worker::abortInCommand(Client& c, const char* what, const std::string& why)
 void Worker::cancelAndClose() {
     for (auto& c : clients_) {
         if (!c.conn) continue;
-        if (c.phase == Client::Phase::Waiting && PQstatus(c.conn) == CONNECTION_OK && txStatus(c) == PQTRANS_ACTIVE) {
+        if (Client::awaitsResults(c.phase) && PQstatus(c.conn) == CONNECTION_OK && txStatus(c) == PQTRANS_ACTIVE) {
             if (PGcancel* cancel = PQgetCancel(c.conn)) {
                 char err[256];
                 PQcancel(cancel, err, sizeof err);

@@ -140,10 +140,9 @@ bool Worker::runMeta(Client& c, const Command& cmd, bool entering) {
             ++c.command;
             return true;
         }
-        c.draining = true;  // read every result up to the last sync
         c.sqlstate[0] = '\0';
         c.query = 0;
-        c.phase = Client::Phase::Waiting;
+        c.phase = Client::Phase::Draining;  // read every result up to the last sync
         // Results that came while the client slept are already read from the socket.
         if (!PQisBusy(c.conn)) processResults(c);
         return false;

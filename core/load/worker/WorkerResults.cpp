@@ -93,13 +93,13 @@ void Worker::onReadable(Client& c) {
 // Every result libpq has complete, for the command the client waits on (or the pipeline it
 // drains, or its ROLLBACK).
 void Worker::processResults(Client& c) {
-    const Command* cmd = c.rollingBack || c.draining ? nullptr
+    const Command* cmd = c.phase != Client::Phase::Waiting ? nullptr  // Draining, RollingBack
                          : &spec_.workload.scripts[static_cast<size_t>(c.script)].commands[c.command];
     SqlCommand::Store store = cmd ? cmd->sql.store : SqlCommand::Store::None;
     while (!PQisBusy(c.conn)) {
         PGresult* r = PQgetResult(c.conn);
         if (!r) {
-            if (c.draining) continue;  // between two of the pipeline's queries
+            if (c.phase == Client::Phase::Draining) continue;  // between two of the pipeline's queries
             if (c.pending) {
                 PGresult* last = c.pending;
                 c.pending = nullptr;
@@ -111,10 +111,10 @@ void Worker::processResults(Client& c) {
             return;
         }
         ExecStatusType st = PQresultStatus(r);
-        if (c.draining && st == PGRES_PIPELINE_SYNC) {
+        if (c.phase == Client::Phase::Draining && st == PGRES_PIPELINE_SYNC) {
             PQclear(r);
             if (--c.syncs == 0) {
-                c.draining = false;
+                c.phase = Client::Phase::Waiting;  // the pipeline's end, as a command's
                 if (PQexitPipelineMode(c.conn) != 1) {
                     abortInCommand(c, "endpipeline", "failed to exit pipeline mode: " + chomp(PQerrorMessage(c.conn)));
                     return;
@@ -129,10 +129,10 @@ void Worker::processResults(Client& c) {
                 const char* state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
                 std::strncpy(c.sqlstate, state ? state : "XX000", 5);
                 c.sqlstate[5] = '\0';
-                c.errorQuery = c.draining ? 0 : c.query;  // pgbench counts a pipeline's queries one by one
+                c.errorQuery = c.phase == Client::Phase::Draining ? 0 : c.query;  // pgbench counts a pipeline's queries one by one
                 c.errorMessage = PQresultErrorMessage(r);  // the error path may allocate
                 while (!c.errorMessage.empty() && c.errorMessage.back() == '\n') c.errorMessage.pop_back();
-                if (firstFailureMessage_.empty() && !c.rollingBack) firstFailureMessage_ = c.errorMessage;
+                if (firstFailureMessage_.empty() && c.phase != Client::Phase::RollingBack) firstFailureMessage_ = c.errorMessage;
             }
             if (c.pending) PQclear(c.pending);
             c.pending = nullptr;
@@ -199,8 +199,7 @@ bool Worker::storeWireResult(Client& c, int query, bool gset, int rows) {
 }
 
 void Worker::commandDone(Client& c) {
-    if (c.rollingBack) {
-        c.rollingBack = false;
+    if (c.phase == Client::Phase::RollingBack) {
         afterError(c);
         return;
     }
@@ -229,12 +228,12 @@ void Worker::commandDone(Client& c) {
                          c.errorMessage.c_str());
         PGTransactionStatusType tx = txStatus(c);
         if (tx == PQTRANS_INERROR || tx == PQTRANS_INTRANS) {
-            c.rollingBack = true;
+            c.phase = Client::Phase::RollingBack;
             char state[6];
             std::memcpy(state, c.sqlstate, sizeof state);
             if (!sendRollback(c)) return;
             std::memcpy(c.sqlstate, state, sizeof state);
-            return;  // still Waiting, now for the ROLLBACK
+            return;
         }
         afterError(c);
         return;

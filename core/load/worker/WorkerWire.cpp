@@ -132,7 +132,7 @@ bool Worker::sendRollback(Client& c) {
 }
 
 void Worker::wireReadable(Client& c) {
-    if (spec_.debug && c.phase == Client::Phase::Waiting) debugLine("client %d receiving", c.id);
+    if (spec_.debug && Client::awaitsResults(c.phase)) debugLine("client %d receiving", c.id);
     if (c.needFlush) {
         int flushed = flushWire(c);
         if (flushed < 0) {
@@ -154,7 +154,7 @@ void Worker::wireReadable(Client& c) {
 // commands only what the server says by itself (a notice, a FATAL before it ends the session).
 void Worker::processWire(Client& c) {
     wire::Message m;
-    if (c.phase != Client::Phase::Waiting) {
+    if (!Client::awaitsResults(c.phase)) {
         while (c.in.next(m)) {
             // libpq takes an error outside a query as a notice, as it does here.
             if (m.type == 'N' || m.type == 'E') {
@@ -163,9 +163,10 @@ void Worker::processWire(Client& c) {
         }
         return;
     }
-    const Command* cmd = c.rollingBack ? nullptr : &spec_.workload.scripts[static_cast<size_t>(c.script)].commands[c.command];
+    bool rollingBack = c.phase == Client::Phase::RollingBack;
+    const Command* cmd = rollingBack ? nullptr : &spec_.workload.scripts[static_cast<size_t>(c.script)].commands[c.command];
     SqlCommand::Store store = cmd ? cmd->sql.store : SqlCommand::Store::None;
-    while (c.phase == Client::Phase::Waiting && c.in.next(m)) {
+    while (Client::awaitsResults(c.phase) && c.in.next(m)) {
         switch (m.type) {
         case 'T':  // RowDescription: a result with rows begins
             c.tuples = true;
@@ -205,13 +206,13 @@ void Worker::processWire(Client& c) {
                 std::strncpy(c.sqlstate, state ? state : "XX000", 5);
                 c.sqlstate[5] = '\0';
                 c.errorQuery = c.query;
-                const char* query = c.rollingBack                       ? "ROLLBACK"
+                const char* query = rollingBack                         ? "ROLLBACK"
                                     : spec_.mode == QueryMode::Simple   ? c.sql.c_str()
                                     : spec_.mode == QueryMode::Extended ? cmd->sql.parameterized.c_str()
                                                                         : nullptr;
                 c.errorMessage = wire::describe(m, true, query, c.utf8);  // the error path may allocate
                 while (!c.errorMessage.empty() && c.errorMessage.back() == '\n') c.errorMessage.pop_back();
-                if (firstFailureMessage_.empty() && !c.rollingBack) firstFailureMessage_ = c.errorMessage;
+                if (firstFailureMessage_.empty() && !rollingBack) firstFailureMessage_ = c.errorMessage;
             }
             c.gsetPending = false;
             c.tuples = false;
