@@ -53,11 +53,16 @@ std::vector<MachineMarker> machineMarkers(const std::vector<RunRecord>& runs, co
     }
     if (!sweepRuns) return out;
     // A sweep's runs were measured on the machine its provenance names; an experiment without
-    // provenance is being written here, now.
+    // provenance is being written here, now. When the server ran on another machine (a server
+    // host, or a metrics host's), its cores are the ones the curve scales against, not those
+    // of the machine that ran the clients.
     bool any = false;
     for (const auto& p : provenance) {
-        if (!p.contains("machine") || !p["machine"].is_object()) continue;
-        const auto& m = p["machine"];
+        const char* key = p.contains("server_machine") && p["server_machine"].is_object() && intOf(p["server_machine"], "cores") > 0
+                              ? "server_machine"
+                              : "machine";
+        if (!p.contains(key) || !p[key].is_object()) continue;
+        const auto& m = p[key];
         std::string host = m.value("hostname", std::string());
         int cores = intOf(m, "cores"), pus = intOf(m, "pus");
         bool here_ = host == here.hostname && cores == here.cores && pus == here.pus;

@@ -25,7 +25,8 @@ ThisMachine thisMachine();  // uname's nodename and hwloc's counts
 std::string thisHostname();
 
 // `provenance`: the experiment's entries ({"machine": {"hostname", "cores", "pus"}, ...}); its
-// sweep runs were measured there. Imported runs carry {"machine": {"cores", "pus"}} in their
+// sweep runs were measured there, and the server ran on its "server_machine" when it has one
+// (a server host's or a metrics host's own description): the markers are of that machine. Imported runs carry {"machine": {"cores", "pus"}} in their
 // detail when the import was told (`import --cores N --pus M`).
 std::vector<MachineMarker> machineMarkers(const std::vector<RunRecord>& runs, const std::vector<nlohmann::json>& provenance,
                                           const ThisMachine& here);

@@ -466,6 +466,12 @@ TEST(MachineMarkers, OnlyForMachinesTheRunsWereMeasuredOn) {
     // A sweep measured on another machine, opened here: that machine's, named.
     EXPECT_EQ(labels(machineMarkers({markerRun("sweep")}, {fromThere}, here)),
               (std::vector<std::string>{"db-64: 32 cores", "db-64: 64 PUs"}));
+    // The server on a server host (or a metrics host's): that machine's cores, not the
+    // clients' machine's.
+    nlohmann::json serverThere = fromHere;
+    serverThere["server_machine"] = {{"hostname", "db-64"}, {"cores", 32}, {"pus", 64}, {"server_host", "bench@db-64"}};
+    EXPECT_EQ(labels(machineMarkers({markerRun("sweep")}, {serverThere}, here)),
+              (std::vector<std::string>{"db-64: 32 cores", "db-64: 64 PUs"}));
     // Imported pgbench outputs: none, unless the import said the source machine.
     EXPECT_TRUE(machineMarkers({markerRun("import: a.txt")}, {}, here).empty());
     EXPECT_EQ(labels(machineMarkers({markerRun("import: a.txt", {{"machine", {{"cores", 16}, {"pus", 32}}}})}, {}, here)),
