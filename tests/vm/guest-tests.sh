@@ -189,12 +189,15 @@ done
 
 # ---- a server host (target.host "local": ScaleLab's agent as a child, no ssh): the agent
 # switches SMT for the server's runs and always puts it back, even when it is killed with -9 in
-# the middle of a switched run (the next agent restores the machine first; the run runs again)
+# the middle of a switched run (the next agent restores the machine first; the run runs again).
+# On a slow guest the kill may land as the run ends, while the agent undoes the placement: then
+# the sweep says the placement could not be undone through the agent, and the next agent
+# restores it all the same. Either way every run completes and the machine is as found.
 name=server_host_real_smt_is_switched_by_the_agent_and_undone
 cat > $OUT/plan.json <<PLAN
 {"version": 1, "target": {"host": "local", "data_dir": "/var/tmp/host-cluster"}, "workload": {"builtin": "tpcb-like"},
  "series": [{"label": "on", "placement": "smt-on", "real_smt": true}, {"label": "off", "placement": "smt-off", "real_smt": true}],
- "clients": [1, 2], "duration": 4, "repetitions": 1, "retries": 2, "data": {"scale": 1}}
+ "clients": [1, 2], "duration": 6, "repetitions": 1, "retries": 2, "data": {"scale": 1}}
 PLAN
 rm -f $OUT/sweep.slab $OUT/killed
 # (Debian's busybox has no pkill: the agent is found by its command line)
@@ -205,11 +208,11 @@ watcher=$!
 scalelab sweep $OUT/plan.json --output $OUT/sweep.slab > $OUT/out 2> $OUT/err; rc=$?
 wait $watcher
 scalelab export $OUT/sweep.slab --json $OUT/e.json > /dev/null 2>&1
-# every smt-off run carries the host's record, the one the kill failed too; the status column
+# every smt-off run carries the host's record (a run the kill failed too); the status column
 # says "completed" (the failed run's error says "the run completed, but ...")
 off_runs=$(tr -d ' \n' < $OUT/e.json | grep -o '"method":"realSMTcontrol","online_pus":"0,2","scenario":"smt-off","server_host":"local","server_pus":"0,2"' | wc -l)
 if [ $rc = 0 ] && [ -e $OUT/killed ] && [ "$(scalelab runs $OUT/sweep.slab | grep -c " completed  ")" = 4 ] &&
-   [ "$off_runs" -ge 2 ] && has $OUT/err "failed: .*server host local" && as_found; then
+   [ "$off_runs" -ge 2 ] && has $OUT/err "server host local: disconnected" && as_found; then
   pass $name
 else fail $name "rc=$rc killed=$([ -e $OUT/killed ] && echo yes) smt-off records=$off_runs smt=$(smt) online=$(online); $(scalelab runs $OUT/sweep.slab 2>&1 | tail -6)"; fi
 put_back
