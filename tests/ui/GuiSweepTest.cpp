@@ -214,6 +214,8 @@ private slots:
         }
         QCOMPARE(cells, (std::set<std::pair<double, int64_t>>{{50, 1}, {100, 1}, {50, 2}, {100, 2}}));
         ResultsPage* results = window.resultsPage();
+        // The page reads the file off the GUI thread: the last run arrives just after `finished`.
+        QTRY_COMPARE_WITH_TIMEOUT(results->runsModel()->rowCount(), 4, 10000);
         QVERIFY(!results->axisCombo()->isHidden());
         QCOMPARE(results->axisCombo()->count(), 3);  // clients, offered rate, data scale
         QVERIFY(!results->runsView()->isColumnHidden(RunsTableModel::Offered));
@@ -271,7 +273,7 @@ private slots:
         QVERIFY(finished.wait(120000));
         QCOMPARE(finished.first().first().toString(), QString());
         QCOMPARE(ExperimentStore::open(path.toStdString(), true)->finishedRunIndexes().size(), size_t{4});
-        QCOMPARE(window.resultsPage()->data().pointCount(), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(window.resultsPage()->data().pointCount(), 2, 10000);  // read off the GUI thread
         QCOMPARE(window.experimentPath(), path);
     }
     // Issue 32.7: Start into an existing experiment asked the file dialog's "replace?", then

@@ -306,7 +306,7 @@ void ResultsPage::clear() {
     follow_->stop();
     followNote_->hide();
     fileState_.clear();
-    loading_ = following_ = adding_ = false;
+    loading_ = following_ = adding_ = storedDuringRead_ = false;
     detailRun_ = -1;
     path_.clear();
     seriesOrder_.clear();

@@ -175,6 +175,7 @@ private:
     ExperimentBridge* store_;                   // every read and write of a file, off the GUI thread
     quint64 generation_ = 0;                    // a load or clear drops a read in flight
     bool loading_ = false, following_ = false, adding_ = false;  // reads in flight
+    bool storedDuringRead_ = false;  // runStored() while a follow read was in flight: read again after it
     bool checking_ = false;  // an experiment in a results store: its state is being asked for
     quint64 edits_ = 0;  // exclusions and notes written: a follow read from before one is stale
     QString fileState_;  // sizes and times of the file and its -wal (a store: its change mark) at the last read

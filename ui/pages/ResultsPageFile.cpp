@@ -1,9 +1,9 @@
 // The Results page and its file: loading, following, adding another experiment's series, a
-#include "pages/PlainText.h"
 // run's samples and the writes of exclusions and notes. Every read and write goes through the
 // page's ExperimentBridge, off the GUI thread; a result that arrives after the page was loaded
 // with another file or cleared (the generation moved on) is dropped.
 #include "pages/ResultsPage.h"
+#include "pages/PlainText.h"
 
 #include "charts/TimelineChartView.h"
 #include "metrics/MetricsMachine.h"
@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <utility>
 
 namespace scalelab::ui {
 namespace {
@@ -34,7 +35,7 @@ QString fileState(const QString& path) {
 void ResultsPage::load(const QString& path) {
     ++generation_;
     loading_ = true;
-    following_ = adding_ = false;
+    following_ = adding_ = storedDuringRead_ = false;
     follow_->stop();
     // Taken before the read: a commit between the two is read again by the next follow tick.
     QString state = fileState(path);
@@ -150,17 +151,23 @@ void ResultsPage::readAgain() {
             runs_->syncRuns(std::move(snapshot.runs));
             offerMetricsPresent();
             refresh();
+            if (std::exchange(storedDuringRead_, false)) followFile();  // a run stored after this read began
         },
         [this, generation = generation_](const QString& error) {
             // Gone or unreadable for now: say so and keep what the page shows.
             if (generation != generation_) return;
-            following_ = false;
+            following_ = storedDuringRead_ = false;
             followNote_->setText(tr("Cannot read %1 now: %2").arg(path_, error));
             followNote_->show();
         });
 }
 
-void ResultsPage::runStored() { followFile(); }
+// A run stored while a read is in flight may have missed it: read again once that read ends,
+// not at the next follow tick, so the page has every run soon after the sweep's last.
+void ResultsPage::runStored() {
+    if (following_) storedDuringRead_ = true;
+    followFile();
+}
 
 void ResultsPage::addExperiment(const QString& other) {
     auto refuse = [&](const QString& why) { emit experimentAdded(other, why); };
