@@ -3,10 +3,15 @@
 #include "CommandLine.h"
 #include "LoadCommands.h"
 
+#include "load/RunSettings.h"
 #include "load/hosts/LoadAgent.h"
 #include "sweep/Provenance.h"
+#include "util/Overload.h"
 
 #include <iostream>
+#include <stdexcept>
+#include <string>
+#include <variant>
 #include <memory>
 
 namespace scalelab::app {
@@ -18,6 +23,47 @@ void addTargetOptions(CLI::App* cmd, TargetArgs& target) {
     cmd->add_option("--data", target.dataDir, "Data directory of the embedded server (default as for `scalelab server`)");
     cmd->add_option("--pg-bindir", target.pgBindir, "Directory with initdb, pg_ctl and postgres for the embedded server");
 }
+
+namespace {
+
+// Each run setting with a command-line name, from its row (core/load/RunSettings.cpp): a flag, a
+// word from its choices, or a number within the row's bounds (checked in the row's words).
+void addRunSettingOptions(CLI::App* cmd, RunSettings& settings) {
+    for (const RunSettingRow& row : runSettingRows()) {
+        if (!*row.cli) continue;
+        if (auto m = std::get_if<bool RunSettings::*>(&row.value)) {
+            cmd->add_flag(row.cli, settings.**m, row.doc);
+            continue;
+        }
+        if (const auto* c = std::get_if<RunSettingChoice>(&row.value)) {
+            std::vector<std::string> words;
+            for (const auto& [word, value] : c->names) words.push_back(word);
+            cmd->add_option_function<std::string>(
+                   row.cli, [&settings, c](const std::string& word) { c->set(settings, *c->valueOf(word)); }, row.doc)
+                ->check(CLI::IsMember(words));
+            continue;
+        }
+        // As pgbench, a given value must be a value: "none" is the option left out (-L 0 is refused).
+        CLI::Validator bounds(
+            [&row](std::string& text) -> std::string {
+                double v = 0;
+                try {
+                    size_t used = 0;
+                    v = std::stod(text, &used);
+                    if (used != text.size()) return "expected a number, found '" + text + "'";
+                } catch (const std::exception&) {
+                    return "expected a number, found '" + text + "'";
+                }
+                return boundProblem(row, v);
+            },
+            "");
+        std::visit(Overload{[](const RunSettingChoice&) {}, [](bool RunSettings::*) {},
+                            [&](auto member) { cmd->add_option(row.cli, settings.*member, row.doc)->check(bounds); }},
+                   row.value);
+    }
+}
+
+} // namespace
 
 Command addInitCommand(CommandLine& line) {
     auto init = std::make_shared<InitArgs>();
@@ -45,15 +91,8 @@ Command addRunCommand(CommandLine& line) {
     addTargetOptions(runCmd, run->target);
     runCmd->add_option("-c,--client", run->clients, "Number of clients")->check(CLI::PositiveNumber);
     runCmd->add_option("-j,--jobs", run->threads, "Number of worker threads")->check(CLI::PositiveNumber);
-    auto* timeOpt = runCmd->add_option("-T,--time", run->duration, "Duration in seconds")->check(CLI::PositiveNumber);
-    runCmd->add_option("-t,--transactions", run->transactions, "Transactions per client")
-        ->check(CLI::PositiveNumber)->excludes(timeOpt);
-    runCmd->add_option("-M,--protocol", run->mode, "Query mode: simple, extended or prepared")
-        ->check(CLI::IsMember({"simple", "extended", "prepared"}));
-    runCmd->add_option("--engine", run->engine,
-                       "How the clients speak once connected: auto (wire where it can), wire (ScaleLab reads and "
-                       "writes the protocol itself) or libpq; docs/load-engines.md")
-        ->check(CLI::IsMember({"auto", "wire", "libpq"}));
+    addRunSettingOptions(runCmd, run->settings);
+    runCmd->get_option("--transactions")->excludes("--time");
     runCmd->add_flag("-S,--select-only", run->selectOnly, "Built-in select-only script");
     runCmd->add_flag("-N,--skip-some-updates", run->skipSomeUpdates, "Built-in simple-update script");
     runCmd->add_option("-b,--builtin", run->builtins,
@@ -65,14 +104,6 @@ Command addRunCommand(CommandLine& line) {
     runCmd->add_option("-P,--progress", run->progress, "Print a progress line every SEC seconds")->check(CLI::PositiveNumber);
     runCmd->add_option("-R,--rate", run->rate, "Target rate in transactions per second (Poisson arrivals)")
         ->check(CLI::PositiveNumber);
-    runCmd->add_option("-L,--latency-limit", run->latencyLimit,
-                       "Count transactions above this many ms as late; with -R, skip slots already that late")
-        ->check(CLI::PositiveNumber);
-    runCmd->add_option("--max-tries", run->maxTries, "Tries of a transaction failing by serialization or deadlock "
-                                                    "(0: no limit, with -T or -L)")
-        ->check(CLI::NonNegativeNumber);
-    runCmd->add_option("--warmup", run->warmup, "Seconds at the start that run but are not counted")
-        ->check(CLI::NonNegativeNumber);
     runCmd->add_option("-s,--scale", run->scale, "The :scale of custom scripts (built-ins read it from pgbench_branches)")
         ->check(CLI::PositiveNumber);
     runCmd->add_option("--init-scale", run->initScale, "Embedded server without pgbench tables: initialize this scale")
@@ -81,14 +112,6 @@ Command addRunCommand(CommandLine& line) {
                        "Random seed: time (default), rand, or an unsigned integer; the same seed, clients and threads "
                        "give the same random values as pgbench");
     runCmd->add_option("-D,--define", run->defines, "Variable NAME=VALUE for the scripts (repeatable)");
-    runCmd->add_flag("-r,--report-per-command", run->reportPerCommand, "Report latency, failures and retries of each command");
-    runCmd->add_flag("-C,--connect", run->connect, "A new connection for each transaction");
-    runCmd->add_flag("--failures-detailed", run->failuresDetailed, "Report and log failures by kind (serialization, deadlock)");
-    runCmd->add_flag("--verbose-errors", run->verboseErrors, "Print each serialization/deadlock error and what follows it");
-    runCmd->add_flag("--continue-on-error", run->continueOnError,
-                     "A client goes on after an SQL error other than serialization or deadlock (pgbench 19)");
-    runCmd->add_flag("--exit-on-abort", run->exitOnAbort, "End the whole run when any client aborts (pgbench 17)");
-    runCmd->add_flag("--debug", run->debug, "Print each client's steps (sending, receiving, executing) on stderr");
     runCmd->add_flag("-l,--log", run->log, "Write each transaction to PREFIX.PID[.THREAD] in pgbench's log format");
     runCmd->add_option("--log-prefix", run->logPrefix, "Prefix of the log files (default pgbench_log)");
     runCmd->add_option("--sampling-rate", run->samplingRate, "Share of transactions to log, e.g. 0.01");

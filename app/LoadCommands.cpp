@@ -345,25 +345,12 @@ int runRunCommand(const RunArgs& a) {
         LoadSpec spec;
         spec.seed = runSeed(a);  // first, as pgbench reads PGBENCH_RANDOM_SEED before anything else
         if (spec.seed) note("setting random seed to " + std::to_string(*spec.seed));
+        static_cast<RunSettings&>(spec) = a.settings;  // every run setting as the options gave it
         spec.workload = buildWorkload(a);
-        spec.mode = parseQueryMode(a.mode);
-        spec.engine = *loadEngineFromName(a.engine);  // CLI11 checked the word
         spec.clients = a.clients;
         spec.threads = a.threads;
-        spec.durationS = a.duration;
-        spec.transactionsPerClient = a.transactions;
-        spec.warmupS = a.warmup;
         spec.rate = a.rate;
-        spec.latencyLimitMs = a.latencyLimit;
-        spec.maxTries = a.maxTries;
         spec.vacuum = a.noVacuum ? RunVacuum::None : a.vacuumAll ? RunVacuum::All : RunVacuum::Pgbench;
-        spec.reportPerCommand = a.reportPerCommand;
-        spec.connectPerTransaction = a.connect;
-        spec.failuresDetailed = a.failuresDetailed;
-        spec.verboseErrors = a.verboseErrors;
-        spec.continueOnError = a.continueOnError;
-        spec.exitOnAbort = a.exitOnAbort;
-        spec.debug = a.debug;
         // pgbench's rules for the log options, in its words.
         if (!a.log && !a.logPrefix.empty()) throw Error("log file prefix (--log-prefix) is allowed only when logging transactions (-l)");
         if (!a.log && a.samplingRate != 0) throw Error("log sampling (--sampling-rate) is allowed only when logging transactions (-l)");
@@ -378,7 +365,7 @@ int runRunCommand(const RunArgs& a) {
             spec.log = l;
         }
         if (a.progress > 0) spec.sampleIntervalS = a.progress;
-        if (a.duration == 0 && a.transactions == 0) spec.transactionsPerClient = 10;  // pgbench's default
+        if (spec.durationS == 0 && spec.transactionsPerClient == 0) spec.transactionsPerClient = 10;  // pgbench's default
         validate(spec);  // before anything starts: a typo must not cost an initdb
         if (!a.metricsHost.empty() && a.target.conninfo.empty())
             throw UsageError("--metrics-host is for a server of yours on another machine (--conninfo); the embedded server "
@@ -387,7 +374,7 @@ int runRunCommand(const RunArgs& a) {
             if (!a.placement.empty() || a.separate || a.realSmt || a.offlineCpus)
                 throw UsageError("--placement, --separate, --real-smt and --offline-cpus place this machine's load generator: with --load-hosts the clients run elsewhere");
             if (a.log) throw UsageError("-l writes each thread's log on its own machine: not available with --load-hosts");
-            if (a.exitOnAbort || a.debug)
+            if (spec.exitOnAbort || spec.debug)
                 throw UsageError("--exit-on-abort and --debug act in one process: not available with --load-hosts");
         }
         if (!a.placement.empty()) parsePlacement(a.placement, a.separate);  // a typo must not start a server

@@ -2,6 +2,8 @@
 // `scalelab init` (pgbench -i) and `scalelab run` (pgbench): the load generator from the shell.
 #include "Target.h"
 
+#include "load/RunSettings.h"
+
 #include <string>
 #include <vector>
 
@@ -29,10 +31,9 @@ struct RunArgs {
     TargetArgs target;
     int clients = 1;
     int threads = 1;
-    double duration = 0;
-    long long transactions = 0;
-    std::string mode = "simple";
-    std::string engine = "auto";   // --engine: auto, wire or libpq
+    // -M, -T, -t, -L, --max-tries, -r, -C, ...: registered from their table (core/load/RunSettings.h);
+    // -n and -v set settings.vacuum.
+    RunSettings settings;
     bool selectOnly = false;     // -S
     bool skipSomeUpdates = false;  // -N
     std::vector<std::string> builtins;
@@ -41,21 +42,11 @@ struct RunArgs {
     bool shuffle = false;
     double progress = 0;
     double rate = 0;
-    double latencyLimit = 0;     // -L, ms
-    int maxTries = 1;
-    double warmup = 0;
     long long scale = 0;         // 0: detect from pgbench_branches (or 1 for custom scripts)
     long long initScale = 10;    // embedded server without data: initialize at this scale
     std::string seed;            // --random-seed: time, rand or a number; empty: PGBENCH_RANDOM_SEED, else time
     std::string showScript;      // --show-script NAME: print it and exit
-    bool continueOnError = false;  // --continue-on-error (pgbench 19)
-    bool exitOnAbort = false;      // --exit-on-abort (pgbench 17)
-    bool debug = false;            // --debug
     std::vector<std::string> defines;  // -D NAME=VALUE
-    bool reportPerCommand = false;   // -r
-    bool connect = false;            // -C
-    bool failuresDetailed = false;
-    bool verboseErrors = false;
     bool log = false;                // -l
     std::string logPrefix;
     double samplingRate = 0;

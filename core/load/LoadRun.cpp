@@ -125,21 +125,6 @@ private:
 
 } // namespace
 
-const char* loadEngineName(LoadEngine engine) {
-    switch (engine) {
-    case LoadEngine::Auto: return "auto";
-    case LoadEngine::Wire: return "wire";
-    case LoadEngine::Libpq: return "libpq";
-    }
-    return "?";
-}
-
-std::optional<LoadEngine> loadEngineFromName(std::string_view name) {
-    for (LoadEngine e : {LoadEngine::Auto, LoadEngine::Wire, LoadEngine::Libpq})
-        if (name == loadEngineName(e)) return e;
-    return std::nullopt;
-}
-
 void validate(const LoadSpec& s) {
     auto bad = [](const std::string& msg) { throw Error(msg); };
     if (s.workload.scripts.empty()) bad("no workload: choose a built-in script (-b), a script file (-f) or a replay file");
@@ -149,29 +134,15 @@ void validate(const LoadSpec& s) {
     if (s.clientsInAll != 0 && s.clientsInAll < s.clientIdOffset + s.clients)
         bad("clients in all hosts (" + std::to_string(s.clientsInAll) + ") must cover this host's clients " +
             std::to_string(s.clientIdOffset) + ".." + std::to_string(s.clientIdOffset + s.clients - 1));
+    checkRunSettingBounds(s);  // each setting's own bounds, from its row (RunSettings.cpp)
     bool timed = s.durationS > 0, counted = s.transactionsPerClient > 0;
     if (timed == counted) bad("give either a duration (-T) or a number of transactions per client (-t), not both or neither");
-    if (s.durationS < 0 || !std::isfinite(s.durationS)) bad("duration must be a positive number of seconds");
-    // pgbench's -T is an int of seconds; more would also overflow the nanosecond clock (1e10 s
-    // gave a "completed" run of 0 transactions, issue 31.10).
-    if (s.durationS > kMaxDurationS)
-        bad("duration must be at most " + std::to_string(static_cast<long long>(kMaxDurationS)) + " s (pgbench's -T limit), got " +
-            formatNumber("%g", s.durationS) + " s");
-    if (s.transactionsPerClient > kMaxTransactionsPerClient)
-        bad("transactions per client must be at most " + std::to_string(kMaxTransactionsPerClient) + " (pgbench's -t limit), got " +
-            std::to_string(s.transactionsPerClient));
-    if (s.warmupS < 0) bad("warm-up must not be negative");
     if (s.warmupS > 0 && !timed) bad("a warm-up needs a timed run (-T): with -t every transaction counts");
     if (timed && s.warmupS >= s.durationS) bad("warm-up (" + std::to_string(s.warmupS) + " s) must be shorter than the duration");
     if (s.rate < 0) bad("rate must not be negative");
-    if (s.latencyLimitMs < 0 || !std::isfinite(s.latencyLimitMs) || s.latencyLimitMs > kMaxDurationS * 1000)
-        bad("latency limit must be a positive number of milliseconds, at most the longest duration");
     if (!std::isfinite(s.rate)) bad("rate must be a finite number of transactions per second");
-    if (s.maxTries < 0) bad("max tries must not be negative (0: no limit)");
     if (s.maxTries == 0 && s.latencyLimitMs == 0 && !timed)  // pgbench's words
         bad("an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
-    if (s.maxFailedPct > 100) bad("the allowed share of failed transactions must be at most 100%");
-    if (!(s.sampleIntervalS >= 0.05)) bad("sample interval must be at least 0.05 s");
     if (s.scale < 1) bad("scale must be at least 1");
     if (s.workload.replay && s.mode == QueryMode::Prepared)
         bad("a replay file runs in simple or extended query mode: its statements carry their own values");

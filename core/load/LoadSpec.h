@@ -3,6 +3,7 @@
 // Plain values: they cross threads (the GUI's bridge, the sweep runner) by copy.
 #include "load/RunStatus.h"
 #include "load/LatencyHistogram.h"
+#include "load/RunSettings.h"
 #include "load/data/PgbenchData.h"
 #include "load/script/Workload.h"
 #include "metrics/SystemSampler.h"
@@ -16,52 +17,17 @@
 
 namespace scalelab {
 
-// How the clients speak to the server once connected (docs/load-engines.md). libpq always
-// connects and authenticates; "wire" then speaks the protocol on the socket itself (no
-// PGresult per query, no Describe unless a result is stored), "libpq" stays with libpq.
-enum class LoadEngine { Auto, Wire, Libpq };
-const char* loadEngineName(LoadEngine engine);           // "auto", "wire", "libpq"
-std::optional<LoadEngine> loadEngineFromName(std::string_view name);
-
-struct LoadSpec {
+// The settings (RunSettings.h: mode, engine, duration, tries, ...) and what varies per run.
+struct LoadSpec : RunSettings {
     std::string conninfo;
-    // Auto: wire wherever it can (not for scripts with pipelines, nor TLS or GSSAPI-encrypted
-    // connections), else libpq. SCALELAB_ENGINE=wire|libpq in the environment overrides Auto.
-    LoadEngine engine = LoadEngine::Auto;
     Workload workload;
-    QueryMode mode = QueryMode::Simple;
     int clients = 1;
     int threads = 1;                   // capped at clients
-    double durationS = 0;              // timed run (-T) when > 0 ...
-    int64_t transactionsPerClient = 0; // ... or a fixed count per client (-t)
-    double warmupS = 0;                // timed runs: the first seconds are run but not counted
     double rate = 0;                   // target transactions per second over all clients; 0: unthrottled
-    double latencyLimitMs = 0;         // -L: transactions above it are counted late; with a rate, late slots are skipped
-    // Failed transactions (serialization/deadlock after the last try) above this share of all
-    // ended transactions make the run failed: its numbers would describe retries, not work.
-    // Negative: any share is allowed (pgbench's behaviour).
-    double maxFailedPct = -1;
-    int maxTries = 1;                  // tries of a transaction that fails by serialization or deadlock
-    double sampleIntervalS = 1.0;
     int64_t scale = 1;                 // the :scale variable
     // pgbench's --random-seed: every random number of the run follows from it (empty: from the
     // clock); recorded in the result.
     std::optional<uint64_t> seed;
-    RunVacuum vacuum = RunVacuum::Pgbench;  // before the run, as pgbench (-n: None, -v: All)
-    bool reportPerCommand = false;     // -r: latency, failures and retries of each command
-    bool connectPerTransaction = false;  // -C: a new connection for each transaction
-    bool failuresDetailed = false;     // --failures-detailed: failures by kind in the log
-    bool verboseErrors = false;        // --verbose-errors: each error and retry on stderr
-    // --continue-on-error (pgbench 19): a transaction ending in an SQL error other than a
-    // serialization failure or a deadlock is rolled back and counted as failed ("other"), and
-    // its client goes on; without it the client aborts (pgbench 15-18).
-    bool continueOnError = false;
-    // --exit-on-abort (pgbench 17): the first client that aborts ends the whole run at once
-    // (LoadResult::exitedOnAbort), instead of the others going on to an incomplete result.
-    bool exitOnAbort = false;
-    // --debug: each client's steps on stderr, as pgbench -d (15) / --debug (17) prints them
-    // ("client 0 sending ...", "client 0 receiving", "client 0 executing \set ...").
-    bool debug = false;
     // -l: pgbench's transaction log, one file per thread (PREFIX.PID, PREFIX.PID.THREAD).
     struct TransactionLog {
         std::string prefix = "pgbench_log";
@@ -93,11 +59,6 @@ struct LoadSpec {
 // Throws Error naming the field and the rule for anything out of range. The conninfo is not
 // checked here (a command line validates its options before it knows the target).
 void validate(const LoadSpec& spec);
-
-// pgbench's limits of -T and -t (ints): a longer run is a mistake, and 2^31 s in nanoseconds
-// still fits the clock's int64.
-constexpr double kMaxDurationS = 2147483647.0;
-constexpr int64_t kMaxTransactionsPerClient = 2147483647;
 
 // -r: one command of one script, over the counted window.
 struct CommandReport {

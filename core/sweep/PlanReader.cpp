@@ -1,10 +1,12 @@
 #include "sweep/PlanReader.h"
 
 #include "sweep/SweepPlan.h"
+#include "util/Overload.h"
 #include "util/Scan.h"
 
 #include <algorithm>
 #include <sstream>
+#include <type_traits>
 
 namespace scalelab {
 namespace {
@@ -117,3 +119,45 @@ std::vector<double> parseRates(const json& v, const std::string& path) {
 }
 
 } // namespace scalelab
+
+namespace scalelab::plan {
+
+void readRunSettings(Reader& r, std::string_view section, RunSettings& s) {
+    for (const RunSettingRow& row : runSettingRows()) {
+        std::string_view name = row.plan;
+        if (name.empty()) continue;
+        size_t dot = name.rfind('.');
+        if ((dot == std::string_view::npos ? std::string_view() : name.substr(0, dot)) != section) continue;
+        std::string key(dot == std::string_view::npos ? name : name.substr(dot + 1));
+        const json* v = r.get(key);
+        if (!v) continue;
+        std::string path = r.at(key);
+        std::visit(Overload{[&](bool RunSettings::*member) {
+                                if (!v->is_boolean()) fail(path, std::string("expected true or false, found ") + typeName(*v));
+                                s.*member = v->get<bool>();
+                            },
+                            [&](const RunSettingChoice& c) {
+                                if (!v->is_string()) fail(path, "expected one of " + c.list() + ", found " + typeName(*v));
+                                auto value = c.valueOf(v->get<std::string>());
+                                if (!value)
+                                    fail(path, "unknown " + std::string(row.noun) + " '" + v->get<std::string>() +
+                                                   "' (choices: " + c.list() + ")");
+                                c.set(s, *value);
+                            },
+                            [&](auto member) {  // double, int, int64_t
+                                using Number = std::remove_reference_t<decltype(s.*member)>;
+                                bool real = std::is_floating_point_v<Number>;
+                                if (real ? !v->is_number() : !v->is_number_integer())
+                                    fail(path, std::string(real ? "expected a number, found " : "expected an integer, found ") +
+                                                   typeName(*v) + (v->is_number() ? " " + v->dump() : ""));
+                                double d = v->get<double>();
+                                if (!(row.zeroIsNone && d == 0))
+                                    if (std::string problem = boundProblem(row, d); !problem.empty()) fail(path, problem);
+                                if constexpr (std::is_floating_point_v<Number>) s.*member = d;
+                                else s.*member = static_cast<Number>(v->get<int64_t>());
+                            }},
+                   row.value);
+    }
+}
+
+} // namespace scalelab::plan

@@ -2,6 +2,7 @@
 // Reading a sweep plan's JSON (core/sweep/SweepPlan.cpp's sections): the errors' form
 // ("$.series[1].placement: ..."), and a reader of one object that refuses members it does not
 // know. Internal to core/sweep.
+#include "load/RunSettings.h"
 #include "server/ServerSettings.h"
 #include "util/Error.h"
 
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace scalelab::plan {
@@ -109,5 +111,9 @@ private:
     std::string path_;
     std::set<std::string> seen_;
 };
+
+// The run settings whose plan member is in this section ("" for the plan's root, "workload"),
+// each by its row (core/load/RunSettings.cpp): its type, its bounds, its words.
+void readRunSettings(Reader& r, std::string_view section, RunSettings& s);
 
 } // namespace scalelab::plan

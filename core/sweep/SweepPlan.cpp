@@ -106,27 +106,11 @@ void readWorkload(const json* w, SweepPlan& p) {
         }
     }
     p.shuffle = wl.boolean("shuffle", false);
-    try {
-        p.mode = parseQueryMode(wl.string("mode", "simple"));
-    } catch (const Error& e) {
-        fail("$.workload.mode", e.what());
-    }
-    std::string engine = wl.string("engine", "auto");
-    if (auto e = loadEngineFromName(engine)) p.engine = *e;
-    else fail("$.workload.engine", "unknown engine '" + engine + "' (choices: auto, wire, libpq)");
+    readRunSettings(wl, "workload", p);  // mode, engine, max_tries, latency_limit, ...: RunSettings.cpp
     // One rate for every run, or a list: the offered-load axis of the grid (docs/sweeps.md).
     if (const json* rate = wl.get("rate"); rate && !rate->is_number()) p.rates = parseRates(*rate, "$.workload.rate");
     else p.rates = {wl.number("rate", 0, 0, "0 (unthrottled) or more transactions per second, or a list of rates")};
-    p.maxTries = static_cast<int>(wl.integer("max_tries", 1, 0));  // 0: no limit (timed runs or a latency limit)
     p.scriptScale = wl.integer("scale", 0, 1);  // 0: not given
-    p.latencyLimitMs = wl.number("latency_limit", 0, 0, "0 (none) or more milliseconds");
-    p.maxFailedPct = wl.number("max_failed_pct", -1, 0, "a percentage from 0 to 100");
-    if (p.maxFailedPct > 100) fail("$.workload.max_failed_pct", "must be a percentage from 0 to 100");
-    try {
-        p.vacuum = parseRunVacuum(wl.string("vacuum", "pgbench"));
-    } catch (const Error& e) {
-        fail("$.workload.vacuum", e.what());
-    }
     for (size_t i = 0; i < p.builtins.size(); ++i) {
         try {
             VariableTable vars;
@@ -239,19 +223,9 @@ void readGrid(Reader& root, SweepPlan& p) {
         p.threads.kind = ThreadsRule::Kind::PerPu;
     }
 
-    p.durationS = root.number("duration", 0, 0, "a positive number of seconds");
-    if (root.has("duration") && p.durationS <= 0)
-        fail("$.duration", "must be a positive number of seconds (got " + formatNumber("%g", p.durationS) + ")");
-    if (p.durationS > kMaxDurationS)  // 1e10 s ran as a "completed" run of 0 transactions
-        fail("$.duration", "must be at most " + formatNumber("%.0f", kMaxDurationS) + " s, pgbench's -T limit (got " +
-                               formatNumber("%g", p.durationS) + ")");
-    p.transactionsPerClient = root.integer("transactions", 0, 1);
-    if (p.transactionsPerClient > kMaxTransactionsPerClient)
-        fail("$.transactions", "must be at most " + std::to_string(kMaxTransactionsPerClient) + " per client, pgbench's -t limit (got " +
-                                   std::to_string(p.transactionsPerClient) + ")");
+    readRunSettings(root, "", p);  // duration, transactions, warmup, sample_interval: RunSettings.cpp
     if ((p.durationS > 0) == (p.transactionsPerClient > 0))
         fail("$", "give either duration (seconds) or transactions (per client), not both or neither");
-    p.warmupS = root.number("warmup", 0, 0, "0 or more seconds");
     if (p.warmupS > 0 && p.durationS == 0) fail("$.warmup", "a warm-up needs a timed run (duration)");
     if (p.durationS > 0 && p.warmupS >= p.durationS) fail("$.warmup", "must be shorter than the duration");
     if (p.maxTries == 0 && p.durationS == 0 && p.latencyLimitMs == 0)
@@ -272,7 +246,6 @@ void readGrid(Reader& root, SweepPlan& p) {
             fail("$.seed", "expected a non-negative integer, found " + seed->dump());
         p.seed = seed->get<uint64_t>();
     }
-    p.sampleIntervalS = root.number("sample_interval", 1, 0.05, "at least 0.05 seconds");
 }
 
 // $.precision: the rule that adds rounds until intervals are narrow enough.

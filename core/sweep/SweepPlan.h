@@ -46,7 +46,9 @@ struct PrecisionRule {
     std::optional<double> equivalencePct;  // the sweep's end says whether B is A within this %
 };
 
-struct SweepPlan {
+// The run settings (core/load/RunSettings.h, read by their table: $.duration,
+// $.workload.latency_limit, ...) and the sweep's own members.
+struct SweepPlan : RunSettings {
     int version = 1;
     // target: the embedded server (default) or a conninfo
     std::string conninfo;
@@ -62,26 +64,16 @@ struct SweepPlan {
     std::vector<std::string> defines;       // "NAME=VALUE", as -D
     std::string replay;
     bool shuffle = false;
-    QueryMode mode = QueryMode::Simple;
-    LoadEngine engine = LoadEngine::Auto;   // docs/load-engines.md
     std::vector<double> rates{0};          // offered rates (pgbench -R), 0: unthrottled; several: a grid axis
-    int maxTries = 1;
-    double latencyLimitMs = 0;              // pgbench -L
-    double maxFailedPct = -1;               // failed transactions above this % fail the run; <0: any
     int64_t scriptScale = 0;                // :scale of custom scripts (pgbench -s; 0: not given, 1); built-ins read pgbench_branches
-    RunVacuum vacuum = RunVacuum::Pgbench;  // before each run, as pgbench (-n: none, -v: all)
     // the grid
     std::vector<SeriesSpec> series;
     std::vector<int> clients;
     ThreadsRule threads;
-    double durationS = 0;
-    int64_t transactionsPerClient = 0;
-    double warmupS = 0;
     int repetitions = 1;
     bool interleaved = true;                // else: series by series
     std::optional<PrecisionRule> precision; // none: exactly `repetitions` rounds
     std::optional<uint64_t> seed;
-    double sampleIntervalS = 1;
     // between runs
     bool checkpoint = false;
     double pauseS = 0;

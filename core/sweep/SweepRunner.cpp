@@ -423,22 +423,13 @@ void SweepRunner::sayWhatIsMeasured(Session& s, const SystemSampler& sampler) {
 LoadSpec SweepRunner::loadSpecFor(const Session& s, const PlannedRun& planned, const std::string& conninfo, int64_t scale,
                                   const PlacementScope& placement) const {
     LoadSpec spec;
+    static_cast<RunSettings&>(spec) = plan_;  // every run setting as the plan has it
     spec.conninfo = conninfo;
     spec.workload = s.workload;
-    spec.mode = plan_.mode;
-    spec.engine = plan_.engine;
     spec.clients = planned.clients;
     spec.threads = plan_.threads.threadsFor(planned.clients, placement.loadGeneratorPus());
-    spec.durationS = plan_.durationS;
-    spec.transactionsPerClient = plan_.transactionsPerClient;
-    spec.warmupS = plan_.warmupS;
     spec.rate = planned.rate;
-    spec.latencyLimitMs = plan_.latencyLimitMs;
-    spec.maxFailedPct = plan_.maxFailedPct;
-    spec.maxTries = plan_.maxTries;
-    spec.sampleIntervalS = plan_.sampleIntervalS;
     spec.scale = scale;
-    spec.vacuum = plan_.vacuum;
     spec.seed = s.seed ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(planned.index + 1));
     spec.onWorkerStart = placement.bindWorkers();
     spec.keepRunHistogram = true;  // stored with the run: its latency distribution

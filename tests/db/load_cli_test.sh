@@ -8,6 +8,15 @@ require_server
 
 expect_rc 2 "-T and -t together" "$scalelab" run --data "$data" -T 1 -t 1
 expect_rc 2 "unknown query mode" "$scalelab" run --data "$data" -M binary
+# Each run setting's bounds come from its row (core/load/RunSettings.cpp), in the row's words.
+expect_rc 2 "-L 0" "$scalelab" run --data "$data" -L 0
+grep -q 'latency-limit.*must be a positive number of milliseconds (got 0)' "$work/out" || fail "-L 0 refused as pgbench: $(cat "$work/out")"
+expect_rc 2 "-T beyond pgbench's limit" "$scalelab" run --data "$data" -T 1e10
+grep -q "must be at most 2147483647 s, pgbench's -T limit (got 1e+10)" "$work/out" || fail "-T 1e10: $(cat "$work/out")"
+expect_rc 2 "negative --max-tries" "$scalelab" run --data "$data" --max-tries -1
+grep -q 'must be 0 (no limit) or more (got -1)' "$work/out" || fail "--max-tries -1: $(cat "$work/out")"
+expect_rc 2 "-t not a number" "$scalelab" run --data "$data" -t many
+grep -q "expected a number, found 'many'" "$work/out" || fail "-t many: $(cat "$work/out")"
 [[ ! -e $data ]] || fail "a usage error must not create the cluster"
 
 expect_rc 0 "init" "$scalelab" init --data "$data" --scale 2

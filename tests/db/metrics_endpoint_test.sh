@@ -120,10 +120,10 @@ expect_rc 0 "runs" "$scalelab" runs "$work/live.slab"
 
 # `run --metrics-listen`: read directly while the run runs.
 run_port=$(free_port)
-"$scalelab" run --data "$data" -S -c 2 -T 5 --metrics-listen "127.0.0.1:$run_port" >"$work/run.out" 2>&1 &
+"$scalelab" run --data "$data" -S -c 2 -T 10 --metrics-listen "127.0.0.1:$run_port" >"$work/run.out" 2>&1 &
 run_pid=$!
 seen= om_seen= om=
-# Both formats while the run is in progress: asked again until both answered, since on a
+# Both formats while the run is in progress (10 s: each ask starts a Python): asked again until both answered, since on a
 # loaded machine the run may end between two requests (CI saw an empty OpenMetrics answer).
 for _ in $(seq 60); do
   body=$(get "http://127.0.0.1:$run_port/metrics" 2>/dev/null) || { sleep 0.25; continue; }

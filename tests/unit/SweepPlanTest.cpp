@@ -138,7 +138,7 @@ TEST(SweepPlan, PgbenchRunProtocolMembers) {
     j["workload"] = {{"vacuum", "sometimes"}};
     EXPECT_EQ(problem(j), "$.workload.vacuum: unknown vacuum choice 'sometimes' (choices: pgbench, all, none)");
     j["workload"] = {{"max_failed_pct", 120}};
-    EXPECT_EQ(problem(j), "$.workload.max_failed_pct: must be a percentage from 0 to 100");
+    EXPECT_EQ(problem(j), "$.workload.max_failed_pct: must be a percentage from 0 to 100 (got 120)");
     // -D variables
     j["workload"] = {{"builtin", "select-only"}, {"define", {{"aid", 5}, {"name", "x y"}, {"on", true}}}};
     p = parsePlan(j);
