@@ -7,6 +7,8 @@
 #include "sweep/SweepPlan.h"
 #include "topo/Topology.h"
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -85,8 +87,20 @@ private:
     struct Session;  // what run() carries from run to run (SweepRunner.cpp)
     enum class Next { Go, Stop };
     // One planned run: its server, data and settle, placement, load, metrics and record. Stop
-    // when the sweep was stopped meanwhile.
+    // when the sweep was stopped meanwhile. It and its steps: core/sweep/SweepRunOne.cpp.
     Next runOne(Session& s, const PlannedRun& planned);
+    struct RunTarget {
+        std::string conninfo;
+        int64_t scale = 0;                  // the run's :scale
+        std::optional<double> builtS;       // seconds, when the data was built for this run
+    };
+    bool announce(Session& s, const PlannedRun& planned);  // false: stopped while paused
+    // nullopt: stopped, or the server went away (the run is recorded failed).
+    std::optional<RunTarget> prepareTarget(Session& s, const PlannedRun& planned, const SeriesSpec& series);
+    std::unique_ptr<SystemSampler> samplerFor(Session& s, const PlannedRun& planned, const std::string& conninfo,
+                                              pid_t postmaster, const PlacementScope& placement);
+    std::optional<ServerLoss> judge(Session& s, RunRecord& record);
+    void sayFlags(Session& s, const PlannedRun& planned, const RunRecord& record, const LoadResult& result);
     LoadSpec loadSpecFor(const Session& s, const PlannedRun& planned, const std::string& conninfo, int64_t scale,
                          const PlacementScope& placement) const;
     bool addRound(Session& s);  // the precision rule's next round, queued; false when none
