@@ -46,11 +46,12 @@ std::optional<int> RunSettingChoice::valueOf(std::string_view word) const {
 
 namespace {
 
-// An enum member as a choice: its words with their values.
+// An enum member as a choice: its values in the order listed, each by its own name function's
+// word (queryModeName, loadEngineName, runVacuumName), so the words live in one place.
 template <class E, E RunSettings::*member>
-RunSettingChoice choice(std::initializer_list<std::pair<const char*, E>> words) {
+RunSettingChoice choice(std::initializer_list<E> values, const char* (*word)(E)) {
     RunSettingChoice c;
-    for (const auto& [w, e] : words) c.names.emplace_back(w, static_cast<int>(e));
+    for (E e : values) c.names.emplace_back(word(e), static_cast<int>(e));
     c.get = [](const RunSettings& s) { return static_cast<int>(s.*member); };
     c.set = [](RunSettings& s, int v) { s.*member = static_cast<E>(v); };
     return c;
@@ -64,13 +65,11 @@ RunSettingRow flag(const char* noun, const char* cli, const char* job, const cha
 std::vector<RunSettingRow> makeRows() {
     std::vector<RunSettingRow> rows;
     rows.push_back({"query mode", "-M,--protocol", "workload.mode", "query_mode", "Query mode: simple, extended or prepared",
-                    choice<QueryMode, &RunSettings::mode>(
-                        {{"simple", QueryMode::Simple}, {"extended", QueryMode::Extended}, {"prepared", QueryMode::Prepared}})});
+                    choice<QueryMode, &RunSettings::mode>({QueryMode::Simple, QueryMode::Extended, QueryMode::Prepared}, queryModeName)});
     rows.push_back({"engine", "--engine", "workload.engine", "engine",
                     "How the clients speak once connected: auto (wire where it can), wire (ScaleLab reads and writes the "
                     "protocol itself) or libpq; docs/load-engines.md",
-                    choice<LoadEngine, &RunSettings::engine>(
-                        {{"auto", LoadEngine::Auto}, {"wire", LoadEngine::Wire}, {"libpq", LoadEngine::Libpq}})});
+                    choice<LoadEngine, &RunSettings::engine>({LoadEngine::Auto, LoadEngine::Wire, LoadEngine::Libpq}, loadEngineName)});
 
     RunSettingRow duration{"duration", "-T,--time", "duration", "duration_s", "Duration in seconds", &RunSettings::durationS};
     duration.minExclusive = true;
@@ -128,8 +127,7 @@ std::vector<RunSettingRow> makeRows() {
 
     // The command line says -n or -v (pgbench's flags): app/LoadCommandLine.cpp.
     rows.push_back({"vacuum choice", "", "workload.vacuum", "vacuum", "",
-                    choice<RunVacuum, &RunSettings::vacuum>(
-                        {{"pgbench", RunVacuum::Pgbench}, {"all", RunVacuum::All}, {"none", RunVacuum::None}})});
+                    choice<RunVacuum, &RunSettings::vacuum>({RunVacuum::Pgbench, RunVacuum::All, RunVacuum::None}, runVacuumName)});
 
     rows.push_back(flag("report per command", "-r,--report-per-command", "report_per_command",
                         "Report latency, failures and retries of each command", &RunSettings::reportPerCommand));
@@ -175,28 +173,17 @@ const std::vector<RunSettingRow>& runSettingRows() {
     return rows;
 }
 
-const RunSettingRow& runSettingRow(std::string_view plan) {
-    for (const auto& r : runSettingRows())
-        if (plan == r.plan) return r;
-    throw Error("no run setting is the plan's " + std::string(plan));
-}
-
 std::string boundProblem(const RunSettingRow& row, double v) {
     bool low = row.minExclusive ? !(v > row.min) : !(v >= row.min);
-    if (low || !std::isfinite(v)) return std::string("must be ") + row.rule + " (got " + numberText(row, v) + ")";
-    if (v > row.max) {
-        if (!*row.maxText) return std::string("must be ") + row.rule + " (got " + numberText(row, v) + ")";
+    bool high = v > row.max;
+    std::string got = " (got " + numberText(row, v) + ")";
+    if (low || !std::isfinite(v) || (high && !*row.maxText)) return std::string("must be ") + row.rule + got;
+    if (high) {
         std::string most = row.max == std::floor(row.max) && row.max < 1e15 ? std::to_string(static_cast<long long>(row.max))
                                                                              : formatNumber("%g", row.max);
-        return "must be at most " + most + row.maxText + " (got " + numberText(row, v) + ")";
+        return "must be at most " + most + row.maxText + got;
     }
     return "";
-}
-
-std::string settingText(const RunSettingRow& row, const RunSettings& s) {
-    if (auto m = std::get_if<bool RunSettings::*>(&row.value)) return s.**m ? "true" : "false";
-    if (auto c = std::get_if<RunSettingChoice>(&row.value)) return c->nameOf(c->get(s));
-    return numberText(row, numberOf(row, s));
 }
 
 nlohmann::json runSettingsJson(const RunSettings& s) {

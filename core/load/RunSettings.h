@@ -101,12 +101,9 @@ struct RunSettingRow {
 };
 
 const std::vector<RunSettingRow>& runSettingRows();
-const RunSettingRow& runSettingRow(std::string_view plan);  // by its plan member; throws for none
 
 // "must be ... (got X)" when `value` is outside the row's bounds; "" when inside.
 std::string boundProblem(const RunSettingRow& row, double value);
-// The value as the messages and the JSON write it: 1e+10, 2147483647, true, "prepared".
-std::string settingText(const RunSettingRow& row, const RunSettings& s);
 
 // The settings of the rows with a job key, and back: any key missing, mistyped or out of
 // bounds is an Error naming it ("load job: ...").

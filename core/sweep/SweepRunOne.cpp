@@ -2,7 +2,6 @@
 // server and data, place it, sample it, run its load, judge and store its record.
 #include "sweep/SweepRunner.h"
 
-#include "load/LoadRun.h"
 #include "load/data/PgbenchData.h"
 #include "metrics/MetricsJson.h"
 #include "metrics/RemoteMachine.h"

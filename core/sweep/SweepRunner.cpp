@@ -1,36 +1,21 @@
 #include "sweep/SweepRunner.h"
 
-#include "load/hosts/LoadResultJson.h"
-#include "load/LoadRun.h"
-#include "load/data/PgbenchData.h"
-#include "metrics/MetricsJson.h"
 #include "metrics/RemoteMachine.h"
-#include "metrics/SystemSampler.h"
-#include "store/StatementTexts.h"
-#include "server/AlterSystem.h"
-#include "server/ConnectionCapacity.h"
-#include "server/EmbeddedServer.h"
 #include "sweep/AdaptiveRounds.h"
 #include "sweep/RunRecordOf.h"
-#include "sweep/Provenance.h"
-#include "sweep/RemoteCluster.h"
 #include "sweep/ServerLogFollower.h"
 #include "sweep/SweepEstimate.h"
 #include "sweep/SweepPreflight.h"
 #include "sweep/SweepServers.h"
 #include "sweep/SweepSession.h"
-#include "topo/PlacementScope.h"
 #include "util/Error.h"
 #include "util/Format.h"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <deque>
 #include <map>
 #include <set>
-#include <tuple>
 #include <pqxx/pqxx>
 
 namespace scalelab {

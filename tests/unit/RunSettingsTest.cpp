@@ -53,6 +53,9 @@ json numberJson(const RunSettingRow& row, double v) {
     return json(static_cast<int64_t>(v));
 }
 
+// The row's value as a load job carries it (every row these tests compare has a job key).
+std::string settingText(const RunSettingRow& row, const RunSettings& s) { return runSettingsJson(s).at(row.job).dump(); }
+
 std::string problem(const json& plan) {
     try {
         parsePlan(plan);

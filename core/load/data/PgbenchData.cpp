@@ -381,13 +381,6 @@ void initPgbenchData(const std::string& conninfo, const PgbenchInitOptions& give
     if (o.note) o.note("done in " + fixed2(total) + " s (" + timings + ").");
 }
 
-RunVacuum parseRunVacuum(const std::string& text) {
-    if (text == "none") return RunVacuum::None;
-    if (text == "pgbench") return RunVacuum::Pgbench;
-    if (text == "all") return RunVacuum::All;
-    throw Error("unknown vacuum choice '" + text + "' (choices: pgbench, all, none)");
-}
-
 const char* runVacuumName(RunVacuum v) {
     switch (v) {
     case RunVacuum::None: return "none";

@@ -73,8 +73,7 @@ PgbenchDataInfo ensurePgbenchData(const std::string& conninfo, const PgbenchData
 // errors (a custom script may run without these tables). Returns what was done, as
 // statements with their outcome, for the run's record.
 enum class RunVacuum { None, Pgbench, All };  // -n, default, -v
-RunVacuum parseRunVacuum(const std::string& text);  // "none", "pgbench", "all"
-const char* runVacuumName(RunVacuum v);
+const char* runVacuumName(RunVacuum v);  // "none", "pgbench", "all"
 struct HousekeepingStep {
     std::string statement;
     std::string error;  // empty when it succeeded; pgbench ignores it and continues
