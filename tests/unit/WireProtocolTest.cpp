@@ -61,6 +61,46 @@ TEST(WireProtocol, MessagesComeWholeWhateverTheReadsCut) {
     close(fds[0]);
 }
 
+TEST(WireProtocol, AClientsUnreadBytesWaitForItsNextReadWhileOthersUseTheBuffer) {
+    // One buffer per thread: client A's read ends inside a message, client B reads whole
+    // messages through the same buffer, then A's next read completes its message.
+    int a[2], b[2];
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, a), 0);
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, b), 0);
+    std::string rowA = message('D', "\0\1\0\0\0\x05hello"s) + message('Z', "T");
+    std::string rowB = message('C', "SELECT 1\0"s) + message('Z', "I");
+    wire::InBuffer in(16);
+    std::string unreadA, unreadB;
+    wire::Message m;
+    ASSERT_EQ(write(a[1], rowA.data(), 9), 9);
+    in.restore(unreadA);
+    ASSERT_GT(in.readFrom(a[0]), 0);
+    EXPECT_FALSE(in.next(m)) << "A's row is not complete";
+    in.keepRest(unreadA);
+    EXPECT_EQ(unreadA, rowA.substr(0, 9));
+    ASSERT_EQ(write(b[1], rowB.data(), rowB.size()), static_cast<ssize_t>(rowB.size()));
+    in.restore(unreadB);
+    while (!in.next(m)) ASSERT_GT(in.readFrom(b[0]), 0);
+    EXPECT_EQ(m.type, 'C');
+    EXPECT_EQ(std::string(m.body, m.length), "SELECT 1\0"s);
+    while (!in.next(m)) ASSERT_GT(in.readFrom(b[0]), 0);
+    EXPECT_EQ(m.type, 'Z');
+    in.keepRest(unreadB);
+    EXPECT_TRUE(unreadB.empty());
+    ASSERT_EQ(write(a[1], rowA.data() + 9, rowA.size() - 9), static_cast<ssize_t>(rowA.size() - 9));
+    in.restore(unreadA);
+    EXPECT_TRUE(unreadA.empty()) << "the buffer holds them now";
+    while (!in.next(m)) ASSERT_GT(in.readFrom(a[0]), 0);
+    EXPECT_EQ(m.type, 'D');
+    std::vector<std::string> values;
+    ASSERT_TRUE(wire::readRow(m, values));
+    EXPECT_EQ(values, std::vector<std::string>{"hello"});
+    while (!in.next(m)) ASSERT_GT(in.readFrom(a[0]), 0);
+    EXPECT_EQ(m.type, 'Z');
+    EXPECT_EQ(std::string(m.body, m.length), "T");
+    for (int fd : {a[0], a[1], b[0], b[1]}) close(fd);
+}
+
 TEST(WireProtocol, AShortLengthBreaksTheStream) {
     int fds[2];
     ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);

@@ -112,6 +112,31 @@ void appendSync(std::string& out) {
     end(out, at);
 }
 
+void InBuffer::reserve(size_t bytes) {
+    if (size_ - end_ >= bytes) return;
+    size_t size = size_;
+    while (size - (end_ - start_) < bytes) size *= 2;
+    std::unique_ptr<char[]> bigger(new char[size]);
+    std::memcpy(bigger.get(), data_.get() + start_, end_ - start_);
+    data_ = std::move(bigger);
+    size_ = size;
+    end_ -= start_;
+    start_ = 0;
+}
+
+void InBuffer::restore(std::string& unread) {
+    clear();
+    reserve(unread.size());
+    std::memcpy(data_.get(), unread.data(), unread.size());
+    end_ = unread.size();
+    unread.clear();
+}
+
+void InBuffer::keepRest(std::string& unread) {
+    unread.assign(data_.get() + start_, end_ - start_);
+    start_ = end_ = 0;
+}
+
 long InBuffer::readFrom(int fd) {
     if (start_ == end_) {
         start_ = end_ = 0;
@@ -120,12 +145,7 @@ long InBuffer::readFrom(int fd) {
         end_ -= start_;
         start_ = 0;
     }
-    if (end_ == size_) {  // a message larger than the buffer
-        std::unique_ptr<char[]> bigger(new char[size_ * 2]);
-        std::memcpy(bigger.get(), data_.get(), end_);
-        data_ = std::move(bigger);
-        size_ *= 2;
-    }
+    if (end_ == size_) reserve(size_);  // a message larger than the buffer
     ssize_t n = recv(fd, data_.get() + end_, size_ - end_, 0);
     if (n > 0) {
         end_ += static_cast<size_t>(n);

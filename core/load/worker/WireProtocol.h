@@ -24,27 +24,36 @@ void appendSync(std::string& out);            // 'S': the server answers ReadyFo
 // --- Backend messages.
 struct Message {
     char type = 0;
-    const char* body = nullptr;  // inside the InBuffer: valid until the next read()
+    const char* body = nullptr;  // inside the InBuffer: valid until its next read or restore
     uint32_t length = 0;         // of the body
 };
 
-// Received bytes, split into whole messages. One buffer per connection, 512 bytes (a pgbench
-// transaction's answers are tens of bytes), grown only for a message larger than any before
-// it (a result's rows stream through it): memory per client counts at 1,000 clients.
+// Received bytes, split into whole messages. One buffer per worker thread, shared by all of its
+// clients (memory per client counts at 1,000 clients): a client reads into it, takes the whole
+// messages, and keeps what is left of a message not yet complete (rare: the server writes an
+// answer in one piece) in its own `unread` string until its next read. The buffer grows only for
+// a message larger than any before it (a result's rows stream through it).
 class InBuffer {
 public:
-    explicit InBuffer(size_t capacity = 512) : data_(new char[capacity]), size_(capacity) {}
+    explicit InBuffer(size_t capacity = 8192) : data_(new char[capacity]), size_(capacity) {}
+    // Starts a client's read: the buffer holds the bytes that client left unread (taken from
+    // `unread`, which is emptied) and nothing else.
+    void restore(std::string& unread);
     // One recv() on the (non-blocking) socket: >0 bytes read, 0 the server closed the
     // connection, -1 an error (errno), -2 nothing to read now.
     long readFrom(int fd);
     // The next complete message, consumed; false when none is complete. A length under 4 is a
     // broken stream: `broken` is set and nothing more is returned.
     bool next(Message& m);
+    // Ends a client's read: what was not consumed goes to `unread` (its capacity is kept), and
+    // the buffer is empty for the next client.
+    void keepRest(std::string& unread);
     bool broken() const { return broken_; }
     bool empty() const { return start_ == end_; }
-    void clear() { start_ = end_ = 0, broken_ = false; }  // a new connection
+    void clear() { start_ = end_ = 0, broken_ = false; }
 
 private:
+    void reserve(size_t bytes);  // room for `bytes` more after end_
     std::unique_ptr<char[]> data_;
     size_t size_;
     size_t start_ = 0, end_ = 0;

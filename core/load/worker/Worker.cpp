@@ -90,8 +90,6 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
         if (!w.isDefined(VariableTable::kDefaultSeed)) c.vars.setValue(VariableTable::kDefaultSeed, ScriptValue::integer(defaultSeed));
         if (!w.isDefined(VariableTable::kRandomSeed))
             c.vars.setValue(VariableTable::kRandomSeed, ScriptValue::integer(static_cast<int64_t>(spec.seed.value_or(0))));
-        c.paramPtrs.resize(maxParams);
-        if (spec.mode == QueryMode::Simple) c.sql.reserve(1024);  // the text with values: simple mode only
         if (spec.workload.replay && spec.workload.shuffle && nScripts > 1) {
             // pos -> (offset + stride * pos) mod n with gcd(stride, n) = 1 visits every
             // statement once per round, in an order of this client's own.
@@ -101,6 +99,9 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
             c.replayOffset = static_cast<uint64_t>(c.rng.between(0, static_cast<int64_t>(nScripts - 1)));
         }
     }
+    paramPtrs_.resize(maxParams);
+    if (spec.mode == QueryMode::Simple) sql_.reserve(1024);
+    out_.reserve(1024);
     for (const auto& s : spec.workload.scripts)
         for (const auto& cmd : s.commands) scriptsPipeline_ = scriptsPipeline_ || cmd.kind == Command::Kind::StartPipeline;
     int total = 0;

@@ -3,6 +3,7 @@
 #include "load/LatencyHistogram.h"
 #include "load/LoadSpec.h"
 #include "load/script/Random.h"
+#include "load/worker/WireProtocol.h"
 #include "util/Clock.h"
 
 #include <libpq-fe.h>
@@ -123,7 +124,10 @@ private:
     bool wireWanted(PGconn* conn, std::string& why) const;  // false: libpq, and why
     void startWire(Client& c);          // after connecting (and preparing): the engine decided
     void queueWire(Client& c, const Command& cmd, int scriptIndex, int commandIndex);
-    int flushWire(Client& c);           // 0 all written, 1 more to write, -1 broken
+    void substitute(Client& c, const SqlCommand& sql);  // paramPtrs_ and, in simple mode, sql_
+    int sendWire(Client& c);            // out_ to the socket: 0 all written, 1 the rest waits in c.out, -1 broken
+    int flushWire(Client& c);           // c.out's rest, the same way
+    int writeWire(Client& c, const char* data, size_t size, size_t& sent);
     void wireReadable(Client& c);       // read what arrived and act on it
     void processWire(Client& c);
     // Either engine: the connection's state as libpq's functions say it.
@@ -183,6 +187,13 @@ private:
     std::vector<Timer> timers_;
     std::vector<Client*> ready_, readyNext_;
     int doneClients_ = 0;
+    // Per thread, not per client (memory per client counts at 1,000 clients): a command is built
+    // here and sent at once; a client keeps only what its socket did not take, and what a read
+    // left of a message not yet complete.
+    std::vector<const char*> paramPtrs_;  // the command's parameters as text (nullptr: NULL)
+    std::string sql_;                     // simple mode: the command with the values substituted
+    std::string out_;                     // the wire engine's messages for it
+    wire::InBuffer in_;                   // the wire engine's reads, every client's in turn
     // -l
     FILE* log_ = nullptr;
     Random sampleRng_;                // pgbench's ts_sample_rs

@@ -89,8 +89,7 @@ struct Worker::Client {
     Random::State rngAtStart{};
     uint64_t replayPos = 0, replayStride = 1, replayOffset = 0;
     VariableValues vars;
-    std::vector<const char*> paramPtrs;
-    std::string sql;            // simple mode: the command with values substituted
+    std::string asetSql;        // simple mode, wire engine: a command with \aset as sent (its error's cursor)
     std::string lastNotice;     // the server's last notice: its words when it ends the session (empty: none yet)
     // The wire engine (WorkerWire.cpp): after connecting, ScaleLab speaks on the socket itself.
     bool wire = false;
@@ -100,9 +99,9 @@ struct Worker::Client {
     bool busy = false;          // a query sent, its ReadyForQuery not yet read
     bool closed = false;        // the socket broke or the server closed it
     std::string closedWhy;      // libpq's words for that
-    std::string out;            // messages not yet written, from outSent on
+    std::string out;            // messages the socket did not take yet, from outSent on (Worker::sendWire)
     size_t outSent = 0;
-    wire::InBuffer in;
+    std::string unread;         // the start of a message its last read did not complete (InBuffer)
     bool tuples = false;        // the result being read has rows ('T' or 'D' seen) ...
     int rows = 0;               // ... this many
     bool gsetPending = false;   // \gset: the last complete result, stored at ReadyForQuery

@@ -20,45 +20,52 @@
 namespace scalelab {
 using worker_detail::chomp;
 
+void Worker::substitute(Client& c, const SqlCommand& sql) {
+    size_t n = sql.vars.size();
+    for (size_t k = 0; k < n; ++k) paramPtrs_[k] = c.vars.text(sql.vars[k]);  // nullptr (SQL NULL) when undefined
+    if (spec_.mode != QueryMode::Simple) return;
+    // A variable that is not defined stays as written, as pgbench's assignVariables().
+    sql_.clear();
+    for (size_t k = 0; k < n; ++k) {
+        sql_.append(sql.pieces[k]);
+        if (paramPtrs_[k]) sql_.append(paramPtrs_[k]);
+        else sql_.append(":").append(spec_.workload.vars.name(sql.vars[k]));
+    }
+    sql_.append(sql.pieces[n]);
+}
+
 bool Worker::send(Client& c, const Command& cmd, int scriptIndex, int commandIndex) {
     const SqlCommand& sql = cmd.sql;
     size_t n = sql.vars.size();
-    for (size_t k = 0; k < n; ++k) c.paramPtrs[k] = c.vars.text(sql.vars[k]);  // nullptr (SQL NULL) when undefined
-    if (spec_.mode == QueryMode::Simple) {
-        // A variable that is not defined stays as written, as pgbench's assignVariables().
-        c.sql.clear();
-        for (size_t k = 0; k < n; ++k) {
-            c.sql.append(sql.pieces[k]);
-            if (c.paramPtrs[k]) c.sql.append(c.paramPtrs[k]);
-            else c.sql.append(":").append(spec_.workload.vars.name(sql.vars[k]));
-        }
-        c.sql.append(sql.pieces[n]);
-    }
+    substitute(c, sql);
+    // The wire engine rebuilds the text for an error's cursor; \aset may change the values
+    // before a later statement of the command fails, so that command's text is kept.
+    if (c.wire && spec_.mode == QueryMode::Simple && sql.store == SqlCommand::Store::Aset) c.asetSql = sql_;
     const std::string& statement = statementNames_[static_cast<size_t>(scriptIndex)][static_cast<size_t>(commandIndex)];
     int ok = 1;
     if (c.wire) {
         queueWire(c, cmd, scriptIndex, commandIndex);
     } else {
         switch (spec_.mode) {
-        case QueryMode::Simple: ok = PQsendQuery(c.conn, c.sql.c_str()); break;
+        case QueryMode::Simple: ok = PQsendQuery(c.conn, sql_.c_str()); break;
         case QueryMode::Extended:
-            ok = PQsendQueryParams(c.conn, sql.parameterized.c_str(), static_cast<int>(n), nullptr, c.paramPtrs.data(),
+            ok = PQsendQueryParams(c.conn, sql.parameterized.c_str(), static_cast<int>(n), nullptr, paramPtrs_.data(),
                                    nullptr, nullptr, 0);
             break;
         case QueryMode::Prepared:
-            ok = PQsendQueryPrepared(c.conn, statement.c_str(), static_cast<int>(n), c.paramPtrs.data(), nullptr, nullptr, 0);
+            ok = PQsendQueryPrepared(c.conn, statement.c_str(), static_cast<int>(n), paramPtrs_.data(), nullptr, nullptr, 0);
             break;
         }
     }
     if (spec_.debug)  // what pgbench shows: the query as sent, its text with $n, or the statement's name
         debugLine("client %d sending %s", c.id,
-                  spec_.mode == QueryMode::Simple     ? c.sql.c_str()
+                  spec_.mode == QueryMode::Simple     ? sql_.c_str()
                   : spec_.mode == QueryMode::Extended ? sql.parameterized.c_str()
                                                       : statement.c_str());
     // In a pipeline the queries stay in libpq's buffer until the sync (one send for all of them,
     // as pgbench); otherwise out now.
     bool pipelined = scriptsPipeline_ && PQpipelineStatus(c.conn) != PQ_PIPELINE_OFF;
-    int flushed = !ok ? -1 : pipelined ? 0 : c.wire ? flushWire(c) : PQflush(c.conn);
+    int flushed = !ok ? -1 : pipelined ? 0 : c.wire ? sendWire(c) : PQflush(c.conn);
     if (flushed < 0) {
         lose(c, connectionError(c));
         return false;

@@ -57,9 +57,9 @@ void Worker::startWire(Client& c) {
     c.busy = false;
     c.closed = false;
     c.closedWhy.clear();
-    c.out.clear();  // grows to the largest command's messages in the first transactions, then stays
+    c.out.clear();  // holds only what a socket did not take (rare): no capacity until then
     c.outSent = 0;
-    c.in.clear();
+    c.unread.clear();
 }
 
 void Worker::queueWire(Client& c, const Command& cmd, int scriptIndex, int commandIndex) {
@@ -68,32 +68,31 @@ void Worker::queueWire(Client& c, const Command& cmd, int scriptIndex, int comma
     // The columns' names come back only where a result is stored: libpq always asks for them
     // (Describe), which costs the server a RowDescription per query.
     bool describe = sql.store != SqlCommand::Store::None;
-    c.out.clear();
-    c.outSent = 0;
+    out_.clear();
     c.busy = true;
     switch (spec_.mode) {
     case QueryMode::Simple:
-        wire::appendQuery(c.out, c.sql.data(), c.sql.size());
+        wire::appendQuery(out_, sql_.data(), sql_.size());
         return;
     case QueryMode::Extended:
-        wire::appendParse(c.out, "", sql.parameterized);
-        wire::appendBind(c.out, "", n, c.paramPtrs.data());
+        wire::appendParse(out_, "", sql.parameterized);
+        wire::appendBind(out_, "", n, paramPtrs_.data());
         break;
     case QueryMode::Prepared:
-        wire::appendBind(c.out, statementNames_[static_cast<size_t>(scriptIndex)][static_cast<size_t>(commandIndex)].c_str(), n,
-                         c.paramPtrs.data());
+        wire::appendBind(out_, statementNames_[static_cast<size_t>(scriptIndex)][static_cast<size_t>(commandIndex)].c_str(), n,
+                         paramPtrs_.data());
         break;
     }
-    if (describe) wire::appendDescribePortal(c.out);
-    wire::appendExecute(c.out);
-    wire::appendSync(c.out);
+    if (describe) wire::appendDescribePortal(out_);
+    wire::appendExecute(out_);
+    wire::appendSync(out_);
 }
 
-int Worker::flushWire(Client& c) {
-    while (c.outSent < c.out.size()) {
-        ssize_t n = ::send(c.fd, c.out.data() + c.outSent, c.out.size() - c.outSent, MSG_NOSIGNAL);
+int Worker::writeWire(Client& c, const char* data, size_t size, size_t& sent) {
+    while (sent < size) {
+        ssize_t n = ::send(c.fd, data + sent, size - sent, MSG_NOSIGNAL);
         if (n > 0) {
-            c.outSent += static_cast<size_t>(n);
+            sent += static_cast<size_t>(n);
             continue;
         }
         if (n < 0 && errno == EINTR) continue;
@@ -101,25 +100,44 @@ int Worker::flushWire(Client& c) {
         if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) {
             // As libpq: the server may have said why it closed (a FATAL) before it did; that is
             // read next, with the end of the connection, and becomes the client's reason.
-            break;
+            return 0;
         }
         c.closed = true;
         c.closedWhy = std::string("could not send data to server: ") + std::strerror(errno) + "\n";
         return -1;
     }
-    c.out.clear();
-    c.outSent = 0;
     return 0;
+}
+
+// A command's messages go out from the thread's buffer, before the next client builds its own:
+// only what the socket does not take now is copied to the client, to be sent when it can be.
+// (A command follows the previous one's ReadyForQuery, so the client has nothing left unsent.)
+int Worker::sendWire(Client& c) {
+    size_t sent = 0;
+    int r = writeWire(c, out_.data(), out_.size(), sent);
+    if (r == 1) {
+        c.out.assign(out_, sent, std::string::npos);
+        c.outSent = 0;
+    }
+    return r;
+}
+
+int Worker::flushWire(Client& c) {
+    int r = writeWire(c, c.out.data(), c.out.size(), c.outSent);
+    if (r == 0) {
+        c.out.clear();
+        c.outSent = 0;
+    }
+    return r;
 }
 
 bool Worker::sendRollback(Client& c) {
     int flushed;
     if (c.wire) {
-        c.out.clear();
-        c.outSent = 0;
-        wire::appendQuery(c.out, "ROLLBACK", 8);
+        out_.clear();
+        wire::appendQuery(out_, "ROLLBACK", 8);
         c.busy = true;
-        flushed = flushWire(c);
+        flushed = sendWire(c);
     } else {
         flushed = PQsendQuery(c.conn, "ROLLBACK") ? PQflush(c.conn) : -1;
     }
@@ -141,12 +159,14 @@ void Worker::wireReadable(Client& c) {
         }
         setNeedFlush(c, flushed == 1);
     }
-    long got = c.in.readFrom(c.fd);
+    in_.restore(c.unread);
+    long got = in_.readFrom(c.fd);
     if (got == 0 || got == -1) {
         c.closed = true;
         c.closedWhy = got == 0 ? kServerClosed : std::string("could not receive data from server: ") + std::strerror(errno) + "\n";
     }
     processWire(c);  // what arrived before the end still counts
+    in_.keepRest(c.unread);
     if (c.closed && c.conn && c.phase != Client::Phase::Done) lose(c, connectionError(c));
 }
 
@@ -155,7 +175,7 @@ void Worker::wireReadable(Client& c) {
 void Worker::processWire(Client& c) {
     wire::Message m;
     if (!Client::awaitsResults(c.phase)) {
-        while (c.in.next(m)) {
+        while (in_.next(m)) {
             // libpq takes an error outside a query as a notice, as it does here.
             if (m.type == 'N' || m.type == 'E') {
                 c.lastNotice = wire::describe(m, false, nullptr, c.utf8);
@@ -166,7 +186,7 @@ void Worker::processWire(Client& c) {
     bool rollingBack = c.phase == Client::Phase::RollingBack;
     const Command* cmd = rollingBack ? nullptr : &spec_.workload.scripts[static_cast<size_t>(c.script)].commands[c.command];
     SqlCommand::Store store = cmd ? cmd->sql.store : SqlCommand::Store::None;
-    while (Client::awaitsResults(c.phase) && c.in.next(m)) {
+    while (Client::awaitsResults(c.phase) && in_.next(m)) {
         switch (m.type) {
         case 'T':  // RowDescription: a result with rows begins
             c.tuples = true;
@@ -206,8 +226,11 @@ void Worker::processWire(Client& c) {
                 std::strncpy(c.sqlstate, state ? state : "XX000", 5);
                 c.sqlstate[5] = '\0';
                 c.errorQuery = c.query;
+                // Simple mode: the text sent, built again (the values have not changed since, but
+                // for a command whose \aset may have: its text was kept).
+                if (!rollingBack && spec_.mode == QueryMode::Simple && store != SqlCommand::Store::Aset) substitute(c, cmd->sql);
                 const char* query = rollingBack                         ? "ROLLBACK"
-                                    : spec_.mode == QueryMode::Simple   ? c.sql.c_str()
+                                    : spec_.mode == QueryMode::Simple   ? (store == SqlCommand::Store::Aset ? c.asetSql : sql_).c_str()
                                     : spec_.mode == QueryMode::Extended ? cmd->sql.parameterized.c_str()
                                                                         : nullptr;
                 c.errorMessage = wire::describe(m, true, query, c.utf8);  // the error path may allocate
@@ -248,7 +271,7 @@ void Worker::processWire(Client& c) {
         }
         }
     }
-    if (c.in.broken() && c.conn) lose(c, "lost synchronization with server: a message shorter than its header");
+    if (in_.broken() && c.conn) lose(c, "lost synchronization with server: a message shorter than its header");
 }
 
 PGTransactionStatusType Worker::txStatus(const Client& c) const {
