@@ -125,8 +125,8 @@ private:
     void startWire(Client& c);          // after connecting (and preparing): the engine decided
     void queueWire(Client& c, const Command& cmd, int scriptIndex, int commandIndex);
     void substitute(Client& c, const SqlCommand& sql);  // paramPtrs_ and, in simple mode, sql_
-    int sendWire(Client& c);            // out_ to the socket: 0 all written, 1 the rest waits in c.out, -1 broken
-    int flushWire(Client& c);           // c.out's rest, the same way
+    int sendWire(Client& c);            // out_ to the socket: 0 all written, 1 the rest waits with the client, -1 broken
+    int flushWire(Client& c);           // the rest the client keeps, the same way
     int writeWire(Client& c, const char* data, size_t size, size_t& sent);
     void wireReadable(Client& c);       // read what arrived and act on it
     void processWire(Client& c);

@@ -10,7 +10,9 @@
 #include <libpq-fe.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace scalelab {
 
@@ -61,52 +63,76 @@ struct Worker::Client {
     // false condition), `needFlush`/`watchingWrite` (output not yet written, and whether epoll
     // watches for it, in any state), `pending`/`gsetPending` (a \gset result kept until it
     // proves the last).
-    int id = 0;
+    // Fields in order of size, so that the struct has few holes: memory per client counts at
+    // 1,000 clients (docs/load-engines.md).
     PGconn* conn = nullptr;
-    Phase phase = Phase::Start;
-    int script = 0;
     size_t command = 0;
-    bool entering = false;      // jumped to this \elif/\else/\endif from a false condition
     int64_t commandStartNs = 0; // -r
     size_t sleepingCommand = 0; // -r: the \sleep being slept
     int64_t txStartNs = 0;
-    bool scheduled = false;
     int64_t scheduledNs = 0;
     int64_t lagNs = 0;          // with a rate: how late this transaction started
     int64_t transactionsDone = 0;
-    int tries = 0;
-    bool needFlush = false;
-    bool watchingWrite = false; // EPOLLOUT is in its epoll registration
     int64_t connectStartNs = 0; // -C
-    int syncs = 0;              // pipeline syncs sent and not yet read back
-    int query = 0;              // results read for the current command
-    int errorQuery = 0;         // which of them failed
     PGresult* pending = nullptr;  // \gset: the latest result, stored when it proves the last
-    char sqlstate[6] = {0};     // of the failed command, "" when none
-    std::string errorMessage;   // the server's words for that failure (error path only)
-    std::string prepareError;   // prepared mode: why preparing a statement failed
     Random rng;                 // pgbench's cs_func_rs: the script functions' random numbers
     Random::State rngAtStart{};
     uint64_t replayPos = 0, replayStride = 1, replayOffset = 0;
     VariableValues vars;
-    std::string asetSql;        // simple mode, wire engine: a command with \aset as sent (its error's cursor)
-    std::string lastNotice;     // the server's last notice: its words when it ends the session (empty: none yet)
+    size_t outSent = 0;         // wire: of Seldom::out
+    int id = 0;
+    Phase phase = Phase::Start;
+    int script = 0;
+    int tries = 0;
+    int syncs = 0;              // pipeline syncs sent and not yet read back
+    int query = 0;              // results read for the current command
+    int errorQuery = 0;         // which of them failed
+    int fd = -1;                // wire: the connection's socket
+    int rows = 0;               // wire: the result being read has this many rows ...
+    int pendingRows = 0;
+    char sqlstate[6] = {0};     // of the failed command, "" when none
+    bool entering = false;      // jumped to this \elif/\else/\endif from a false condition
+    bool scheduled = false;
+    bool needFlush = false;
+    bool watchingWrite = false; // EPOLLOUT is in its epoll registration
     // The wire engine (WorkerWire.cpp): after connecting, ScaleLab speaks on the socket itself.
     bool wire = false;
-    int fd = -1;
     bool utf8 = true;           // client_encoding UTF8: error positions count UTF-8 characters
     char txStatus = 'I';        // the last ReadyForQuery's: I, T or E
     bool busy = false;          // a query sent, its ReadyForQuery not yet read
     bool closed = false;        // the socket broke or the server closed it
-    std::string closedWhy;      // libpq's words for that
-    std::string out;            // messages the socket did not take yet, from outSent on (Worker::sendWire)
-    size_t outSent = 0;
-    std::string unread;         // the start of a message its last read did not complete (InBuffer)
-    bool tuples = false;        // the result being read has rows ('T' or 'D' seen) ...
-    int rows = 0;               // ... this many
+    bool tuples = false;        // ... if it has rows at all ('T' or 'D' seen)
     bool gsetPending = false;   // \gset: the last complete result, stored at ReadyForQuery
-    int pendingRows = 0;
-    std::vector<std::string> columns, values;  // the columns and the last row read (\gset, \aset)
+
+    // What a client seldom needs, behind one pointer: made on first use (an error, a notice, a
+    // failed prepare, a stored result, a read or send left incomplete) and kept while the
+    // client lives. A steady select-only or tpcb-like client never makes it.
+    struct Seldom {
+        std::string errorMessage;  // the server's words for the failure (error path only)
+        std::string prepareError;  // prepared mode: why preparing a statement failed
+        std::string lastNotice;    // the server's last notice: its words when it ends the session
+        std::string closedWhy;     // wire: libpq's words for a broken or closed socket
+        std::string asetSql;       // simple mode, wire: a command with \aset as sent (its error's cursor)
+        std::string out;           // wire: messages the socket did not take yet, from outSent on
+        std::string unread;        // wire: the start of a message its last read did not complete
+        std::vector<std::string> columns, values;  // wire: the columns and the last row read (\gset, \aset)
+    };
+    std::unique_ptr<Seldom> seldomPart;
+    Seldom& seldom() {
+        if (!seldomPart) seldomPart = std::make_unique<Seldom>();
+        return *seldomPart;
+    }
+    // Reads a field without making the part: "" when never set.
+    const std::string& said(std::string Seldom::*field) const {
+        static const std::string none;
+        return seldomPart ? (*seldomPart).*field : none;
+    }
+    // libpq would print notices on stderr; a worker never logs. Keep the last one instead: when
+    // the server terminates an idle session, its reason arrives this way. (The argument is the
+    // client: a notice may allocate; a steady transaction has none.)
+    static void keepNotice(void* client, const char* message) {
+        static_cast<Client*>(client)->seldom().lastNotice.assign(message);
+    }
 };
 
 namespace worker_detail {
@@ -115,12 +141,6 @@ namespace worker_detail {
 inline std::string chomp(std::string msg) {
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
     return msg;
-}
-
-// libpq would print notices on stderr; a worker never logs. Keep the last one instead: when
-// the server terminates an idle session, its reason arrives this way.
-inline void keepNotice(void* arg, const char* message) {
-    static_cast<std::string*>(arg)->assign(message);  // a notice may allocate; a steady transaction has none
 }
 
 } // namespace worker_detail

@@ -19,7 +19,6 @@
 
 namespace scalelab {
 using worker_detail::chomp;
-using worker_detail::keepNotice;
 
 // All of this worker's clients connect at once: libpq's non-blocking connect, polled together,
 // so the server's session start-ups overlap instead of queueing behind one another.
@@ -70,7 +69,7 @@ bool Worker::connectAll() {
             if (polling[i] == PGRES_POLLING_OK) --pending;
         }
     }
-    for (auto& c : clients_) PQsetNoticeProcessor(c.conn, keepNotice, &c.lastNotice);
+    for (auto& c : clients_) PQsetNoticeProcessor(c.conn, Client::keepNotice, &c);
     if (spec_.mode == QueryMode::Prepared && !prepareAll()) return false;
     for (auto& c : clients_) {
         if (PQsetnonblocking(c.conn, 1) != 0) {
@@ -110,9 +109,9 @@ bool Worker::prepareAll() {
                 ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
                 if (st == PGRES_PIPELINE_ABORTED) {
                     again.push_back(p);
-                } else if (st != PGRES_COMMAND_OK && c.prepareError.empty()) {
+                } else if (st != PGRES_COMMAND_OK && c.said(&Client::Seldom::prepareError).empty()) {
                     const Script& script = spec_.workload.scripts[p.script];
-                    c.prepareError = script.name + ":" + std::to_string(script.commands[p.command].line) + ": " +
+                    c.seldom().prepareError = script.name + ":" + std::to_string(script.commands[p.command].line) + ": " +
                                      chomp(r ? PQresultErrorMessage(r) : PQerrorMessage(c.conn));
                 }
                 if (r) PQclear(r);
@@ -183,8 +182,8 @@ void Worker::connectStep(Client& c) {
             PGresult* r = PQgetResult(c.conn);
             if (!r) continue;  // between two statements
             ExecStatusType st = PQresultStatus(r);
-            if (st == PGRES_FATAL_ERROR && c.prepareError.empty())
-                c.prepareError = chomp(PQresultErrorMessage(r));  // the statement stays unprepared, as pgbench's
+            if (st == PGRES_FATAL_ERROR && c.said(&Client::Seldom::prepareError).empty())
+                c.seldom().prepareError = chomp(PQresultErrorMessage(r));  // the statement stays unprepared, as pgbench's
             PQclear(r);
             if (st == PGRES_PIPELINE_SYNC) {
                 PQexitPipelineMode(c.conn);
@@ -204,7 +203,7 @@ void Worker::connectStep(Client& c) {
     case PGRES_POLLING_WRITING: watchFor(c, EPOLLOUT); return;
     default: break;
     }
-    PQsetNoticeProcessor(c.conn, keepNotice, &c.lastNotice);
+    PQsetNoticeProcessor(c.conn, Client::keepNotice, &c);
     PQsetnonblocking(c.conn, 1);
     watchFor(c, EPOLLIN);
     if (spec_.mode == QueryMode::Prepared) {

@@ -137,7 +137,8 @@ void Worker::finishTransaction(Client& c, int64_t now) {
 
 void Worker::lose(Client& c, const std::string& what) {
     std::string msg = what;
-    if (c.lastNotice.rfind("FATAL:", 0) == 0) msg = c.lastNotice + " (" + what + ")";
+    const std::string& notice = c.said(&Client::Seldom::lastNotice);
+    if (notice.rfind("FATAL:", 0) == 0) msg = notice + " (" + what + ")";
     while (!msg.empty() && msg.back() == '\n') msg.pop_back();
     size_t nl;
     while ((nl = msg.find('\n')) != std::string::npos) msg.replace(nl, 1, " ");

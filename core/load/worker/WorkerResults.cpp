@@ -40,7 +40,7 @@ bool Worker::send(Client& c, const Command& cmd, int scriptIndex, int commandInd
     substitute(c, sql);
     // The wire engine rebuilds the text for an error's cursor; \aset may change the values
     // before a later statement of the command fails, so that command's text is kept.
-    if (c.wire && spec_.mode == QueryMode::Simple && sql.store == SqlCommand::Store::Aset) c.asetSql = sql_;
+    if (c.wire && spec_.mode == QueryMode::Simple && sql.store == SqlCommand::Store::Aset) c.seldom().asetSql = sql_;
     const std::string& statement = statementNames_[static_cast<size_t>(scriptIndex)][static_cast<size_t>(commandIndex)];
     int ok = 1;
     if (c.wire) {
@@ -137,9 +137,10 @@ void Worker::processResults(Client& c) {
                 std::strncpy(c.sqlstate, state ? state : "XX000", 5);
                 c.sqlstate[5] = '\0';
                 c.errorQuery = c.phase == Client::Phase::Draining ? 0 : c.query;  // pgbench counts a pipeline's queries one by one
-                c.errorMessage = PQresultErrorMessage(r);  // the error path may allocate
-                while (!c.errorMessage.empty() && c.errorMessage.back() == '\n') c.errorMessage.pop_back();
-                if (firstFailureMessage_.empty() && c.phase != Client::Phase::RollingBack) firstFailureMessage_ = c.errorMessage;
+                std::string& error = c.seldom().errorMessage;  // the error path may allocate
+                error = PQresultErrorMessage(r);
+                while (!error.empty() && error.back() == '\n') error.pop_back();
+                if (firstFailureMessage_.empty() && c.phase != Client::Phase::RollingBack) firstFailureMessage_ = error;
             }
             if (c.pending) PQclear(c.pending);
             c.pending = nullptr;
@@ -196,13 +197,14 @@ bool Worker::storeResult(Client& c, const PGresult* r, int query, bool gset) {
 
 // The wire engine's result: the columns of its RowDescription and its last DataRow.
 bool Worker::storeWireResult(Client& c, int query, bool gset, int rows) {
-    int fields = static_cast<int>(c.columns.size());
-    if (rows > 0 && c.values.size() != c.columns.size()) {
-        lose(c, "the server's row has " + std::to_string(c.values.size()) + " values for " + std::to_string(fields) + " columns");
+    const Client::Seldom& read = c.seldom();
+    int fields = static_cast<int>(read.columns.size());
+    if (rows > 0 && read.values.size() != read.columns.size()) {
+        lose(c, "the server's row has " + std::to_string(read.values.size()) + " values for " + std::to_string(fields) + " columns");
         return false;
     }
-    return storeRow(c, query, gset, rows, fields, [&](int f) { return c.columns[static_cast<size_t>(f)].c_str(); },
-                    [&](int, int f) { return c.values[static_cast<size_t>(f)].c_str(); });
+    return storeRow(c, query, gset, rows, fields, [&](int f) { return read.columns[static_cast<size_t>(f)].c_str(); },
+                    [&](int, int f) { return read.values[static_cast<size_t>(f)].c_str(); });
 }
 
 void Worker::commandDone(Client& c) {
@@ -225,14 +227,15 @@ void Worker::commandDone(Client& c) {
             const Script& script = spec_.workload.scripts[static_cast<size_t>(c.script)];
             std::string why = "client " + std::to_string(c.id) + " script " + std::to_string(c.script) + " aborted in command " +
                               std::to_string(c.command) + " query " + std::to_string(c.errorQuery) + ": " +
-                              c.errorMessage + " (" + script.name + ":" + std::to_string(script.commands[c.command].line) + ")";
-            if (!c.prepareError.empty()) why += "; preparing the script's statements failed: " + c.prepareError;
+                              c.said(&Client::Seldom::errorMessage) + " (" + script.name + ":" + std::to_string(script.commands[c.command].line) + ")";
+            const std::string& prepareError = c.said(&Client::Seldom::prepareError);
+            if (!prepareError.empty()) why += "; preparing the script's statements failed: " + prepareError;
             abortClient(c, why);
             return;
         }
         if (spec_.verboseErrors)
             std::fprintf(stderr, "client %d got an error in command %zu (SQL) of script %d; %s\n", c.id, c.command, c.script,
-                         c.errorMessage.c_str());
+                         c.said(&Client::Seldom::errorMessage).c_str());
         PGTransactionStatusType tx = txStatus(c);
         if (tx == PQTRANS_INERROR || tx == PQTRANS_INTRANS) {
             c.phase = Client::Phase::RollingBack;

@@ -56,10 +56,12 @@ void Worker::startWire(Client& c) {
     c.txStatus = 'I';
     c.busy = false;
     c.closed = false;
-    c.closedWhy.clear();
-    c.out.clear();  // holds only what a socket did not take (rare): no capacity until then
     c.outSent = 0;
-    c.unread.clear();
+    if (c.seldomPart) {  // a connection before this one (-C) may have left them
+        c.seldomPart->closedWhy.clear();
+        c.seldomPart->out.clear();
+        c.seldomPart->unread.clear();
+    }
 }
 
 void Worker::queueWire(Client& c, const Command& cmd, int scriptIndex, int commandIndex) {
@@ -103,7 +105,7 @@ int Worker::writeWire(Client& c, const char* data, size_t size, size_t& sent) {
             return 0;
         }
         c.closed = true;
-        c.closedWhy = std::string("could not send data to server: ") + std::strerror(errno) + "\n";
+        c.seldom().closedWhy = std::string("could not send data to server: ") + std::strerror(errno) + "\n";
         return -1;
     }
     return 0;
@@ -116,16 +118,17 @@ int Worker::sendWire(Client& c) {
     size_t sent = 0;
     int r = writeWire(c, out_.data(), out_.size(), sent);
     if (r == 1) {
-        c.out.assign(out_, sent, std::string::npos);
+        c.seldom().out.assign(out_, sent, std::string::npos);
         c.outSent = 0;
     }
     return r;
 }
 
 int Worker::flushWire(Client& c) {
-    int r = writeWire(c, c.out.data(), c.out.size(), c.outSent);
+    std::string& out = c.seldom().out;
+    int r = writeWire(c, out.data(), out.size(), c.outSent);
     if (r == 0) {
-        c.out.clear();
+        out.clear();
         c.outSent = 0;
     }
     return r;
@@ -159,14 +162,15 @@ void Worker::wireReadable(Client& c) {
         }
         setNeedFlush(c, flushed == 1);
     }
-    in_.restore(c.unread);
+    if (c.seldomPart) in_.restore(c.seldomPart->unread);
+    else in_.clear();
     long got = in_.readFrom(c.fd);
     if (got == 0 || got == -1) {
         c.closed = true;
-        c.closedWhy = got == 0 ? kServerClosed : std::string("could not receive data from server: ") + std::strerror(errno) + "\n";
+        c.seldom().closedWhy = got == 0 ? kServerClosed : std::string("could not receive data from server: ") + std::strerror(errno) + "\n";
     }
     processWire(c);  // what arrived before the end still counts
-    in_.keepRest(c.unread);
+    if (!in_.empty()) in_.keepRest(c.seldom().unread);  // rare: the server writes an answer in one piece
     if (c.closed && c.conn && c.phase != Client::Phase::Done) lose(c, connectionError(c));
 }
 
@@ -178,7 +182,7 @@ void Worker::processWire(Client& c) {
         while (in_.next(m)) {
             // libpq takes an error outside a query as a notice, as it does here.
             if (m.type == 'N' || m.type == 'E') {
-                c.lastNotice = wire::describe(m, false, nullptr, c.utf8);
+                c.seldom().lastNotice = wire::describe(m, false, nullptr, c.utf8);
             }
         }
         return;
@@ -191,7 +195,7 @@ void Worker::processWire(Client& c) {
         case 'T':  // RowDescription: a result with rows begins
             c.tuples = true;
             c.rows = 0;
-            if (store != SqlCommand::Store::None && !wire::readColumnNames(m, c.columns)) {
+            if (store != SqlCommand::Store::None && !wire::readColumnNames(m, c.seldom().columns)) {
                 lose(c, "a malformed row description from the server");
                 return;
             }
@@ -199,7 +203,7 @@ void Worker::processWire(Client& c) {
         case 'D':  // DataRow
             c.tuples = true;
             ++c.rows;
-            if (store != SqlCommand::Store::None && !c.sqlstate[0] && !wire::readRow(m, c.values)) {
+            if (store != SqlCommand::Store::None && !c.sqlstate[0] && !wire::readRow(m, c.seldom().values)) {
                 lose(c, "a malformed row from the server");
                 return;
             }
@@ -230,12 +234,13 @@ void Worker::processWire(Client& c) {
                 // for a command whose \aset may have: its text was kept).
                 if (!rollingBack && spec_.mode == QueryMode::Simple && store != SqlCommand::Store::Aset) substitute(c, cmd->sql);
                 const char* query = rollingBack                         ? "ROLLBACK"
-                                    : spec_.mode == QueryMode::Simple   ? (store == SqlCommand::Store::Aset ? c.asetSql : sql_).c_str()
+                                    : spec_.mode == QueryMode::Simple   ? (store == SqlCommand::Store::Aset ? c.said(&Client::Seldom::asetSql) : sql_).c_str()
                                     : spec_.mode == QueryMode::Extended ? cmd->sql.parameterized.c_str()
                                                                         : nullptr;
-                c.errorMessage = wire::describe(m, true, query, c.utf8);  // the error path may allocate
-                while (!c.errorMessage.empty() && c.errorMessage.back() == '\n') c.errorMessage.pop_back();
-                if (firstFailureMessage_.empty() && !rollingBack) firstFailureMessage_ = c.errorMessage;
+                std::string& error = c.seldom().errorMessage;  // the error path may allocate
+                error = wire::describe(m, true, query, c.utf8);
+                while (!error.empty() && error.back() == '\n') error.pop_back();
+                if (firstFailureMessage_.empty() && !rollingBack) firstFailureMessage_ = error;
             }
             c.gsetPending = false;
             c.tuples = false;
@@ -243,7 +248,7 @@ void Worker::processWire(Client& c) {
             ++c.query;
             break;
         case 'N': {
-            c.lastNotice = wire::describe(m, false, nullptr, c.utf8);
+            c.seldom().lastNotice = wire::describe(m, false, nullptr, c.utf8);
             break;
         }
         case 'G':
@@ -288,8 +293,9 @@ bool Worker::connectionBroken(const Client& c) const {
 std::string Worker::connectionError(const Client& c) const {
     if (!c.wire) return PQerrorMessage(c.conn);
     // libpq's message carries the error that came before the end (a FATAL), then the end.
-    std::string text = c.sqlstate[0] ? c.errorMessage + "\n" : std::string();
-    return text + (c.closedWhy.empty() ? std::string(kServerClosed) : c.closedWhy);
+    std::string text = c.sqlstate[0] ? c.said(&Client::Seldom::errorMessage) + "\n" : std::string();
+    const std::string& closedWhy = c.said(&Client::Seldom::closedWhy);
+    return text + (closedWhy.empty() ? std::string(kServerClosed) : closedWhy);
 }
 
 } // namespace scalelab
