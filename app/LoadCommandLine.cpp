@@ -80,9 +80,25 @@ Command addInitCommand(CommandLine& line) {
     initCmd->add_flag("--foreign-keys", init->foreignKeys, "Create foreign keys between the tables (adds step f)");
     initCmd->add_flag("-n,--no-vacuum", init->noVacuum, "Leave out the vacuum step");
     initCmd->add_flag("-q,--quiet", init->quiet, "A progress note every 5 s instead of every 100,000 rows");
-    initCmd->add_flag("--reinit", init->reinit, "Drop and re-create pgbench tables that ScaleLab created earlier");
-
-    return {initCmd, [init] { return runInitCommand(*init); }};
+    initCmd->add_flag("--reinit", init->reinit, "Drop and re-create tables that ScaleLab created earlier");
+    initCmd->add_option("--workload", init->workload, "pgbench (default): pgbench's tables; tprocc: TPC-C's nine tables")
+        ->check(CLI::IsMember({"pgbench", "tprocc"}));
+    auto* warehouses = initCmd->add_option("-w,--warehouses", init->warehouses, "TPROC-C: warehouses (1..100000), about 500,000 rows each");
+    auto* jobs = initCmd->add_option("-j,--jobs", init->jobs, "TPROC-C: connections that load at once (default: one per CPU)");
+    auto* seed = initCmd->add_option("--random-seed", init->seed, "TPROC-C: the data's seed, time (default), rand or a number");
+    const std::vector<std::string> pgbenchOnly = {"-s", "-F", "-I", "--partitions", "--partition-method", "--unlogged-tables",
+                                                  "--foreign-keys", "-n", "-q"};
+    return {initCmd, [init, initCmd, pgbenchOnly, warehouses, jobs, seed] {
+                // Options of the other workload are refused, not ignored: a user who typed -s 10
+                // with --workload tprocc meant something.
+                if (init->workload == "tprocc")
+                    for (const auto& name : pgbenchOnly)
+                        if (initCmd->get_option(name)->count() > 0) init->otherWorkloadOptions.push_back(name);
+                if (init->workload == "pgbench")
+                    for (auto* o : {warehouses, jobs, seed})
+                        if (o->count() > 0) init->otherWorkloadOptions.push_back(o->get_name());
+                return runInitCommand(*init);
+            }};
 }
 
 Command addRunCommand(CommandLine& line) {

@@ -8,11 +8,13 @@
 #include "load/hosts/LoadResultJson.h"
 #include "load/LoadRun.h"
 #include "load/data/PgbenchData.h"
+#include "load/data/TpccLoad.h"
 #include "metrics/RemoteMachine.h"
 #include "metrics/SystemSampler.h"
 #include "load/script/Random.h"
 #include "server/ConnectionCapacity.h"
 #include "topo/PlacementScope.h"
+#include "util/Clock.h"
 #include "util/Error.h"
 #include "util/Format.h"
 
@@ -284,8 +286,31 @@ int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<v
 
 } // namespace
 
+static int runTpccInit(const InitArgs& args) {
+    tpcc::InitOptions o;
+    o.warehouses = args.warehouses;
+    o.jobs = args.jobs;
+    std::optional<uint64_t> seed = parseRandomSeed(args.seed.empty() ? "time" : args.seed);
+    o.seed = seed ? *seed : static_cast<uint64_t>(realtimeNs() / 1000);
+    o.reinit = args.reinit;
+    o.note = note;
+    tpcc::checkInitOptions(o);
+    Target target = openTarget(args.target);
+    note("TPROC-C data seed: " + std::to_string(o.seed));
+    tpcc::initData(target.conninfo, o);
+    return 0;
+}
+
 int runInitCommand(const InitArgs& args) {
     return runCommand([&] {
+        if (!args.otherWorkloadOptions.empty()) {
+            std::string which;
+            for (const auto& name : args.otherWorkloadOptions) which += (which.empty() ? "" : ", ") + name;
+            throw Error(which + (args.otherWorkloadOptions.size() == 1 ? " is an option" : " are options") + " of " +
+                        (args.workload == "tprocc" ? "--workload pgbench" : "--workload tprocc") + ", not of --workload " +
+                        args.workload);
+        }
+        if (args.workload == "tprocc") return runTpccInit(args);
         PgbenchInitOptions o;
         o.scale = args.scale;
         o.fillfactor = args.fillfactor;

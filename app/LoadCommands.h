@@ -25,6 +25,12 @@ struct InitArgs {
     bool noVacuum = false;
     bool quiet = false;
     bool reinit = false;
+    // --workload tprocc: TPC-C's nine tables (core/load/data/TpccLoad.h) instead of pgbench's.
+    std::string workload = "pgbench";
+    int warehouses = 1;
+    int jobs = 0;
+    std::string seed;  // --random-seed of the TPROC-C data: time (default), rand or a number
+    std::vector<std::string> otherWorkloadOptions;  // options of the other workload that were given, for the error
 };
 
 struct RunArgs {

@@ -36,6 +36,21 @@ q() { psql "$conninfo" -XAtc "$1" 2>&1; }
 [[ $(q "select count(*) from pg_constraint where contype = 'f' and conparentid = 0 and conname like 'pgbench_%'") == 5 ]] || fail "foreign keys"
 expect_rc 0 "init --reinit" "$scalelab" init --data "$data" --scale 1 --reinit
 
+# TPROC-C's tables (docs/load.md): a workload's options are refused with the other workload.
+expect_rc 1 "pgbench's -s with --workload tprocc" "$scalelab" init --data "$data" --workload tprocc -s 3
+grep -qF -- '-s is an option of --workload pgbench, not of --workload tprocc' "$work/out" || fail "-s with tprocc: $(cat "$work/out")"
+expect_rc 1 "--warehouses without --workload tprocc" "$scalelab" init --data "$data" -w 3
+grep -qF -- '--warehouses is an option of --workload tprocc' "$work/out" || fail "-w with pgbench: $(cat "$work/out")"
+expect_rc 0 "init --workload tprocc" "$scalelab" init --data "$data" --workload tprocc -w 1 -j 2 --random-seed 9
+grep -q '^scalelab: done in .* s (drop tables .* load .* keys .* vacuum analyze .* s).$' "$work/out" || fail "tprocc timings: $(cat "$work/out")"
+[[ $(q "select count(*) from stock") == 100000 ]] || fail "tprocc stock rows: $(q "select count(*) from stock")"
+[[ $(q "select obj_description('warehouse'::regclass, 'pg_class') like 'created by ScaleLab: TPROC-C, 1 warehouses, seed 9,%'") == t ]] ||
+  fail "tprocc marker: $(q "select obj_description('warehouse'::regclass, 'pg_class')")"
+expect_rc 1 "init --workload tprocc again without --reinit" "$scalelab" init --data "$data" --workload tprocc -w 1
+grep -q 're-create them with --reinit' "$work/out" || fail "tprocc re-init message: $(cat "$work/out")"
+# pgbench's tables and TPROC-C's live side by side: nothing of one is dropped by the other.
+[[ $(q "select count(*) from pgbench_branches") == 1 ]] || fail "the pgbench tables must survive a TPROC-C init"
+
 # The text report, pgbench style.
 expect_rc 0 "run tpcb-like" "$scalelab" run --data "$data" -c 4 -j 2 -t 20 -M prepared
 for line in 'avg-cpu:  %user   %nice %system %iowait  %steal   %idle' 'server per second: commits ' \

@@ -1,5 +1,6 @@
 #include "load/data/PgbenchData.h"
 
+#include "load/data/SyncConnection.h"
 #include "util/Error.h"
 
 #include <libpq-fe.h>
@@ -17,48 +18,7 @@ const char* const kMarkerPrefix = "created by ScaleLab";
 const char* const kAllSteps = "dtgGvpf";
 constexpr int64_t kScale32BitThreshold = 20000;  // pgbench's: aid is bigint from this scale on
 
-std::string firstLine(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-    return s.substr(0, s.find('\n'));
-}
-
-// A libpq connection for the synchronous conversations of init and housekeeping (COPY FREEZE
-// needs libpq itself: libpqxx 6.4's stream_to cannot pass COPY options).
-class Connection {
-public:
-    explicit Connection(const std::string& conninfo) {
-        const char* keys[] = {"dbname", nullptr};
-        const char* values[] = {conninfo.c_str(), nullptr};
-        conn_.reset(PQconnectdbParams(keys, values, 1));
-        if (!conn_ || PQstatus(conn_.get()) != CONNECTION_OK)
-            throw Error("cannot connect to the target server: " + firstLine(conn_ ? PQerrorMessage(conn_.get()) : "out of memory"));
-        PQsetNoticeProcessor(conn_.get(), [](void*, const char*) {}, nullptr);
-    }
-    PGconn* get() const { return conn_.get(); }
-
-    // Runs one statement; returns the server's error ("" when it succeeded).
-    std::string tryExec(const std::string& sql) {
-        std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(conn_.get(), sql.c_str()), PQclear);
-        ExecStatusType st = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
-        if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return "";
-        return firstLine(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(conn_.get()));
-    }
-    void exec(const std::string& sql) {
-        std::string err = tryExec(sql);
-        if (!err.empty()) throw Error("\"" + sql + "\" failed: " + err);
-    }
-    // The first column of the first row, or "" when the result has none or is NULL.
-    std::string value(const std::string& sql) {
-        std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(conn_.get(), sql.c_str()), PQclear);
-        if (!r || PQresultStatus(r.get()) != PGRES_TUPLES_OK)
-            throw Error("\"" + sql + "\" failed: " + firstLine(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(conn_.get())));
-        if (PQntuples(r.get()) == 0 || PQgetisnull(r.get(), 0, 0)) return "";
-        return PQgetvalue(r.get(), 0, 0);
-    }
-
-private:
-    std::unique_ptr<PGconn, decltype(&PQfinish)> conn_{nullptr, PQfinish};
-};
+using Connection = SyncConnection;
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -201,22 +161,14 @@ private:
 
     template <typename Row>
     void copy(const char* table, int64_t perScale, bool freeze, Row row) {
-        std::string stmt = std::string("copy ") + table + " from stdin" + (freeze ? " with (freeze on)" : "");
-        {
-            std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(c_.get(), stmt.c_str()), PQclear);
-            if (!r || PQresultStatus(r.get()) != PGRES_COPY_IN)
-                throw Error("\"" + stmt + "\" failed: " + firstLine(PQerrorMessage(c_.get())));
-        }
+        c_.beginCopy(std::string("copy ") + table + " from stdin" + (freeze ? " with (freeze on)" : ""));
+        const std::string what = std::string("loading ") + table;
         int64_t total = perScale * o_.scale;
         auto started = std::chrono::steady_clock::now();
         int logInterval = 1;
         std::string buffer, line;
         buffer.reserve(1 << 16);
-        auto flush = [&] {
-            if (!buffer.empty() && PQputCopyData(c_.get(), buffer.data(), static_cast<int>(buffer.size())) != 1)
-                throw Error(std::string("loading ") + table + " failed: " + firstLine(PQerrorMessage(c_.get())));
-            buffer.clear();
-        };
+        auto flush = [&] { c_.putCopy(buffer, what); };
         for (int64_t k = 0; k < total; ++k) {
             row(line, k);
             buffer += line;
@@ -240,14 +192,7 @@ private:
             }
         }
         flush();
-        if (PQputCopyEnd(c_.get(), nullptr) != 1)
-            throw Error(std::string("loading ") + table + " failed: " + firstLine(PQerrorMessage(c_.get())));
-        for (;;) {
-            std::unique_ptr<PGresult, decltype(&PQclear)> r(PQgetResult(c_.get()), PQclear);
-            if (!r) break;
-            if (PQresultStatus(r.get()) != PGRES_COMMAND_OK)
-                throw Error(std::string("loading ") + table + " failed: " + firstLine(PQresultErrorMessage(r.get())));
-        }
+        c_.endCopy(what);
     }
 
     Connection& c_;

@@ -1,0 +1,178 @@
+// TPROC-C's data loaded into a real server (core/load/data/TpccLoad.h): row counts and value
+// ranges of the nine tables against the TPC-C specification's clause 4.3.3.1 for 2 warehouses,
+// the keys, the consistency conditions of clause 3.3.2 that hold after a load, the same rows
+// whatever the number of loading connections, and the refusals that protect tables ScaleLab did
+// not make.
+#include "ErrorOf.h"
+#include "SharedServer.h"
+
+#include "load/data/TpccLoad.h"
+
+#include <gtest/gtest.h>
+#include <pqxx/pqxx>
+
+using namespace scalelab;
+
+namespace {
+
+EmbeddedServer& server() { return test::SharedServer::get({{"autovacuum", "off"}}); }
+
+std::string freshDatabase(const std::string& name) { return test::freshDatabase(server(), name); }
+
+// The first column of the first row as text ("NULL" for null).
+std::string value(const std::string& conninfo, const std::string& sql) {
+    pqxx::connection c(conninfo);
+    pqxx::nontransaction tx(c);
+    pqxx::result r = tx.exec(sql);
+    return r[0][0].is_null() ? "NULL" : r[0][0].c_str();
+}
+
+tpcc::InitOptions options(int warehouses, int jobs, uint64_t seed) {
+    tpcc::InitOptions o;
+    o.warehouses = warehouses;
+    o.jobs = jobs;
+    o.seed = seed;
+    return o;
+}
+
+class TpccInitTest : public ::testing::Test {
+protected:
+    // One 2-warehouse load, shared by the tests that only read it.
+    static const std::string& twoWarehouses() {
+        static const std::string conninfo = [] {
+            std::string c = freshDatabase("tpcc_two");
+            tpcc::initData(c, options(2, 3, 42));
+            return c;
+        }();
+        return conninfo;
+    }
+};
+
+TEST_F(TpccInitTest, TwoWarehousesHoldTheSpecificationsRowCounts) {
+    const std::string& c = twoWarehouses();
+    EXPECT_EQ(value(c, "SELECT count(*) FROM item"), "100000");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM warehouse"), "2");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM district"), "20");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM stock"), "200000");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM customer"), "60000");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM history"), "60000");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM orders"), "60000");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM new_order"), "18000");
+    EXPECT_EQ(value(c, "SELECT count(*) = (SELECT sum(o_ol_cnt) FROM orders) FROM order_line"), "t");
+    // Every warehouse has each of its ids once.
+    EXPECT_EQ(value(c, "SELECT count(DISTINCT (s_w_id, s_i_id)) FROM stock"), "200000");
+    EXPECT_EQ(value(c, "SELECT count(DISTINCT (c_w_id, c_d_id, c_id)) FROM customer"), "60000");
+    EXPECT_EQ(value(c, "SELECT string_agg(DISTINCT w_id::text, ',') FROM warehouse"), "1,2");
+}
+
+TEST_F(TpccInitTest, ValuesLieInTheSpecificationsRanges) {
+    const std::string& c = twoWarehouses();
+    EXPECT_EQ(value(c, "SELECT min(i_price) >= 1.00 AND max(i_price) <= 100.00 AND min(i_im_id) >= 1 AND max(i_im_id) <= 10000 FROM item"), "t");
+    EXPECT_EQ(value(c, "SELECT min(s_quantity) >= 10 AND max(s_quantity) <= 100 FROM stock"), "t");
+    EXPECT_EQ(value(c, "SELECT bool_and(w_ytd = 300000.00 AND w_tax BETWEEN 0 AND 0.2) FROM warehouse"), "t");
+    EXPECT_EQ(value(c, "SELECT bool_and(d_ytd = 30000.00 AND d_next_o_id = 3001) FROM district"), "t");
+    EXPECT_EQ(value(c, "SELECT bool_and(c_credit IN ('GC', 'BC') AND c_discount BETWEEN 0 AND 0.5 AND c_balance = -10.00) FROM customer"), "t");
+    // 10% bad credit and 10% ORIGINAL, within what 60,000 and 300,000 draws allow.
+    EXPECT_EQ(value(c, "SELECT avg((c_credit = 'BC')::int) BETWEEN 0.09 AND 0.11 FROM customer"), "t");
+    EXPECT_EQ(value(c, "SELECT avg((s_data LIKE '%ORIGINAL%')::int) BETWEEN 0.09 AND 0.11 FROM stock"), "t");
+    // The first 1,000 customers of a district have the last names of 0..999, in order.
+    EXPECT_EQ(value(c, "SELECT c_last FROM customer WHERE c_w_id = 2 AND c_d_id = 3 AND c_id = 372"), "PRICALLYOUGHT");
+    EXPECT_EQ(value(c, "SELECT min(o_ol_cnt) >= 5 AND max(o_ol_cnt) <= 15 FROM orders"), "t");
+    // Orders 2,101 to 3,000 are undelivered: no carrier, their lines no delivery date.
+    EXPECT_EQ(value(c, "SELECT count(*) FROM orders WHERE o_carrier_id IS NULL"), "18000");
+    EXPECT_EQ(value(c, "SELECT bool_and((o_carrier_id IS NULL) = (o_id >= 2101)) FROM orders"), "t");
+    EXPECT_EQ(value(c, "SELECT bool_and((ol_delivery_d IS NULL) = (ol_o_id >= 2101) AND (ol_amount = 0) = (ol_o_id < 2101)) FROM order_line"), "t");
+    EXPECT_EQ(value(c, "SELECT bool_and(ol_i_id BETWEEN 1 AND 100000 AND ol_supply_w_id = ol_w_id) FROM order_line"), "t");
+}
+
+// Clause 3.3.2's conditions 1 to 4 hold from the start (and must after a run).
+TEST_F(TpccInitTest, TheLoadIsConsistent) {
+    const std::string& c = twoWarehouses();
+    EXPECT_EQ(value(c, "SELECT count(*) FROM warehouse w WHERE w_ytd <> (SELECT sum(d_ytd) FROM district WHERE d_w_id = w_id)"), "0");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM district WHERE d_next_o_id - 1 <> (SELECT max(o_id) FROM orders WHERE o_w_id = d_w_id AND o_d_id = d_id) "
+                       "OR d_next_o_id - 1 <> (SELECT max(no_o_id) FROM new_order WHERE no_w_id = d_w_id AND no_d_id = d_id)"),
+              "0");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM (SELECT no_w_id, no_d_id, max(no_o_id) - min(no_o_id) + 1 AS span, count(*) AS n "
+                       "FROM new_order GROUP BY 1, 2) d WHERE span <> n"),
+              "0");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM (SELECT o_w_id, o_d_id, sum(o_ol_cnt) AS lines FROM orders GROUP BY 1, 2) o "
+                       "WHERE lines <> (SELECT count(*) FROM order_line WHERE ol_w_id = o_w_id AND ol_d_id = o_d_id)"),
+              "0");
+}
+
+TEST_F(TpccInitTest, KeysAndIndexesAreMadeAfterTheLoad) {
+    const std::string& c = twoWarehouses();
+    EXPECT_EQ(value(c, "SELECT count(*) FROM pg_constraint WHERE contype = 'p' AND conrelid::regclass::text IN "
+                       "('warehouse', 'district', 'customer', 'new_order', 'orders', 'order_line', 'item', 'stock')"),
+              "8");
+    EXPECT_EQ(value(c, "SELECT indexdef FROM pg_indexes WHERE indexname = 'customer_i1'"),
+              "CREATE INDEX customer_i1 ON public.customer USING btree (c_w_id, c_d_id, c_last, c_first, c_id)");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM pg_indexes WHERE indexname = 'orders_i1'"), "1");
+    // Analysed, and vacuumed: the visibility map is set.
+    EXPECT_EQ(value(c, "SELECT bool_and(last_vacuum IS NOT NULL AND last_analyze IS NOT NULL) FROM pg_stat_user_tables"), "t");
+    EXPECT_EQ(value(c, "SELECT relallvisible > 0 FROM pg_class WHERE relname = 'stock'"), "t");
+}
+
+TEST_F(TpccInitTest, TheMarkerTellsWhatTheLoadUsed) {
+    tpcc::DataInfo info = tpcc::inspectData(twoWarehouses());
+    EXPECT_TRUE(info.complete);
+    EXPECT_TRUE(info.createdByScaleLab);
+    EXPECT_EQ(info.warehouses, 2);
+    EXPECT_EQ(info.seed, 42u);
+    Random rng(42);
+    tpcc::NurandConstants load = tpcc::loadConstants(rng);
+    EXPECT_EQ(info.constants.lastName, load.lastName);
+    EXPECT_EQ(info.constants.customerId, load.customerId);
+    EXPECT_EQ(info.constants.itemId, load.itemId);
+}
+
+// Rows depend on the seed alone, not on which connection loaded which warehouse.
+TEST_F(TpccInitTest, OneConnectionOrSeveralLoadTheSameRows) {
+    std::string one = freshDatabase("tpcc_one_job");
+    tpcc::initData(one, options(2, 1, 42));
+    const char* digest = "SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM (SELECT c_id, c_d_id, c_w_id, c_last, c_data FROM customer "
+                         "UNION ALL SELECT ol_o_id, ol_d_id, ol_w_id, ol_i_id::text, ol_amount::text FROM order_line) t";
+    EXPECT_EQ(value(one, digest), value(twoWarehouses(), digest));
+    test::dropDatabase(server(), "tpcc_one_job");
+}
+
+TEST_F(TpccInitTest, ALoadRefusesTablesScaleLabDidNotMake) {
+    std::string c = freshDatabase("tpcc_theirs");
+    value(c, "CREATE TABLE orders (id int); INSERT INTO orders VALUES (7); SELECT 1");
+    std::string error = test::errorOf([&] { tpcc::initData(c, options(1, 1, 1)); });
+    EXPECT_NE(error.find("tables named as TPROC-C's (orders) that ScaleLab did not create"), std::string::npos) << error;
+    tpcc::InitOptions reinit = options(1, 1, 1);
+    reinit.reinit = true;
+    error = test::errorOf([&] { tpcc::initData(c, reinit); });
+    EXPECT_NE(error.find("did not create"), std::string::npos) << error;
+    EXPECT_EQ(value(c, "SELECT sum(id) FROM orders"), "7");
+    test::dropDatabase(server(), "tpcc_theirs");
+}
+
+TEST_F(TpccInitTest, ScaleLabsTablesAreReloadedOnlyWithReinit) {
+    std::string c = freshDatabase("tpcc_reinit");
+    tpcc::initData(c, options(1, 2, 5));
+    std::string error = test::errorOf([&] { tpcc::initData(c, options(1, 2, 6)); });
+    EXPECT_NE(error.find("already holds TPROC-C tables"), std::string::npos) << error;
+    EXPECT_NE(error.find("1 warehouse. Run against them as they are, or re-create them with --reinit."), std::string::npos) << error;
+    EXPECT_EQ(tpcc::inspectData(c).seed, 5u);
+    tpcc::InitOptions again = options(1, 2, 6);
+    again.reinit = true;
+    tpcc::initData(c, again);
+    EXPECT_EQ(tpcc::inspectData(c).seed, 6u);
+    EXPECT_EQ(value(c, "SELECT count(*) FROM customer"), "30000");
+    test::dropDatabase(server(), "tpcc_reinit");
+}
+
+TEST(TpccInitOptions, BadValuesAreRefusedBeforeConnecting) {
+    tpcc::InitOptions o;
+    o.warehouses = 0;
+    EXPECT_EQ(test::errorOf([&] { tpcc::checkInitOptions(o); }), "--warehouses must be in range 1..100000 (got 0)");
+    o.warehouses = 3;
+    o.jobs = -1;
+    EXPECT_EQ(test::errorOf([&] { tpcc::checkInitOptions(o); }), "--jobs must be in range 0..256, 0 for one per CPU (got -1)");
+    o.jobs = 8;
+    EXPECT_EQ(tpcc::loadJobs(o), 4);  // at most one per warehouse and one for item
+}
+
+} // namespace
