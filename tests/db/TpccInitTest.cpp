@@ -85,20 +85,19 @@ TEST_F(TpccInitTest, ValuesLieInTheSpecificationsRanges) {
     EXPECT_EQ(value(c, "SELECT bool_and(ol_i_id BETWEEN 1 AND 100000 AND ol_supply_w_id = ol_w_id) FROM order_line"), "t");
 }
 
-// Clause 3.3.2's conditions 1 to 4 hold from the start (and must after a run).
-TEST_F(TpccInitTest, TheLoadIsConsistent) {
-    const std::string& c = twoWarehouses();
-    EXPECT_EQ(value(c, "SELECT count(*) FROM warehouse w WHERE w_ytd <> (SELECT sum(d_ytd) FROM district WHERE d_w_id = w_id)"), "0");
-    EXPECT_EQ(value(c, "SELECT count(*) FROM district WHERE d_next_o_id - 1 <> (SELECT max(o_id) FROM orders WHERE o_w_id = d_w_id AND o_d_id = d_id) "
-                       "OR d_next_o_id - 1 <> (SELECT max(no_o_id) FROM new_order WHERE no_w_id = d_w_id AND no_d_id = d_id)"),
-              "0");
-    EXPECT_EQ(value(c, "SELECT count(*) FROM (SELECT no_w_id, no_d_id, max(no_o_id) - min(no_o_id) + 1 AS span, count(*) AS n "
-                       "FROM new_order GROUP BY 1, 2) d WHERE span <> n"),
-              "0");
-    EXPECT_EQ(value(c, "SELECT count(*) FROM (SELECT o_w_id, o_d_id, sum(o_ol_cnt) AS lines FROM orders GROUP BY 1, 2) o "
-                       "WHERE lines <> (SELECT count(*) FROM order_line WHERE ol_w_id = o_w_id AND ol_d_id = o_d_id)"),
-              "0");
+// Clause 3.3.2's conditions 1 to 4, as the rows that break each: all hold from the start, and
+// must after any run.
+std::string consistencyViolations(const std::string& c) {
+    return value(c, "SELECT count(*) FROM warehouse w WHERE w_ytd <> (SELECT sum(d_ytd) FROM district WHERE d_w_id = w_id)") + " " +
+           value(c, "SELECT count(*) FROM district WHERE d_next_o_id - 1 <> (SELECT max(o_id) FROM orders WHERE o_w_id = d_w_id AND o_d_id = d_id) "
+                    "OR d_next_o_id - 1 <> (SELECT max(no_o_id) FROM new_order WHERE no_w_id = d_w_id AND no_d_id = d_id)") + " " +
+           value(c, "SELECT count(*) FROM (SELECT no_w_id, no_d_id, max(no_o_id) - min(no_o_id) + 1 AS span, count(*) AS n "
+                    "FROM new_order GROUP BY 1, 2) d WHERE span <> n") + " " +
+           value(c, "SELECT count(*) FROM (SELECT o_w_id, o_d_id, sum(o_ol_cnt) AS lines FROM orders GROUP BY 1, 2) o "
+                    "WHERE lines <> (SELECT count(*) FROM order_line WHERE ol_w_id = o_w_id AND ol_d_id = o_d_id)");
 }
+
+TEST_F(TpccInitTest, TheLoadIsConsistent) { EXPECT_EQ(consistencyViolations(twoWarehouses()), "0 0 0 0"); }
 
 TEST_F(TpccInitTest, KeysAndIndexesAreMadeAfterTheLoad) {
     const std::string& c = twoWarehouses();
@@ -162,6 +161,66 @@ TEST_F(TpccInitTest, ScaleLabsTablesAreReloadedOnlyWithReinit) {
     EXPECT_EQ(tpcc::inspectData(c).seed, 6u);
     EXPECT_EQ(value(c, "SELECT count(*) FROM customer"), "30000");
     test::dropDatabase(server(), "tpcc_reinit");
+}
+
+// Each transaction's function once, on its own database, and what it changed.
+TEST_F(TpccInitTest, TheFiveTransactionsDoWhatTheirProfilesSay) {
+    std::string c = freshDatabase("tpcc_transactions");
+    tpcc::initData(c, options(1, 2, 3));
+    std::string cItem = std::to_string(tpcc::inspectData(c).constants.itemId);
+    auto stockOrders = [&] { return std::stoll(value(c, "SELECT sum(s_order_cnt) FROM stock")); };
+
+    // New-Order: the district's next id taken, the order, its new_order row and 10 lines.
+    long long before = stockOrders();
+    EXPECT_NE(value(c, "SELECT tprocc_new_order(1, 1, 1, 5, 10, false, 12345, " + cItem + ")"), "NULL");
+    EXPECT_EQ(value(c, "SELECT d_next_o_id FROM district WHERE d_w_id = 1 AND d_id = 1"), "3002");
+    EXPECT_EQ(value(c, "SELECT o_c_id || ' ' || o_ol_cnt || ' ' || (o_carrier_id IS NULL) FROM orders WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 3001"),
+              "5 10 true");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM new_order WHERE no_w_id = 1 AND no_d_id = 1 AND no_o_id = 3001"), "1");
+    EXPECT_EQ(value(c, "SELECT count(*) || ' ' || min(ol_number) || ' ' || max(ol_number) FROM order_line "
+                       "WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 3001 AND ol_delivery_d IS NULL AND ol_amount > 0"),
+              "10 1 10");
+    EXPECT_EQ(stockOrders(), before + 10);
+
+    // New-Order with the unused item: NULL, and the caller's rollback leaves nothing.
+    {
+        pqxx::connection conn(c);
+        pqxx::work tx(conn);
+        EXPECT_TRUE(tx.exec("SELECT tprocc_new_order(1, 1, 2, 7, 6, true, 99, " + cItem + ")")[0][0].is_null());
+        tx.abort();
+    }
+    EXPECT_EQ(value(c, "SELECT d_next_o_id FROM district WHERE d_w_id = 1 AND d_id = 2"), "3001");
+    EXPECT_EQ(stockOrders(), before + 10);
+
+    // Payment by last name: warehouse, district and customer paid; one history row.
+    EXPECT_NE(value(c, "SELECT tprocc_payment(1, 3, 1, 3, NULL, tprocc_last_name(371), 123.45)"), "NULL");
+    EXPECT_EQ(value(c, "SELECT w_ytd FROM warehouse WHERE w_id = 1"), "300123.45");
+    EXPECT_EQ(value(c, "SELECT d_ytd FROM district WHERE d_w_id = 1 AND d_id = 3"), "30123.45");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM customer WHERE c_w_id = 1 AND c_d_id = 3 AND c_payment_cnt = 2 AND c_last = 'PRICALLYOUGHT'"), "1");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM history WHERE h_amount = 123.45"), "1");
+    // Payment by id, of a customer with bad credit: the payment is written in front of C_DATA.
+    std::string bad = value(c, "SELECT c_id FROM customer WHERE c_w_id = 1 AND c_d_id = 4 AND c_credit = 'BC' ORDER BY c_id LIMIT 1");
+    value(c, "SELECT tprocc_payment(1, 4, 1, 4, " + bad + ", NULL, 10.00)");
+    EXPECT_EQ(value(c, "SELECT left(c_data, 19) FROM customer WHERE c_w_id = 1 AND c_d_id = 4 AND c_id = " + bad),
+              (bad + " 4 1 4 1 10.00 | ").substr(0, 19));
+
+    // Order-Status of the customer who just ordered: the 10 lines of order 3,001.
+    EXPECT_EQ(value(c, "SELECT tprocc_order_status(1, 1, 5, NULL)"), "10");
+    EXPECT_EQ(value(c, "SELECT tprocc_order_status(1, 1, NULL, tprocc_last_name(0)) BETWEEN 5 AND 15"), "t");
+
+    // Delivery: the oldest undelivered order of each district (2,101) delivered and paid.
+    EXPECT_EQ(value(c, "SELECT tprocc_delivery(1, 7)"), "10");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM new_order"), std::to_string(9000 + 1 - 10));
+    EXPECT_EQ(value(c, "SELECT count(*) FROM orders WHERE o_id = 2101 AND o_carrier_id = 7"), "10");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM order_line WHERE ol_o_id = 2101 AND ol_delivery_d IS NULL"), "0");
+    EXPECT_EQ(value(c, "SELECT count(*) FROM customer WHERE c_delivery_cnt = 1"), "10");
+
+    // Stock-Level: a count of items, at most the 20 orders' lines.
+    EXPECT_EQ(value(c, "SELECT tprocc_stock_level(1, 1, 20) BETWEEN 0 AND 300"), "t");
+    EXPECT_EQ(value(c, "SELECT tprocc_last_name(371)"), "PRICALLYOUGHT");
+
+    EXPECT_EQ(consistencyViolations(c), "0 0 0 0");
+    test::dropDatabase(server(), "tpcc_transactions");
 }
 
 TEST(TpccInitOptions, BadValuesAreRefusedBeforeConnecting) {

@@ -1,6 +1,7 @@
 #include "load/data/TpccLoad.h"
 
 #include "load/data/SyncConnection.h"
+#include "load/data/TpccProcedures.h"
 #include "load/data/TpccRows.h"
 #include "util/Clock.h"
 #include "util/Error.h"
@@ -126,6 +127,11 @@ public:
         inParallel(conninfo_, jobs_, statements.size(), [&](SyncConnection& c, size_t i) { c.exec(statements[i]); });
     }
 
+    void functions(SyncConnection& c) {
+        say("creating the transactions' functions...");
+        c.exec(proceduresSql());
+    }
+
     void analyze() {
         say("vacuuming and analysing...");
         inParallel(conninfo_, jobs_, std::size(kTables), [&](SyncConnection& c, size_t i) {
@@ -230,6 +236,7 @@ void initData(const std::string& conninfo, const InitOptions& o) {
         {"create tables", [&] { loader.createTables(c); }},
         {"load", [&] { loader.load(); }},
         {"keys", [&] { loader.keys(); }},
+        {"functions", [&] { loader.functions(c); }},
         {"vacuum analyze", [&] { loader.analyze(); }},
     };
     std::string timings;
