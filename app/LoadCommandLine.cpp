@@ -111,6 +111,10 @@ Command addRunCommand(CommandLine& line) {
     runCmd->get_option("--transactions")->excludes("--time");
     runCmd->add_flag("-S,--select-only", run->selectOnly, "Built-in select-only script");
     runCmd->add_flag("-N,--skip-some-updates", run->skipSomeUpdates, "Built-in simple-update script");
+    runCmd->add_option("--workload", run->workload,
+                       "pgbench (default: the scripts of -b, -f, -S, -N) or tprocc: TPC-C's order entry on the tables of "
+                       "`scalelab init --workload tprocc`")
+        ->check(CLI::IsMember({"pgbench", "tprocc"}));
     runCmd->add_option("-b,--builtin", run->builtins,
                        "Built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only (-b list: list them)");
     runCmd->add_option("--show-script", run->showScript, "Print the built-in script NAME, then exit");

@@ -9,6 +9,7 @@
 #include "load/LoadRun.h"
 #include "load/data/PgbenchData.h"
 #include "load/data/TpccLoad.h"
+#include "load/data/TpccScripts.h"
 #include "metrics/RemoteMachine.h"
 #include "metrics/SystemSampler.h"
 #include "load/script/Random.h"
@@ -44,6 +45,13 @@ Workload buildWorkload(const RunArgs& a) {
     }
     if (a.shuffle) throw Error("--shuffle applies to --replay only");
     Workload w;
+    if (a.workload == "tprocc") {
+        if (!a.builtins.empty() || !a.files.empty() || a.selectOnly || a.skipSomeUpdates)
+            throw Error("--workload tprocc runs its own scripts: drop -b, -f, -S and -N");
+        tpcc::addScripts(w);  // their variables come from the data, once the target is open
+        for (const auto& d : a.defines) w.define(d);
+        return w;
+    }
     if (a.selectOnly) w.addBuiltin("select-only");
     if (a.skipSomeUpdates) w.addBuiltin("simple-update");
     for (const auto& b : a.builtins) w.addBuiltin(b);
@@ -54,7 +62,7 @@ Workload buildWorkload(const RunArgs& a) {
 }
 
 bool usesBuiltin(const RunArgs& a) {
-    return a.replay.empty() && (a.selectOnly || a.skipSomeUpdates || !a.builtins.empty() || a.files.empty());
+    return a.replay.empty() && a.workload != "tprocc" && (a.selectOnly || a.skipSomeUpdates || !a.builtins.empty() || a.files.empty());
 }
 
 std::string fmt(const char* format, double v) {
@@ -376,6 +384,8 @@ int runRunCommand(const RunArgs& a) {
         spec.threads = a.threads;
         spec.rate = a.rate;
         spec.vacuum = a.noVacuum ? RunVacuum::None : a.vacuumAll ? RunVacuum::All : RunVacuum::Pgbench;
+        // pgbench's housekeeping is of pgbench's tables; TPROC-C's are left as they are.
+        if (a.workload == "tprocc") spec.vacuum = RunVacuum::None;
         // pgbench's rules for the log options, in its words.
         if (!a.log && !a.logPrefix.empty()) throw Error("log file prefix (--log-prefix) is allowed only when logging transactions (-l)");
         if (!a.log && a.samplingRate != 0) throw Error("log sampling (--sampling-rate) is allowed only when logging transactions (-l)");
@@ -420,6 +430,15 @@ int runRunCommand(const RunArgs& a) {
             need.otherwise = "run `scalelab init --conninfo ... --scale N` (or pgbench -i) first";
             data = ensurePgbenchData(target.conninfo, need, note);
         }  // custom scripts alone do not read the tables' scale (scaleForRun)
+        if (a.workload == "tprocc") {
+            tpcc::DataInfo tpccData = tpcc::inspectData(target.conninfo);
+            uint64_t seed = spec.seed ? *spec.seed : static_cast<uint64_t>(realtimeNs() / 1000);
+            tpcc::NurandConstants c = tpcc::defineRunVariables(spec.workload, tpccData, seed);
+            note("TPROC-C: " + std::to_string(tpccData.warehouses) + (tpccData.warehouses == 1 ? " warehouse" : " warehouses") +
+                 ", the run's NURand constants C_LAST " + std::to_string(c.lastName) + " (the load's " +
+                 std::to_string(tpccData.constants.lastName) + "), C_ID " + std::to_string(c.customerId) + ", OL_I_ID " +
+                 std::to_string(c.itemId));
+        }
         spec.scale = scaleForRun(usesBuiltin(a), data, a.scale, note);
 
         std::function<void(const LoadSample&)> progress;

@@ -42,6 +42,7 @@ struct RunArgs {
     RunSettings settings;
     bool selectOnly = false;     // -S
     bool skipSomeUpdates = false;  // -N
+    std::string workload;        // --workload: "" or pgbench (the scripts of -b/-f/-S/-N), tprocc (core/load/data/TpccScripts.h)
     std::vector<std::string> builtins;
     std::vector<std::string> files;
     std::string replay;

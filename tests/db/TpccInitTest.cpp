@@ -7,6 +7,7 @@
 #include "SharedServer.h"
 
 #include "load/data/TpccLoad.h"
+#include "load/data/TpccScripts.h"
 
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
@@ -221,6 +222,23 @@ TEST_F(TpccInitTest, TheFiveTransactionsDoWhatTheirProfilesSay) {
 
     EXPECT_EQ(consistencyViolations(c), "0 0 0 0");
     test::dropDatabase(server(), "tpcc_transactions");
+}
+
+// A run's variables come from the data's marker: without ScaleLab's complete tables, none.
+TEST_F(TpccInitTest, TheScriptSetTakesItsVariablesFromTheData) {
+    Workload w;
+    tpcc::addScripts(w);
+    EXPECT_EQ(w.describe(), "new_order@4455, new_order_rollback@45, payment@4300, order_status@400, delivery@400, stock_level@400");
+    EXPECT_EQ(w.totalWeight(), 10000);
+    tpcc::DataInfo none;
+    EXPECT_NE(test::errorOf([&] { tpcc::defineRunVariables(w, none, 1); }).find("run `scalelab init --workload tprocc -w N` first"),
+              std::string::npos);
+    tpcc::DataInfo data = tpcc::inspectData(twoWarehouses());
+    tpcc::NurandConstants run = tpcc::defineRunVariables(w, data, 77);
+    EXPECT_TRUE(tpcc::lastNameConstantsAllowed(data.constants.lastName, run.lastName));
+    std::vector<std::string> defined;
+    for (const auto& d : w.defines()) defined.push_back(d.value);
+    EXPECT_EQ(defined, (std::vector<std::string>{"2", std::to_string(run.lastName), std::to_string(run.customerId), std::to_string(run.itemId)}));
 }
 
 TEST(TpccInitOptions, BadValuesAreRefusedBeforeConnecting) {

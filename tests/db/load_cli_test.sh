@@ -48,6 +48,21 @@ grep -q '^scalelab: done in .* s (drop tables .* load .* keys .* vacuum analyze 
   fail "tprocc marker: $(q "select obj_description('warehouse'::regclass, 'pg_class')")"
 expect_rc 1 "init --workload tprocc again without --reinit" "$scalelab" init --data "$data" --workload tprocc -w 1
 grep -q 're-create them with --reinit' "$work/out" || fail "tprocc re-init message: $(cat "$work/out")"
+# The TPROC-C script set over those tables: no failure, the 1% rollbacks rolled back, and the
+# consistency conditions 1 to 4 of TPC-C's clause 3.3.2 still hold.
+expect_rc 0 "run --workload tprocc" "$scalelab" run --data "$data" --workload tprocc -c 6 -j 2 -t 60 -M prepared --random-seed 3
+grep -qF 'transaction type: new_order@4455, new_order_rollback@45, payment@4300, order_status@400, delivery@400, stock_level@400' "$work/out" ||
+  fail "tprocc scripts: $(cat "$work/out")"
+grep -q '^number of transactions actually processed: 360/360$' "$work/out" || fail "tprocc transactions: $(cat "$work/out")"
+grep -q '^number of failed transactions: 0 ' "$work/out" || fail "tprocc failures: $(cat "$work/out")"
+grep -q "^scalelab: TPROC-C: 1 warehouse, the run's NURand constants C_LAST " "$work/out" || fail "tprocc note: $(cat "$work/out")"
+[[ $(q "select count(*) from warehouse w where w_ytd <> (select sum(d_ytd) from district where d_w_id = w_id)") == 0 ]] || fail "tprocc: W_YTD"
+[[ $(q "select count(*) from district where d_next_o_id - 1 <> (select max(o_id) from orders where o_w_id = d_w_id and o_d_id = d_id)") == 0 ]] ||
+  fail "tprocc: D_NEXT_O_ID"
+[[ $(q "select (select sum(o_ol_cnt) from orders) = (select count(*) from order_line)") == t ]] || fail "tprocc: order lines"
+[[ $(q "select sum(d_next_o_id) > 30010 from district") == t ]] || fail "tprocc: no New-Order was committed"
+expect_rc 1 "run --workload tprocc with -b" "$scalelab" run --data "$data" --workload tprocc -b select-only
+grep -qF 'runs its own scripts: drop -b, -f, -S and -N' "$work/out" || fail "tprocc with -b: $(cat "$work/out")"
 # pgbench's tables and TPROC-C's live side by side: nothing of one is dropped by the other.
 [[ $(q "select count(*) from pgbench_branches") == 1 ]] || fail "the pgbench tables must survive a TPROC-C init"
 

@@ -1,0 +1,28 @@
+#pragma once
+// TPROC-C's script set (issue 36): six scripts in the pgbench language that call the
+// transactions' functions (TpccProcedures.h), weighted as TPC-C's minimum mix, so that every
+// run option, placement and metric of `scalelab run` applies unchanged:
+//   new_order 4455, new_order_rollback 45 (1% of New-Order, clause 2.4.1.4), payment 4300,
+//   order_status 400, delivery 400, stock_level 400 (of 10,000).
+// Each client's home warehouse is :client_id % :warehouses + 1 (clients spread over the
+// warehouses in turn, as HammerDB's virtual users are); districts and customers are drawn per
+// transaction.
+#include "load/data/TpccLoad.h"
+#include "load/script/Workload.h"
+
+#include <cstdint>
+
+namespace scalelab::tpcc {
+
+// Adds the six scripts to `w`. Their variables come from defineRunVariables.
+void addScripts(Workload& w);
+
+// Defines :warehouses (the data's) and the run's NURand constants :c_last_c, :c_id_c,
+// :c_item_c, drawn from `seed` and the load's by clause 2.1.6.1. Throws Error when the data is
+// not complete TPROC-C data made by ScaleLab (the constants of the load are in its marker).
+NurandConstants defineRunVariables(Workload& w, const DataInfo& data, uint64_t seed);
+
+// The scripts' names, in the order addScripts adds them.
+extern const char* const kScriptNames[6];
+
+} // namespace scalelab::tpcc
