@@ -18,8 +18,6 @@ const char* const kMarkerPrefix = "created by ScaleLab";
 const char* const kAllSteps = "dtgGvpf";
 constexpr int64_t kScale32BitThreshold = 20000;  // pgbench's: aid is bigint from this scale on
 
-using Connection = SyncConnection;
-
 double secondsSince(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -32,7 +30,7 @@ std::string fixed2(double v) {
 
 class Initializer {
 public:
-    Initializer(Connection& c, const PgbenchInitOptions& o) : c_(c), o_(o) {}
+    Initializer(SyncConnection& c, const PgbenchInitOptions& o) : c_(c), o_(o) {}
 
     void dropTables() {
         say("dropping old tables...");
@@ -195,7 +193,7 @@ private:
         c_.endCopy(what);
     }
 
-    Connection& c_;
+    SyncConnection& c_;
     const PgbenchInitOptions& o_;
 };
 
@@ -204,7 +202,7 @@ private:
 PgbenchDataInfo inspectPgbenchData(const std::string& conninfo) {
     PgbenchDataInfo info;
     try {
-        Connection c(conninfo);
+        SyncConnection c(conninfo);
         for (const char* t : kTables)
             if (!c.value(std::string("SELECT to_regclass('") + t + "')").empty()) info.presentTables.emplace_back(t);
         info.complete = info.presentTables.size() == 4;
@@ -296,7 +294,7 @@ void initPgbenchData(const std::string& conninfo, const PgbenchInitOptions& give
                         ") were not created by ScaleLab (pgbench -i, or by hand?). ScaleLab drops only tables it "
                         "created; drop them yourself or initialize another database.");
     }
-    Connection c(conninfo);
+    SyncConnection c(conninfo);
     Initializer init(c, o);
     std::string timings;
     double total = 0;
@@ -338,7 +336,7 @@ const char* runVacuumName(RunVacuum v) {
 std::vector<HousekeepingStep> prepareForRun(const std::string& conninfo, RunVacuum vacuum) {
     std::vector<HousekeepingStep> done;
     if (vacuum == RunVacuum::None) return done;
-    Connection c(conninfo);
+    SyncConnection c(conninfo);
     std::vector<std::string> statements = {"vacuum pgbench_branches", "vacuum pgbench_tellers", "truncate pgbench_history"};
     if (vacuum == RunVacuum::All) statements.push_back("vacuum analyze pgbench_accounts");
     for (const auto& s : statements) done.push_back({s, c.tryExec(s)});

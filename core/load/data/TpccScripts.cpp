@@ -4,9 +4,9 @@
 
 namespace scalelab::tpcc {
 
-const char* const kScriptNames[6] = {"new_order", "new_order_rollback", "payment", "order_status", "delivery", "stock_level"};
-
 namespace {
+
+const char* const kScriptNames[6] = {"new_order", "new_order_rollback", "payment", "order_status", "delivery", "stock_level"};
 
 // NURand(A, x, y) of clause 2.1.6 in pgbench expressions, with the run's constant C.
 #define HOME "\\set w_id :client_id % :warehouses + 1\n\\set d_id random(1, 10)\n"

@@ -22,7 +22,4 @@ void addScripts(Workload& w);
 // not complete TPROC-C data made by ScaleLab (the constants of the load are in its marker).
 NurandConstants defineRunVariables(Workload& w, const DataInfo& data, uint64_t seed);
 
-// The scripts' names, in the order addScripts adds them.
-extern const char* const kScriptNames[6];
-
 } // namespace scalelab::tpcc
