@@ -12,7 +12,7 @@ namespace {
 // Values of free-text options that are still a small set (their validators accept patterns).
 const std::map<std::string, std::string> kKnownValues = {
     {"placement", "smt-on smt-off cores: pus:"},
-    {"metric", "tps latency_mean latency_p95 latency_p99 logical_reads cpu_busy server_cpu"},
+    {"metric", "tps latency_mean latency_p95 latency_p99 logical_reads cpu_busy server_cpu nopm tpm"},
     {"error-bars", "ci sd minmax"},
     {"builtin", "tpcb-like simple-update select-only list"},
     {"show-script", "tpcb-like simple-update select-only"},

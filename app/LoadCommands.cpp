@@ -9,6 +9,7 @@
 #include "load/LoadRun.h"
 #include "load/data/PgbenchData.h"
 #include "load/data/TpccLoad.h"
+#include "load/data/TpccResults.h"
 #include "load/data/TpccScripts.h"
 #include "metrics/RemoteMachine.h"
 #include "metrics/SystemSampler.h"
@@ -98,27 +99,72 @@ void printSystemSummary(const SystemSample& m, const MetricsMachine* machine) {
                     "this point measures the client, not the server\n", m.loadGeneratorCpuPct.value_or(0));
 }
 
-// -r, in pgbench's layout: mean latency in ms, failures (and retries with --max-tries), the
-// command's first line; a section per script when there are several.
-void printPerCommand(const LoadSpec& spec, const LoadResult& r) {
-    const char* what = spec.maxTries == 1 ? "statement latencies in milliseconds and failures:"
-                                          : "statement latencies in milliseconds, failures and retries:";
-    size_t scripts = spec.workload.scripts.size();
-    int shown = -1;
+// -r's lines of one script: mean latency in ms, failures (and retries with --max-tries), the
+// command's first line.
+void printCommands(const LoadSpec& spec, const LoadResult& r, int script, const char* prefix) {
+    std::cout << prefix
+              << (spec.maxTries == 1 ? "statement latencies in milliseconds and failures:"
+                                     : "statement latencies in milliseconds, failures and retries:")
+              << "\n";
     for (const auto& c : r.commands) {
-        if (c.script != shown) {
-            shown = c.script;
-            if (scripts > 1)
-                std::cout << "SQL script " << c.script + 1 << ": " << spec.workload.scripts[static_cast<size_t>(c.script)].name
-                          << "\n - weight: " << spec.workload.scripts[static_cast<size_t>(c.script)].weight << "\n - ";
-            std::cout << what << "\n";
-        }
+        if (c.script != script) continue;
         if (spec.maxTries == 1)
             std::printf("   %11.3f  %10llu  %s\n", c.meanMs, static_cast<unsigned long long>(c.failures), c.text.c_str());
         else
             std::printf("   %11.3f  %10llu  %10llu  %s\n", c.meanMs, static_cast<unsigned long long>(c.failures),
                         static_cast<unsigned long long>(c.retries), c.text.c_str());
         std::fflush(stdout);
+    }
+}
+
+// pgbench's section per script when a run has several (its per_script_stats), each with its
+// -r lines; with one script, -r's lines alone. ScaleLab adds each script's latency percentiles.
+void printPerScript(const LoadSpec& spec, const LoadResult& r) {
+    if (r.scripts.empty()) {  // one script, or a replay's statements (no per-script counts)
+        if (!spec.reportPerCommand) return;
+        const auto& scripts = spec.workload.scripts;
+        for (size_t i = 0; i < scripts.size(); ++i) {
+            if (scripts.size() > 1) std::cout << "SQL script " << i + 1 << ": " << scripts[i].name << "\n - weight: " << scripts[i].weight << "\n";
+            printCommands(spec, r, static_cast<int>(i), scripts.size() > 1 ? " - " : "");
+        }
+        return;
+    }
+    uint64_t all = 0;
+    int totalWeight = 0;
+    for (const auto& s : r.scripts) all += s.ended(), totalWeight += s.weight;
+    for (size_t i = 0; i < r.scripts.size(); ++i) {
+        const ScriptReport& s = r.scripts[i];
+        uint64_t ended = s.ended();
+        auto pct = [](uint64_t n, uint64_t of, const char* f) { return of ? fmt(f, 100.0 * static_cast<double>(n) / static_cast<double>(of)) : std::string("-"); };
+        std::cout << "SQL script " << i + 1 << ": " << s.name << "\n"
+                  << " - weight: " << s.weight << " (targets " << pct(static_cast<uint64_t>(s.weight), static_cast<uint64_t>(totalWeight), "%.1f")
+                  << "% of total)\n"
+                  << " - " << ended << " transactions (" << pct(ended, all, "%.1f") << "% of total)\n";
+        if (ended > 0) {
+            std::cout << " - number of transactions actually processed: " << s.transactions << " (tps = "
+                      << fmt("%f", r.measuredSeconds > 0 ? static_cast<double>(s.transactions) / r.measuredSeconds : 0.0) << ")\n"
+                      << " - number of failed transactions: " << s.failures.total() << " (" << pct(s.failures.total(), ended, "%.3f") << "%)\n";
+            if (spec.failuresDetailed)
+                std::cout << " - number of serialization failures: " << s.failures.serialization << " ("
+                          << pct(s.failures.serialization, ended, "%.3f") << "%)\n"
+                          << " - number of deadlock failures: " << s.failures.deadlock << " (" << pct(s.failures.deadlock, ended, "%.3f") << "%)\n"
+                          << " - number of other failures: " << s.failures.other << " (" << pct(s.failures.other, ended, "%.3f") << "%)\n";
+            if (spec.maxTries != 1)
+                std::cout << " - number of transactions retried: " << s.retriedTransactions << " (" << pct(s.retriedTransactions, ended, "%.3f")
+                          << "%)\n"
+                          << " - total number of retries: " << s.retries << "\n";
+            if (spec.rate > 0 && spec.latencyLimitMs > 0)
+                std::cout << " - number of transactions skipped: " << s.skipped << " (" << pct(s.skipped, ended, "%.3f") << "%)\n";
+        }
+        const LatencySummary& l = s.latency;
+        if (l.count == 0) std::cout << " - latency: none (no transaction completed)\n";
+        else
+            std::cout << " - latency average = " << fmt("%.3f", l.meanMs) << " ms\n"
+                      << " - latency stddev = " << fmt("%.3f", l.stddevMs) << " ms\n"
+                      << " - latency percentiles: p50 = " << fmt("%.3f", l.p50Ms) << ", p90 = " << fmt("%.3f", l.p90Ms)
+                      << ", p95 = " << fmt("%.3f", l.p95Ms) << ", p99 = " << fmt("%.3f", l.p99Ms) << ", p99.9 = " << fmt("%.3f", l.p999Ms)
+                      << ", max = " << fmt("%.3f", l.maxMs) << " ms\n";
+        if (spec.reportPerCommand) printCommands(spec, r, static_cast<int>(i), " - ");
     }
 }
 
@@ -180,7 +226,8 @@ void printReport(const LoadSpec& spec, const LoadResult& r, const std::string& p
         std::cout << "initial connection time = " << fmt("%.3f", r.connectSeconds * 1000) << " ms\n"
                   << "tps = " << fmt("%f", r.tps) << " (without initial connection time)\n";
     }
-    if (spec.reportPerCommand) printPerCommand(spec, r);
+    for (const auto& line : tpcc::reportLines(r)) std::cout << line << "\n";
+    printPerScript(spec, r);
     if (!r.engine.empty())
         std::cout << "engine: " << r.engine << (r.engineWhy.empty() ? "" : " (libpq: " + r.engineWhy + ")") << "\n";
     std::cout << "status: " << runStatusName(r.status) << "\n";

@@ -107,7 +107,7 @@ Command addReportCommand(CommandLine& line) {
     auto report = std::make_shared<ReportArgs>();
     auto* reportCmd = line.app.add_subcommand("report", "Points, comparisons, USL fits and peaks of an experiment");
     reportCmd->add_option("experiment", report->experiment, kExperimentHelp)->required();
-    reportCmd->add_option("--metric", report->metric, "tps, latency_mean, latency_p95, latency_p99, logical_reads, cpu_busy, server_cpu");
+    reportCmd->add_option("--metric", report->metric, "tps, latency_mean, latency_p95, latency_p99, logical_reads, cpu_busy, server_cpu, nopm, tpm (TPROC-C)");
     reportCmd->add_option("--x", report->x, "The points' x axis: clients, rate (the offered rate of a plan with a list of rates) "
                                            "or scale (of a plan with a list of data scales); default: as the runs call for")
         ->check(CLI::IsMember({"clients", "rate", "scale"}));

@@ -48,6 +48,33 @@ double failedPercent(const LoadResult& r) {
     return ended ? 100.0 * static_cast<double>(r.failures.total()) / static_cast<double>(ended) : 0;
 }
 
+// Per script, summed over the workers (each kept its own, single-writer); none for one script.
+std::vector<ScriptReport> scriptReports(const LoadSpec& spec, const std::vector<std::unique_ptr<Worker>>& workers) {
+    std::vector<ScriptReport> out;
+    if (workers.empty() || workers.front()->scriptStats().empty()) return out;
+    for (size_t si = 0; si < spec.workload.scripts.size(); ++si) {
+        ScriptReport r;
+        r.name = spec.workload.scripts[si].name;
+        r.weight = spec.workload.scripts[si].weight;
+        LatencyHistogram latency;
+        for (const auto& w : workers) {
+            const Worker::ScriptStats& s = w->scriptStats()[si];
+            latency.merge(s.latency);
+            r.failures.serialization += s.failures.serialization;
+            r.failures.deadlock += s.failures.deadlock;
+            r.failures.other += s.failures.other;
+            r.retriedTransactions += s.retriedTransactions;
+            r.retries += s.retries;
+            r.skipped += s.skipped;
+        }
+        r.transactions = latency.count();
+        r.latency = latency.summary();
+        if (spec.keepHistograms) r.histogram = latency.data();
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
 Totals everything(const std::vector<std::unique_ptr<Worker>>& workers) {
     Totals t;
     for (const auto& w : workers) {
@@ -228,6 +255,7 @@ LoadResult LoadRun::run() {
     result.threads = threads;
     result.mode = spec_.mode;
     result.workload = spec_.workload.describe();
+    result.scriptSet = spec_.workload.scriptSet;
     result.scale = spec_.scale;
     result.seed = *spec_.seed;
     result.rate = spec_.rate;
@@ -376,6 +404,7 @@ LoadResult LoadRun::run() {
             }
         }
     }
+    result.scripts = scriptReports(spec_, workers);
     if (sh.go) {
         // A timed run's window is its duration, also when every client was done before the end
         // (a rate whose next arrivals lie after it). Only a stop, a failure or aborted clients

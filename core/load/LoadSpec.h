@@ -76,6 +76,20 @@ struct FailureCounts {
     uint64_t total() const { return serialization + deadlock + other; }
 };
 
+// One script of a run with several weighted scripts, over the counted window: pgbench's
+// "SQL script N" section, and TPROC-C's transactions (NOPM is new_order's transactions).
+struct ScriptReport {
+    std::string name;
+    int weight = 0;
+    uint64_t transactions = 0;         // committed
+    FailureCounts failures;
+    uint64_t retriedTransactions = 0, retries = 0;
+    uint64_t skipped = 0;              // -R with -L: slots of this script skipped for lateness
+    LatencySummary latency;            // of its committed transactions
+    std::optional<HistogramData> histogram;  // with keepHistograms: load hosts' shares merge
+    uint64_t ended() const { return transactions + failures.total() + skipped; }  // pgbench's script_total_cnt
+};
+
 // One interval of a run, handed to the observer as it ends.
 struct LoadSample {
     double startS = 0, endS = 0;       // since the clock started (after all clients connected)
@@ -122,6 +136,8 @@ struct LoadResult {
     std::optional<int> exitedOnAbort;
     std::vector<HousekeepingStep> housekeeping;  // what was done to the tables before the run
     std::vector<CommandReport> commands;         // -r
+    std::vector<ScriptReport> scripts;           // a workload of several weighted scripts; empty otherwise
+    std::string scriptSet;                       // the workload's Workload::scriptSet ("tprocc"), if any
     double connectionSecondsTotal = 0;           // -C: time spent connecting and disconnecting, all threads
     // The engine the clients' queries went through: "wire" or "libpq" ("wire+libpq" when some
     // connections could not use wire), and why libpq where it was chosen for them.

@@ -114,7 +114,7 @@ std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string
            "transactions", "failures", "measured_s", "latency_mean_ms", "latency_sd_ms", "latency_p50_ms", "latency_p90_ms",
            "latency_p95_ms", "latency_p99_ms", "latency_p999_ms", "latency_max_ms", "cpu_busy_pct", "loadgen_cpu_pct",
            "server_cpu_pct", "logical_reads_s", "commits_s", "started_at", "ended_at", "source", "error", "note",
-           "metrics_machine"});
+           "metrics_machine", "nopm", "tpm"});
     for (const auto& r : runs) {
         const auto& l = r.latency;
         w.row({std::to_string(r.id), r.runIndex ? std::to_string(*r.runIndex + 1) : "", r.series, std::to_string(r.clients),
@@ -123,7 +123,7 @@ std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string
                csvNumber(l.meanMs), csvNumber(l.stddevMs), csvNumber(l.p50Ms), csvNumber(l.p90Ms), csvNumber(l.p95Ms),
                csvNumber(l.p99Ms), csvNumber(l.p999Ms), csvNumber(l.maxMs), opt(r.cpuBusyPct), opt(r.loadGeneratorCpuPct),
                opt(r.serverCpuPct), opt(r.logicalReadsPerSec), opt(r.commitsPerSec), r.startedAt, r.endedAt, r.source,
-               r.error, r.note, metricsMachineOf(r)});
+               r.error, r.note, metricsMachineOf(r), opt(metricOf(r, RunMetric::Nopm)), opt(metricOf(r, RunMetric::Tpm))});
     }
     w.close();
     written.push_back(runsPath);

@@ -2,6 +2,9 @@
 
 #include "stats/PointGrouping.h"
 
+#include "load/data/TpccResults.h"
+#include "load/hosts/LoadResultJson.h"
+
 #include "util/Error.h"
 #include "util/Format.h"
 
@@ -23,7 +26,9 @@ const MetricInfo kMetrics[] = {{RunMetric::Tps, "tps", "transactions/s", "tps"},
                                {RunMetric::LatencyP99, "latency_p99", "ms", "latency p99"},
                                {RunMetric::LogicalReads, "logical_reads", "blocks/s", "logical reads"},
                                {RunMetric::CpuBusy, "cpu_busy", "%", "CPU busy"},
-                               {RunMetric::ServerCpu, "server_cpu", "% of one PU", "server CPU"}};
+                               {RunMetric::ServerCpu, "server_cpu", "% of one PU", "server CPU"},
+                               {RunMetric::Nopm, "nopm", "new orders/min", "NOPM"},
+                               {RunMetric::Tpm, "tpm", "transactions/min", "TPM"}};
 } // namespace
 
 RunMetric parseRunMetric(const std::string& name) {
@@ -57,6 +62,41 @@ namespace {
 // Missing values are NaN in memory (NULL in the file): they are no value, never 0.
 std::optional<double> present(double v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); }
 std::optional<double> present(const std::optional<double>& v) { return v ? present(*v) : std::nullopt; }
+
+// TPROC-C's metrics from the run's record (its result as JSON, load/hosts/LoadResultJson.h).
+std::string scriptSetOf(const RunRecord& r) {
+    auto it = r.detail.find("script_set");
+    return it != r.detail.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::optional<double> nopmOf(const RunRecord& r) {
+    std::string set = scriptSetOf(r);
+    if (!tpcc::isTprocc(set)) return std::nullopt;
+    auto it = r.detail.find("scripts");
+    if (it == r.detail.end() || !it->is_array()) return std::nullopt;
+    std::vector<ScriptReport> scripts;
+    try {
+        for (const auto& s : *it) scripts.push_back(scriptReportFromJson(s));
+    } catch (const Error&) {
+        return std::nullopt;  // a record edited by hand: no NOPM rather than a wrong one
+    }
+    return tpcc::newOrdersPerMinute(set, scripts, r.measuredSeconds);
+}
+
+std::optional<double> tpmOf(const RunRecord& r) {
+    const nlohmann::json* server = nullptr;
+    auto system = r.detail.find("system");
+    if (system != r.detail.end() && system->is_object()) {
+        auto it = system->find("server");
+        if (it != system->end() && it->is_object()) server = &*it;
+    }
+    auto rate = [&](const char* name) -> std::optional<double> {
+        if (!server) return std::nullopt;
+        auto it = server->find(name);
+        return it != server->end() && it->is_number() ? present(it->get<double>()) : std::nullopt;
+    };
+    return tpcc::transactionsPerMinute(scriptSetOf(r), rate("commits_s"), rate("rollbacks_s"));
+}
 } // namespace
 
 std::optional<double> metricOf(const RunRecord& r, RunMetric m) {
@@ -68,11 +108,15 @@ std::optional<double> metricOf(const RunRecord& r, RunMetric m) {
     case RunMetric::LogicalReads: return present(r.logicalReadsPerSec);
     case RunMetric::CpuBusy: return present(r.cpuBusyPct);
     case RunMetric::ServerCpu: return present(r.serverCpuPct);
+    case RunMetric::Nopm: return nopmOf(r);
+    case RunMetric::Tpm: return tpmOf(r);
     }
     return std::nullopt;
 }
 
-bool isThroughputMetric(RunMetric m) { return m == RunMetric::Tps || m == RunMetric::LogicalReads; }
+bool isThroughputMetric(RunMetric m) {
+    return m == RunMetric::Tps || m == RunMetric::LogicalReads || m == RunMetric::Nopm || m == RunMetric::Tpm;
+}
 
 std::vector<RunMetric> allRunMetrics() {
     std::vector<RunMetric> all;

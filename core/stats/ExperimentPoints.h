@@ -11,7 +11,8 @@
 
 namespace scalelab {
 
-enum class RunMetric { Tps, LatencyMean, LatencyP95, LatencyP99, LogicalReads, CpuBusy, ServerCpu };
+// Nopm and Tpm are TPROC-C's (load/data/TpccResults.h): none for a run of another workload.
+enum class RunMetric { Tps, LatencyMean, LatencyP95, LatencyP99, LogicalReads, CpuBusy, ServerCpu, Nopm, Tpm };
 RunMetric parseRunMetric(const std::string& name);  // "tps", "latency_p95", ...; throws Error listing them
 const char* runMetricName(RunMetric m);
 const char* runMetricUnit(RunMetric m);
@@ -20,7 +21,7 @@ const char* runMetricUnit(RunMetric m);
 const char* runMetricLabel(RunMetric m);
 std::optional<double> metricOf(const RunRecord& run, RunMetric m);  // none when the run lacks it (NaN, NULL)
 std::vector<RunMetric> allRunMetrics();
-// The USL describes throughput (tps, logical reads/s); a fit to latency or CPU would be a
+// The USL describes throughput (tps, logical reads/s, NOPM, TPM); a fit to latency or CPU would be a
 // curve through numbers the law does not model.
 bool isThroughputMetric(RunMetric m);
 // The metrics at least one completed, included run has; every metric when there is no such run

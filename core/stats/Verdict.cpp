@@ -69,7 +69,7 @@ std::string rangeText(PointAxis axis, const std::vector<PointVerdict>& all, size
 }
 
 std::string directionText(RunMetric metric, bool higher, const std::string& baseline) {
-    if (metric == RunMetric::Tps) return std::string(higher ? "is faster than " : "is slower than ") + baseline;
+    if (metric == RunMetric::Tps || metric == RunMetric::Nopm || metric == RunMetric::Tpm) return std::string(higher ? "is faster than " : "is slower than ") + baseline;
     return std::string("has ") + (higher ? "higher " : "lower ") + runMetricName(metric) + " than " + baseline;
 }
 

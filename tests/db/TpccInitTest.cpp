@@ -7,7 +7,9 @@
 #include "SharedServer.h"
 
 #include "load/data/TpccLoad.h"
+#include "load/data/TpccResults.h"
 #include "load/data/TpccScripts.h"
+#include "load/LoadRun.h"
 
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
@@ -239,6 +241,44 @@ TEST_F(TpccInitTest, TheScriptSetTakesItsVariablesFromTheData) {
     std::vector<std::string> defined;
     for (const auto& d : w.defines()) defined.push_back(d.value);
     EXPECT_EQ(defined, (std::vector<std::string>{"2", std::to_string(run.lastName), std::to_string(run.customerId), std::to_string(run.itemId)}));
+}
+
+// The script set run by many clients at once: the mix TPC-C asks for within a point, the 1%
+// New-Order rollbacks counted as rollbacks (no failure, no order), NOPM of exactly the orders
+// the districts handed out, and the consistency conditions after it all.
+TEST_F(TpccInitTest, AConcurrentRunKeepsTheMixAndTheDataConsistent) {
+    std::string c = freshDatabase("tpcc_run");
+    tpcc::initData(c, options(2, 2, 5));
+    int64_t ordersBefore = std::stoll(value(c, "SELECT sum(d_next_o_id) FROM district"));
+    LoadSpec spec;
+    spec.conninfo = c;
+    tpcc::addScripts(spec.workload);
+    tpcc::defineRunVariables(spec.workload, tpcc::inspectData(c), 11);
+    spec.clients = 8;
+    spec.threads = 2;
+    spec.transactionsPerClient = 500;  // 4,000: a share's standard error is under 0.8 points
+    spec.mode = QueryMode::Prepared;
+    spec.seed = 11;  // the scripts each thread chooses follow from it: the mix below is reproducible
+    spec.vacuum = RunVacuum::None;
+    LoadResult r = LoadRun(spec).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_EQ(r.failures.total(), 0u) << r.firstErrorMessage;
+    EXPECT_EQ(r.transactions, 4000u);
+    EXPECT_EQ(r.scriptSet, "tprocc");
+    ASSERT_EQ(r.scripts.size(), 6u);
+    auto count = [&](size_t i) { return static_cast<double>(r.scripts[i].transactions); };
+    auto sharePct = [&](double n) { return 100.0 * n / static_cast<double>(r.transactions); };
+    EXPECT_NEAR(sharePct(count(0) + count(1)), 45.0, 1.0) << "New-Order";
+    EXPECT_NEAR(sharePct(count(2)), 43.0, 1.0) << "Payment";
+    for (size_t i = 3; i < 6; ++i) EXPECT_NEAR(sharePct(count(i)), 4.0, 1.0) << r.scripts[i].name;
+    EXPECT_GT(r.scripts[1].transactions, 0u) << "some New-Orders must have rolled back";
+    EXPECT_EQ(r.scripts[1].failures.total(), 0u) << "a rollback on purpose is not a failure";
+    int64_t orders = std::stoll(value(c, "SELECT sum(d_next_o_id) FROM district")) - ordersBefore;
+    EXPECT_EQ(orders, static_cast<int64_t>(r.scripts[0].transactions)) << "each committed new_order is one order; rollbacks none";
+    EXPECT_DOUBLE_EQ(*tpcc::newOrdersPerMinute(r.scriptSet, r.scripts, r.measuredSeconds),
+                     count(0) * 60.0 / r.measuredSeconds);
+    for (const auto& s : r.scripts) EXPECT_EQ(s.latency.count, s.transactions) << s.name;
+    EXPECT_EQ(consistencyViolations(c), "0 0 0 0");
 }
 
 TEST(TpccInitOptions, BadValuesAreRefusedBeforeConnecting) {

@@ -56,6 +56,16 @@ grep -qF 'transaction type: new_order@4455, new_order_rollback@45, payment@4300,
 grep -q '^number of transactions actually processed: 360/360$' "$work/out" || fail "tprocc transactions: $(cat "$work/out")"
 grep -q '^number of failed transactions: 0 ' "$work/out" || fail "tprocc failures: $(cat "$work/out")"
 grep -q "^scalelab: TPROC-C: 1 warehouse, the run's NURand constants C_LAST " "$work/out" || fail "tprocc note: $(cat "$work/out")"
+# In TPROC-C's terms (docs/load.md): NOPM and TPM, the rollbacks, a line per transaction; and
+# pgbench's section per script, whose transactions add up to the run's.
+grep -Eq '^TPROC-C: NOPM = [0-9]+ \(New-Order commits per minute\), TPM = [0-9]+ ' "$work/out" || fail "tprocc NOPM line: $(cat "$work/out")"
+grep -Eq '^ - New-Order rolled back on purpose .*: [0-9]+ of [0-9]+ \([0-9.]+%\), not failures$' "$work/out" || fail "tprocc rollbacks: $(cat "$work/out")"
+for t in New-Order Payment Order-Status Delivery Stock-Level; do
+  grep -Eq "^ - $t +[0-9.]+% +[0-9.]+% +[0-9]+ +0 " "$work/out" || fail "tprocc line of $t: $(cat "$work/out")"
+done
+[[ $(grep -c '^SQL script [1-6]: ' "$work/out") == 6 ]] || fail "tprocc per-script sections: $(cat "$work/out")"
+[[ $(sed -n 's/^ - number of transactions actually processed: \([0-9]*\) .*/\1/p' "$work/out" | awk '{s += $1} END {print s}') == 360 ]] ||
+  fail "per-script transactions must add up to 360: $(cat "$work/out")"
 [[ $(q "select count(*) from warehouse w where w_ytd <> (select sum(d_ytd) from district where d_w_id = w_id)") == 0 ]] || fail "tprocc: W_YTD"
 [[ $(q "select count(*) from district where d_next_o_id - 1 <> (select max(o_id) from orders where o_w_id = d_w_id and o_d_id = d_id)") == 0 ]] ||
   fail "tprocc: D_NEXT_O_ID"
@@ -74,6 +84,29 @@ for line in 'avg-cpu:  %user   %nice %system %iowait  %steal   %idle' 'server pe
             'number of failed transactions: 0 (0.000%)' 'status: completed'; do
   grep -qF "$line" "$work/out" || fail "report lacks '$line': $(cat "$work/out")"
 done
+
+# Several scripts: pgbench's section for each (weight, share, transactions, latency), and in
+# --json; with -r the statement latencies nest in them.
+expect_rc 0 "run two weighted scripts" "$scalelab" run --data "$data" -c 2 -j 1 -t 40 -b select-only@3 -b simple-update@1 -r --random-seed 5
+for line in 'SQL script 1: <builtin: select only>' ' - weight: 3 (targets 75.0% of total)' \
+            'SQL script 2: <builtin: simple update>' ' - weight: 1 (targets 25.0% of total)' \
+            ' - statement latencies in milliseconds and failures:'; do
+  grep -qF -- "$line" "$work/out" || fail "per-script report lacks '$line': $(cat "$work/out")"
+done
+grep -q '^TPROC-C' "$work/out" && fail "TPROC-C lines in a pgbench run: $(cat "$work/out")"
+[[ $(sed -n 's/^ - \([0-9]*\) transactions (.*% of total)$/\1/p' "$work/out" | awk '{s += $1} END {print s}') == 80 ]] ||
+  fail "per-script transactions must add up to 80: $(cat "$work/out")"
+"$scalelab" run --data "$data" -c 2 -j 1 -t 40 -b select-only@3 -b simple-update@1 --json >"$work/two.json" 2>"$work/err" || fail "two scripts json: $(cat "$work/err")"
+python3 - "$work/two.json" <<'PY' || fail "per-script json: $(cat "$work/two.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["scripts"]
+assert [x["name"] for x in s] == ["<builtin: select only>", "<builtin: simple update>"], s
+assert [x["weight"] for x in s] == [3, 1], s
+assert sum(x["transactions"] for x in s) == r["transactions"] == 80, s
+assert all(x["latency"]["count"] == x["transactions"] for x in s), s
+assert "script_set" not in r, r.get("script_set")
+PY
 
 # --json, read back with Python's json module.
 "$scalelab" run --data "$data" -c 2 -j 1 -T 2 -S -P 1 --json >"$work/run.json" 2>"$work/err" || fail "json run: $(cat "$work/err")"

@@ -172,8 +172,8 @@ TEST_F(StoreTest, NotesOnTheExperimentAndOnRunsAreKept) {
     EXPECT_EQ(j["runs"][0]["note"], "backup ran during this run");
     exportCsv(*reader, (dir.path() / "csv").string());
     std::string csv = slurp((dir.path() / "csv/runs.csv").string());
-    EXPECT_NE(csv.find(",error,note,metrics_machine\r\n"), std::string::npos);
-    EXPECT_NE(csv.find(",backup ran during this run,\r\n"), std::string::npos);  // no machine recorded: empty
+    EXPECT_NE(csv.find(",error,note,metrics_machine,nopm,tpm\r\n"), std::string::npos);
+    EXPECT_NE(csv.find(",backup ran during this run,,,\r\n"), std::string::npos);  // no machine recorded: empty
 }
 
 // Schema 3 added run notes. A schema-2 file is read as it is (no notes, nothing changed: a

@@ -202,6 +202,63 @@ TEST(LoadHosts, AResultTravelsAsJson) {
     EXPECT_NE(test::errorOf([&] { loadResultFromJson(broken); }).find("no \"transactions\""), std::string::npos);
 }
 
+namespace {
+ScriptReport scriptReport(const std::string& name, int weight, const std::vector<uint64_t>& values) {
+    ScriptReport s;
+    s.name = name;
+    s.weight = weight;
+    LatencyHistogram h = histogramOf(values);
+    s.transactions = h.count();
+    s.latency = h.summary();
+    s.histogram = h.data();
+    return s;
+}
+} // namespace
+
+// A run of several scripts: each script's counts and latencies travel and merge as the run's do
+// (TPROC-C's NOPM is one script's count).
+TEST(LoadHosts, PerScriptReportsTravelAndMergeExactly) {
+    std::vector<uint64_t> a1 = latencies(11, 300, 400), a2 = latencies(12, 50, 900), b1 = latencies(13, 200, 400);
+    LoadResult a = hostResult(a1, 4, 2), b = hostResult(b1, 4, 2);
+    a.scripts = {scriptReport("new_order", 45, a1), scriptReport("payment", 43, a2)};
+    a.scripts[1].failures.deadlock = 2;
+    a.scripts[1].retries = 3;
+    a.scriptSet = "tprocc";
+    b.scripts = {scriptReport("new_order", 45, b1), scriptReport("payment", 43, {})};
+    b.scripts[0].skipped = 4;
+    b.scriptSet = "tprocc";
+    LoadResult backA = loadResultFromJson(nlohmann::json::parse(toJson(a).dump()));
+    ASSERT_EQ(backA.scripts.size(), 2u);
+    EXPECT_EQ(backA.scriptSet, "tprocc");
+    EXPECT_EQ(backA.scripts[1].name, "payment");
+    EXPECT_EQ(backA.scripts[1].weight, 43);
+    EXPECT_EQ(backA.scripts[1].transactions, 50u);
+    EXPECT_EQ(backA.scripts[1].failures.deadlock, 2u);
+    EXPECT_EQ(backA.scripts[1].retries, 3u);
+    EXPECT_DOUBLE_EQ(backA.scripts[1].latency.p95Ms, a.scripts[1].latency.p95Ms);
+
+    LoadResult m = mergeHostResults({a, b});
+    ASSERT_EQ(m.scripts.size(), 2u);
+    EXPECT_EQ(m.scriptSet, "tprocc");
+    std::vector<uint64_t> both = a1;
+    both.insert(both.end(), b1.begin(), b1.end());
+    LatencySummary whole = histogramOf(both).summary();
+    EXPECT_EQ(m.scripts[0].transactions, 500u);
+    EXPECT_DOUBLE_EQ(m.scripts[0].latency.p99Ms, whole.p99Ms);
+    EXPECT_EQ(m.scripts[0].skipped, 4u);
+    EXPECT_EQ(m.scripts[1].transactions, 50u);
+    EXPECT_EQ(m.scripts[1].failures.deadlock, 2u);
+    EXPECT_EQ(m.scripts[0].ended(), 504u);
+
+    LoadResult other = b;
+    other.scripts[1].name = "delivery";
+    EXPECT_NE(test::errorOf([&] { mergeHostResults({a, other}); }).find("different scripts"), std::string::npos);
+    nlohmann::json lying = toJson(a);
+    lying["scripts"][0]["transactions"] = 299;
+    lying["scripts"][0].erase("histogram");
+    EXPECT_NE(test::errorOf([&] { loadResultFromJson(lying); }).find("299 transactions but 300 latencies"), std::string::npos);
+}
+
 TEST(LoadHosts, AHostGetsTheScriptsByTheirTextAndTheRunsSettings) {
     LoadSpec s;
     s.conninfo = "host=/tmp dbname=bench";
@@ -232,6 +289,10 @@ TEST(LoadHosts, AHostGetsTheScriptsByTheirTextAndTheRunsSettings) {
     EXPECT_EQ(back.maxTries, 3);
     EXPECT_EQ(back.seed, std::optional<uint64_t>(77));
     EXPECT_TRUE(back.reportPerCommand);
+    EXPECT_EQ(back.workload.scriptSet, "");
+    s.workload.scriptSet = "tprocc";
+    EXPECT_EQ(loadSpecFromJob(nlohmann::json::parse(loadJobJson(s).dump())).workload.scriptSet, "tprocc")
+        << "a host's result must say it is TPROC-C's, or the merged run has no NOPM";
     nlohmann::json replay = loadJobJson([] {
         LoadSpec r;
         r.workload = Workload::replayText("SELECT 1;\nSELECT 2;\n", "log.sql", true);

@@ -6,7 +6,7 @@ namespace scalelab::tpcc {
 
 namespace {
 
-const char* const kScriptNames[6] = {"new_order", "new_order_rollback", "payment", "order_status", "delivery", "stock_level"};
+const char* const kScriptNames[6] = {kNewOrderScript, "new_order_rollback", "payment", "order_status", "delivery", "stock_level"};
 
 // NURand(A, x, y) of clause 2.1.6 in pgbench expressions, with the run's constant C.
 #define HOME "\\set w_id :client_id % :warehouses + 1\n\\set d_id random(1, 10)\n"
@@ -73,6 +73,7 @@ void addScripts(Workload& w) {
     const char* const texts[6] = {kNewOrder, kNewOrderRollback, kPayment, kOrderStatus, kDelivery, kStockLevel};
     const int weights[6] = {4455, 45, 4300, 400, 400, 400};
     for (int i = 0; i < 6; ++i) w.addScriptText(texts[i], kScriptNames[i], weights[i]);
+    w.scriptSet = kScriptSet;
 }
 
 NurandConstants defineRunVariables(Workload& w, const DataInfo& data, uint64_t seed) {

@@ -14,7 +14,14 @@
 
 namespace scalelab::tpcc {
 
-// Adds the six scripts to `w`. Their variables come from defineRunVariables.
+// Workload::scriptSet and LoadResult::scriptSet of a run of these scripts.
+inline constexpr const char* kScriptSet = "tprocc";
+// The script whose committed transactions are New-Order's (NOPM counts them; the rollback
+// script's are the 1% rolled back on purpose).
+inline constexpr const char* kNewOrderScript = "new_order";
+
+// Adds the six scripts to `w` and marks it as TPROC-C's. Their variables come from
+// defineRunVariables.
 void addScripts(Workload& w);
 
 // Defines :warehouses (the data's) and the run's NURand constants :c_last_c, :c_id_c,

@@ -23,6 +23,37 @@ std::vector<int> shares(int total, size_t parts) {
     }
     return out;
 }
+// Per script: the same scripts on every host; counts add, latencies merge bucket by bucket.
+std::vector<ScriptReport> mergeScripts(const std::vector<LoadResult>& parts) {
+    std::vector<ScriptReport> m;
+    for (const auto& s : parts.front().scripts) {
+        ScriptReport named;
+        named.name = s.name;
+        named.weight = s.weight;
+        m.push_back(std::move(named));
+    }
+    std::vector<LatencyHistogram> latency(m.size());
+    for (const LoadResult& p : parts) {
+        if (p.scripts.size() != m.size()) throw Error("load hosts report different scripts: different workloads?");
+        for (size_t i = 0; i < m.size(); ++i) {
+            const ScriptReport& s = p.scripts[i];
+            if (s.name != m[i].name) throw Error("load hosts report different scripts: '" + s.name + "' and '" + m[i].name + "'");
+            m[i].failures.serialization += s.failures.serialization;
+            m[i].failures.deadlock += s.failures.deadlock;
+            m[i].failures.other += s.failures.other;
+            m[i].retriedTransactions += s.retriedTransactions;
+            m[i].retries += s.retries;
+            m[i].skipped += s.skipped;
+            latency[i].merge(histogramOf(s.histogram, "script"));
+        }
+    }
+    for (size_t i = 0; i < m.size(); ++i) {
+        m[i].transactions = latency[i].count();
+        m[i].latency = latency[i].summary();
+        m[i].histogram = latency[i].data();
+    }
+    return m;
+}
 } // namespace
 
 std::vector<HostShare> shareClients(const std::vector<std::string>& hosts, int clients, int threads) {
@@ -137,6 +168,8 @@ LoadResult mergeHostResults(const std::vector<LoadResult>& parts) {
     }
     for (size_t i = 0; i < m.commands.size(); ++i)
         if (m.commands[i].count) m.commands[i].meanMs = sums[i] / static_cast<double>(m.commands[i].count);
+    m.scriptSet = one.scriptSet;
+    m.scripts = mergeScripts(parts);
     for (size_t i = 0; i < samples; ++i) {
         std::vector<const LoadSample*> at;
         for (const LoadResult& p : parts) at.push_back(i < p.samples.size() ? &p.samples[i] : nullptr);

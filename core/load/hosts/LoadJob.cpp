@@ -21,6 +21,7 @@ nlohmann::json workloadJson(const Workload& w) {
         j["replay_text"] = w.replayFileText;
     } else {
         j["scripts"] = scripts;
+        if (!w.scriptSet.empty()) j["script_set"] = w.scriptSet;  // the result's terms (NOPM) come with it
     }
     return j;
 }
@@ -32,6 +33,7 @@ Workload workloadFromJson(const nlohmann::json& j) {
     } else {
         for (const auto& s : get<nlohmann::json>(j, "scripts"))
             w.addScriptText(get<std::string>(s, "text"), get<std::string>(s, "name"), get<int>(s, "weight"));
+        if (j.contains("script_set")) w.scriptSet = get<std::string>(j, "script_set");
     }
     for (const auto& d : get<nlohmann::json>(j, "defines")) w.define(d.get<std::string>());
     return w;

@@ -14,6 +14,12 @@ nlohmann::json toJson(const LatencySummary& s) {
             {"p99_9_ms", ms(s.p999Ms)}, {"max_ms", ms(s.maxMs)}};
 }
 
+namespace {
+nlohmann::json failureCountsJson(const FailureCounts& f) {
+    return {{"serialization", f.serialization}, {"deadlock", f.deadlock}, {"other", f.other}, {"total", f.total()}};
+}
+} // namespace
+
 nlohmann::json toJson(const LoadSample& s) {
     nlohmann::json j = {{"start_s", s.startS}, {"end_s", s.endS}, {"warmup", s.warmup}, {"transactions", s.transactions},
                         {"tps", s.tps}, {"latency", toJson(s.latency)}, {"failures", s.failures}, {"retries", s.retries},
@@ -39,9 +45,7 @@ nlohmann::json toJson(const LoadResult& r) {
             {"transactions", r.transactions},
             {"tps", r.tps},
             {"latency", toJson(r.latency)},
-            {"failures",
-             {{"serialization", r.failures.serialization}, {"deadlock", r.failures.deadlock}, {"other", r.failures.other},
-              {"total", r.failures.total()}}},
+            {"failures", failureCountsJson(r.failures)},
             {"retries", r.retries},
             {"retried_transactions", r.retriedTransactions},
             {"first_error", r.firstErrorMessage},
@@ -70,6 +74,23 @@ nlohmann::json toJson(const LoadResult& r) {
         }
         j["commands"] = commands;
     }
+    if (!r.scripts.empty()) {
+        nlohmann::json scripts = nlohmann::json::array();
+        for (const auto& s : r.scripts) {
+            nlohmann::json one = {{"name", s.name},
+                                  {"weight", s.weight},
+                                  {"transactions", s.transactions},
+                                  {"failures", failureCountsJson(s.failures)},
+                                  {"retried_transactions", s.retriedTransactions},
+                                  {"retries", s.retries},
+                                  {"skipped", s.skipped},
+                                  {"latency", toJson(s.latency)}};
+            if (s.histogram) one["histogram"] = toJson(*s.histogram);
+            scripts.push_back(one);
+        }
+        j["scripts"] = scripts;
+    }
+    if (!r.scriptSet.empty()) j["script_set"] = r.scriptSet;
     if (r.connectionSecondsTotal > 0) j["connection_seconds_total"] = r.connectionSecondsTotal;
     if (!r.engine.empty()) j["engine"] = r.engine;
     if (!r.engineWhy.empty()) j["engine_why"] = r.engineWhy;
@@ -128,6 +149,51 @@ LoadSample loadSampleFromJson(const nlohmann::json& j) {
     return s;
 }
 
+namespace {
+FailureCounts failureCountsFromJson(const nlohmann::json& j) {
+    FailureCounts f;
+    f.serialization = field<uint64_t>(j, "serialization");
+    f.deadlock = field<uint64_t>(j, "deadlock");
+    f.other = field<uint64_t>(j, "other");
+    return f;
+}
+} // namespace
+
+LatencySummary latencySummaryFromJson(const nlohmann::json& j) {
+    LatencySummary s;
+    s.count = field<uint64_t>(j, "count");
+    s.meanMs = fieldOr<double>(j, "mean_ms", 0);
+    s.stddevMs = fieldOr<double>(j, "stddev_ms", 0);
+    s.minMs = fieldOr<double>(j, "min_ms", 0);
+    s.p50Ms = fieldOr<double>(j, "p50_ms", 0);
+    s.p90Ms = fieldOr<double>(j, "p90_ms", 0);
+    s.p95Ms = fieldOr<double>(j, "p95_ms", 0);
+    s.p99Ms = fieldOr<double>(j, "p99_ms", 0);
+    s.p999Ms = fieldOr<double>(j, "p99_9_ms", 0);
+    s.maxMs = fieldOr<double>(j, "max_ms", 0);
+    return s;
+}
+
+ScriptReport scriptReportFromJson(const nlohmann::json& j) {
+    ScriptReport s;
+    s.name = field<std::string>(j, "name");
+    s.weight = field<int>(j, "weight");
+    s.transactions = field<uint64_t>(j, "transactions");
+    s.failures = failureCountsFromJson(field<nlohmann::json>(j, "failures"));
+    s.retriedTransactions = field<uint64_t>(j, "retried_transactions");
+    s.retries = field<uint64_t>(j, "retries");
+    s.skipped = field<uint64_t>(j, "skipped");
+    s.latency = latencySummaryFromJson(field<nlohmann::json>(j, "latency"));
+    if (j.contains("histogram")) {
+        s.histogram = histogramFromJson(j["histogram"]);
+        s.latency = LatencyHistogram::fromData(*s.histogram).summary();
+    }
+    if (s.latency.count != s.transactions)
+        throw Error("load host result: script '" + s.name + "' has " + std::to_string(s.transactions) + " transactions but " +
+                    std::to_string(s.latency.count) + " latencies");
+    return s;
+}
+
 LoadResult loadResultFromJson(const nlohmann::json& j) {
     LoadResult r;
     std::string status = field<std::string>(j, "status");
@@ -145,10 +211,7 @@ LoadResult loadResultFromJson(const nlohmann::json& j) {
     r.measuredSeconds = field<double>(j, "measured_s");
     r.transactions = field<uint64_t>(j, "transactions");
     r.tps = field<double>(j, "tps");
-    const auto& failures = field<nlohmann::json>(j, "failures");
-    r.failures.serialization = field<uint64_t>(failures, "serialization");
-    r.failures.deadlock = field<uint64_t>(failures, "deadlock");
-    r.failures.other = field<uint64_t>(failures, "other");
+    r.failures = failureCountsFromJson(field<nlohmann::json>(j, "failures"));
     r.retries = field<uint64_t>(j, "retries");
     r.retriedTransactions = field<uint64_t>(j, "retried_transactions");
     r.firstErrorMessage = field<std::string>(j, "first_error");
@@ -173,6 +236,8 @@ LoadResult loadResultFromJson(const nlohmann::json& j) {
         one.meanMs = fieldOr<double>(c, "mean_ms", 0);
         r.commands.push_back(std::move(one));
     }
+    for (const auto& s : fieldOr<nlohmann::json>(j, "scripts", nlohmann::json::array())) r.scripts.push_back(scriptReportFromJson(s));
+    r.scriptSet = fieldOr<std::string>(j, "script_set", "");
     r.connectionSecondsTotal = fieldOr<double>(j, "connection_seconds_total", 0);
     r.engine = fieldOr<std::string>(j, "engine", "");
     r.engineWhy = fieldOr<std::string>(j, "engine_why", "");

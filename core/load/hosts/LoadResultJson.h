@@ -17,5 +17,7 @@ nlohmann::json toJson(const HistogramData& h);
 LoadResult loadResultFromJson(const nlohmann::json& j);
 LoadSample loadSampleFromJson(const nlohmann::json& j);
 HistogramData histogramFromJson(const nlohmann::json& j);
+ScriptReport scriptReportFromJson(const nlohmann::json& j);
+LatencySummary latencySummaryFromJson(const nlohmann::json& j);  // null values (none measured) read as 0 with count 0
 
 } // namespace scalelab

@@ -19,6 +19,9 @@ struct Workload {
     bool shuffle = false;         // replay: each client in its own random order
     std::string replaySource;
     std::string replayFileText;   // the replay file's text, recorded with results
+    // A script set ScaleLab built whose results have terms of their own: "tprocc" (TPROC-C's six
+    // scripts, NOPM and TPM); empty for pgbench's scripts and the user's.
+    std::string scriptSet;
 
     // -D NAME=VALUE: a variable every client starts with, as text (pgbench's -D).
     struct Define {

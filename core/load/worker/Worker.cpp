@@ -108,6 +108,7 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
     for (const auto& s : spec.workload.scripts) cumulativeWeights_.push_back(total += s.weight);
     if (spec.reportPerCommand)
         for (const auto& s : spec.workload.scripts) commandStats_.emplace_back(s.commands.size());
+    if (spec.workload.scripts.size() > 1 && !spec.workload.replay) scriptStats_.resize(spec.workload.scripts.size());
     if (spec.rate > 0) {
         int threads = static_cast<int>(shared.wakeFds.size());
         meanScheduleGapUs_ = 1e6 * threads / spec.rate;  // pgbench's throttle_delay, per thread
@@ -173,6 +174,17 @@ void Worker::debugLine(const char* format, ...) {
     std::vsnprintf(text, sizeof text, format, ap);
     va_end(ap);
     std::fprintf(stderr, "scalelab: %s\n", text);  // one write per line: threads do not interleave within it
+}
+
+void Worker::chooseScriptFor(Client& c) {
+    c.script = chooseScript(c);
+    if (spec_.debug)
+        debugLine("client %d executing script \"%s\"", c.id, spec_.workload.scripts[static_cast<size_t>(c.script)].name.c_str());
+}
+
+Worker::ScriptStats* Worker::measuredScript(const Client& c, PhaseCounters* phase) {
+    if (phase != &phases_[1] || scriptStats_.empty()) return nullptr;
+    return &scriptStats_[static_cast<size_t>(c.script)];
 }
 
 int Worker::chooseScript(Client& c) {
@@ -343,6 +355,9 @@ void Worker::advance(Client& c) {
                 return;
             }
             if (spec_.rate > 0 && !c.scheduled) {
+                // pgbench chooses the script before throttling: slots skipped for lateness count
+                // as that script's.
+                chooseScriptFor(c);
                 // Poisson arrivals per thread, as pgbench's --rate.
                 nextScheduleNs_ += scheduleRng_.poisson(meanScheduleGapUs_) * 1000;
                 c.scheduledNs = nextScheduleNs_;
@@ -352,7 +367,10 @@ void Worker::advance(Client& c) {
                     // skipped, and counts as a transaction of the client (pgbench).
                     while (c.scheduledNs < now - latencyLimitNs_ &&
                            (spec_.transactionsPerClient <= 0 || c.transactionsDone < spec_.transactionsPerClient)) {
-                        if (PhaseCounters* p = phaseAt(now)) PhaseCounters::bump(p->skipped);
+                        if (PhaseCounters* p = phaseAt(now)) {
+                            PhaseCounters::bump(p->skipped);
+                            if (ScriptStats* s = measuredScript(c, p)) ++s->skipped;
+                        }
                         ++c.transactionsDone;
                         if (log_) logTransaction(c, now, 0, "skipped");
                         nextScheduleNs_ += scheduleRng_.poisson(meanScheduleGapUs_) * 1000;
@@ -389,8 +407,7 @@ void Worker::advance(Client& c) {
             } else {
                 c.txStartNs = now;
             }
-            c.script = chooseScript(c);
-            if (spec_.debug) debugLine("client %d executing script \"%s\"", c.id, scripts[static_cast<size_t>(c.script)].name.c_str());
+            if (spec_.rate <= 0) chooseScriptFor(c);
             c.command = 0;
             c.tries = 1;
             c.rngAtStart = c.rng.state();

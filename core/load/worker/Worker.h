@@ -87,6 +87,14 @@ public:
         uint64_t failures = 0, retries = 0;
     };
     const std::vector<std::vector<CommandStats>>& commandStats() const { return commandStats_; }
+    // Per script over the measured window, when the workload has several weighted scripts
+    // (pgbench's per-script section; TPROC-C's transactions); read after the join.
+    struct ScriptStats {
+        LatencyHistogram latency;   // committed transactions
+        FailureCounts failures;
+        uint64_t retriedTransactions = 0, retries = 0, skipped = 0;
+    };
+    const std::vector<ScriptStats>& scriptStats() const { return scriptStats_; }
     int64_t connectionNs() const { return connectionNs_; }  // -C: connecting and disconnecting
     // Connections that used the wire engine and libpq, and why libpq (read after the join).
     int wireConnections() const { return wireConnections_; }
@@ -154,6 +162,7 @@ private:
     void writeAggregates(int64_t nowUs);
     PhaseCounters* phaseAt(int64_t now);
     int chooseScript(Client& c);
+    void chooseScriptFor(Client& c);  // c.script, and --debug's line
     void cancelAndClose();
 
     int index_;
@@ -171,6 +180,8 @@ private:
     int64_t finishedNs_ = 0;
     int64_t lastEndAfterDeadlineNs_ = 0;
     std::vector<std::vector<CommandStats>> commandStats_;
+    std::vector<ScriptStats> scriptStats_;  // empty: one script, or a replay
+    ScriptStats* measuredScript(const Client& c, PhaseCounters* phase);  // null outside the measured window
     int64_t connectionNs_ = 0;
     bool scriptsPipeline_ = false;       // some script has \startpipeline: the libpq engine
     int wireConnections_ = 0, libpqConnections_ = 0;

@@ -125,6 +125,10 @@ void Worker::finishTransaction(Client& c, int64_t now) {
     if (!p) return;
     p->latency.record(static_cast<uint64_t>(latency));
     if (c.tries > 1) PhaseCounters::bump(p->retriedTransactions);
+    if (ScriptStats* s = measuredScript(c, p)) {
+        s->latency.record(static_cast<uint64_t>(latency));
+        if (c.tries > 1) ++s->retriedTransactions;
+    }
     if (latencyLimitNs_ > 0 && latency > latencyLimitNs_) PhaseCounters::bump(p->late);
     if (spec_.rate > 0) {
         // Schedule lag of committed transactions, recorded when they end (pgbench).

@@ -280,6 +280,7 @@ void Worker::afterError(Client& c) {
         // Same script, same random values: pgbench's retry replays the transaction exactly.
         ++c.tries;
         if (p) PhaseCounters::bump(p->retries);
+        if (ScriptStats* s = measuredScript(c, p)) ++s->retries;
         c.rng.restore(c.rngAtStart);
         c.command = 0;
         c.phase = Client::Phase::Exec;
@@ -289,6 +290,10 @@ void Worker::afterError(Client& c) {
     if (p) {
         PhaseCounters::bump(serialization ? p->serializationFailures : deadlock ? p->deadlockFailures : p->otherFailures);
         if (c.tries > 1) PhaseCounters::bump(p->retriedTransactions);
+        if (ScriptStats* s = measuredScript(c, p)) {
+            ++(serialization ? s->failures.serialization : deadlock ? s->failures.deadlock : s->failures.other);
+            if (c.tries > 1) ++s->retriedTransactions;
+        }
     }
     ++c.transactionsDone;
     if (log_) logTransaction(c, now, 0, serialization ? "serialization" : deadlock ? "deadlock" : "other");
