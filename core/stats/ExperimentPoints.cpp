@@ -28,7 +28,7 @@ const MetricInfo kMetrics[] = {{RunMetric::Tps, "tps", "transactions/s", "tps"},
                                {RunMetric::CpuBusy, "cpu_busy", "%", "CPU busy"},
                                {RunMetric::ServerCpu, "server_cpu", "% of one PU", "server CPU"},
                                {RunMetric::Nopm, "nopm", "new orders/min", "NOPM"},
-                               {RunMetric::Tpm, "tpm", "transactions/min", "TPM"}};
+                               {RunMetric::Tpm, "tpm", "tx/min", "TPM"}};
 } // namespace
 
 RunMetric parseRunMetric(const std::string& name) {

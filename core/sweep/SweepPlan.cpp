@@ -1,5 +1,8 @@
 #include "sweep/SweepPlan.h"
 
+#include "load/data/TpccResults.h"
+#include "load/data/TpccScripts.h"
+
 #include "load/LoadSpec.h"
 #include "server/Conninfo.h"
 #include "sweep/PlanReader.h"
@@ -93,6 +96,16 @@ void readTarget(const json* t, SweepPlan& p) {
 // $.workload: the scripts and how they run.
 void readWorkload(const json* w, SweepPlan& p) {
     Reader wl(*w, "$.workload");
+    std::string kind = wl.string("kind", "pgbench");
+    if (kind != "pgbench" && kind != tpcc::kScriptSet)
+        fail("$.workload.kind", "expected \"pgbench\" (pgbench's scripts or yours) or \"tprocc\" (TPROC-C's), found \"" + kind + "\"");
+    if (kind == tpcc::kScriptSet) {
+        p.scriptSet = kind;
+        for (const char* own : {"builtin", "files", "replay", "scale"})
+            if (wl.has(own))
+                fail(wl.at(own), "TPROC-C (workload.kind \"tprocc\") runs its own scripts on its own tables: drop builtin, files, "
+                                 "replay and scale");
+    }
     p.builtins = wl.strings("builtin");
     p.files = wl.strings("files");
     p.replay = wl.string("replay", "");
@@ -305,6 +318,15 @@ void readSettleAndData(Reader& root, SweepPlan& p) {
     }
     if (const json* data = root.get("data")) {
         Reader d(*data, "$.data");
+        if (p.tprocc() && d.has("scale"))
+            fail("$.data.scale", "is pgbench's data size; TPROC-C's is data.warehouses");
+        if (!p.tprocc() && d.has("warehouses"))
+            fail("$.data.warehouses", "is TPROC-C's data size (workload.kind \"tprocc\"); pgbench's is data.scale");
+        if (const json* wh = d.get("warehouses")) {
+            if (!wh->is_number_integer() || wh->get<int64_t>() < 1 || wh->get<int64_t>() > 100000)
+                fail("$.data.warehouses", "expected a whole number of warehouses from 1 to 100000, found " + wh->dump());
+            p.warehouses = wh->get<int>();
+        }
         // One scale, or a list: the data-size axis of the grid (docs/sweeps.md, "Data-size sweeps").
         if (const json* sc = d.get("scale"); sc && !sc->is_number()) p.scales = parseScales(*sc, "$.data.scale");
         else p.scales = {d.integer("scale", 10, 1)};
@@ -351,7 +373,7 @@ SweepPlan parsePlan(const json& j) {
     readVersion(root);
     if (const json* t = root.get("target")) readTarget(t, p);
     if (const json* w = root.get("workload")) readWorkload(w, p);
-    if (p.builtins.empty() && p.files.empty() && p.replay.empty()) p.builtins = {"tpcb-like"};
+    if (p.builtins.empty() && p.files.empty() && p.replay.empty() && !p.tprocc()) p.builtins = {"tpcb-like"};
     std::set<std::string> labels = readSeries(root, p);
     readHosts(root, p);
     readGrid(root, p);
@@ -362,9 +384,12 @@ SweepPlan parsePlan(const json& j) {
     return p;
 }
 
+bool SweepPlan::tprocc() const { return tpcc::isTprocc(scriptSet); }
+
 Workload SweepPlan::workload() const {
     if (!replay.empty()) return Workload::replayFile(replay, shuffle);
     Workload w;
+    if (tprocc()) tpcc::addScripts(w);  // their run variables come from the data, per run
     for (const auto& b : builtins) w.addBuiltin(b);
     for (const auto& f : files) w.addScriptFile(f);
     for (const auto& d : defines) w.define(d);

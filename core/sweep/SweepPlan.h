@@ -60,6 +60,9 @@ struct SweepPlan : RunSettings {
     std::optional<MetricsHostPlan> serverHost;   // target.host: the embedded server runs there, through the agent
 
     // workload
+    // "tprocc": TPROC-C's script set (workload.kind, docs/sweeps.md) on its nine tables; empty:
+    // pgbench's scripts or the user's.
+    std::string scriptSet;
     std::vector<std::string> builtins, files;
     std::vector<std::string> defines;       // "NAME=VALUE", as -D
     std::string replay;
@@ -81,6 +84,7 @@ struct SweepPlan : RunSettings {
     // data
     std::vector<int64_t> scales{10};        // pgbench's data scale; several: a grid axis, the data rebuilt at each
     bool reinit = false;                     // re-create ScaleLab's pgbench tables at the start
+    std::optional<int> warehouses;           // TPROC-C's (data.warehouses); none: the data's, or 1 when there is none
 
     std::optional<LoadHostsPlan> loadHosts;  // none: the clients run here
     nlohmann::json json;                     // the plan as given, kept with the experiment
@@ -90,6 +94,7 @@ struct SweepPlan : RunSettings {
     // user's metrics host; null when they are read here.
     const MetricsHostPlan* agentHost() const { return serverHost ? &*serverHost : metricsHost ? &*metricsHost : nullptr; }
     Workload workload() const;               // throws Error (script files) with their file:line:column
+    bool tprocc() const;
 };
 
 // Throws Error "$.path: problem" for anything not per docs/sweeps.md.

@@ -3,6 +3,7 @@
 #include "sweep/SweepRunner.h"
 
 #include "load/data/PgbenchData.h"
+#include "load/data/TpccScripts.h"
 #include "metrics/MetricsJson.h"
 #include "metrics/RemoteMachine.h"
 #include "metrics/SystemSampler.h"
@@ -63,17 +64,19 @@ void SweepRunner::sayWhatIsMeasured(Session& s, const SystemSampler& sampler) {
 }
 
 // The plan's load for one planned run, on the placement's load-generator PUs.
-LoadSpec SweepRunner::loadSpecFor(const Session& s, const PlannedRun& planned, const std::string& conninfo, int64_t scale,
+LoadSpec SweepRunner::loadSpecFor(const Session& s, const PlannedRun& planned, const RunTarget& target,
                                   const PlacementScope& placement) const {
     LoadSpec spec;
     static_cast<RunSettings&>(spec) = plan_;  // every run setting as the plan has it
-    spec.conninfo = conninfo;
+    spec.conninfo = target.conninfo;
     spec.workload = s.workload;
     spec.clients = planned.clients;
     spec.threads = plan_.threads.threadsFor(planned.clients, placement.loadGeneratorPus());
     spec.rate = planned.rate;
-    spec.scale = scale;
+    spec.scale = target.scale;
     spec.seed = s.seed ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(planned.index + 1));
+    // TPROC-C's :warehouses and the run's NURand constants, from the data and the run's seed.
+    if (target.tpcc) tpcc::defineRunVariables(spec.workload, *target.tpcc, *spec.seed);
     spec.onWorkerStart = placement.bindWorkers();
     spec.keepRunHistogram = true;  // stored with the run: its latency distribution
     return spec;
@@ -116,6 +119,11 @@ std::optional<SweepRunner::RunTarget> SweepRunner::prepareTarget(Session& s, con
         if (plan_.embedded())
             sizeEmbeddedServerFor(*servers.active(), s.maxClients, [&](const std::string& line) { servers.note(line); });
         target.builtS = servers.ensureData(target.conninfo, s.usesPgbenchTables, planned.scale);
+        if (plan_.tprocc()) {
+            SweepServers::TpccData data = servers.ensureTpccData(target.conninfo, s.seed);
+            target.tpcc = data.data;
+            target.builtS = data.builtS;
+        }
         takeProvenance(s, target.conninfo);
         target.scale = scaleForRun(s.usesPgbenchTables,
                                    s.usesPgbenchTables ? inspectPgbenchData(target.conninfo) : PgbenchDataInfo{}, plan_.scriptScale);
@@ -238,7 +246,7 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
     report(s.progress);
     std::string startedAt = utcTimestamp();
     nlohmann::json hosts;
-    LoadResult result = runLoad(loadSpecFor(s, planned, target->conninfo, target->scale, placement), *sampler, s.progress, hosts);
+    LoadResult result = runLoad(loadSpecFor(s, planned, *target, placement), *sampler, s.progress, hosts);
 
     RunRecord record = recordOf(result, series.label, planned.repetition);
     record.runIndex = planned.index;
@@ -255,6 +263,7 @@ SweepRunner::Next SweepRunner::runOne(Session& s, const PlannedRun& planned) {
     record.detail["threads_rule"] = plan_.json.value("threads", nlohmann::json("pus"));
     // The data it ran on: its point on a data-size axis, and what building it took.
     if (s.usesPgbenchTables) record.detail["data_scale"] = planned.scale;
+    if (target->tpcc) record.detail["data_warehouses"] = target->tpcc->warehouses;
     if (target->builtS) record.detail["data_build_s"] = *target->builtS;
     if (!hosts.is_null()) record.detail["load_hosts"] = hosts;
     std::optional<ServerLoss> loss = judge(s, record);

@@ -4,6 +4,7 @@
 // starts, and reports progress. Pause and stop may be called from any thread.
 #include "load/LoadSpec.h"
 #include "store/ExperimentStore.h"
+#include "load/data/TpccLoad.h"
 #include "sweep/SweepPlan.h"
 #include "topo/Topology.h"
 
@@ -93,6 +94,7 @@ private:
         std::string conninfo;
         int64_t scale = 0;                  // the run's :scale
         std::optional<double> builtS;       // seconds, when the data was built for this run
+        std::optional<tpcc::DataInfo> tpcc; // TPROC-C's data, for a plan of workload.kind "tprocc"
     };
     bool announce(Session& s, const PlannedRun& planned);  // false: stopped while paused
     // nullopt: stopped, or the server went away (the run is recorded failed).
@@ -101,7 +103,7 @@ private:
                                               pid_t postmaster, const PlacementScope& placement);
     std::optional<ServerLoss> judge(Session& s, RunRecord& record);
     void sayFlags(Session& s, const PlannedRun& planned, const RunRecord& record, const LoadResult& result);
-    LoadSpec loadSpecFor(const Session& s, const PlannedRun& planned, const std::string& conninfo, int64_t scale,
+    LoadSpec loadSpecFor(const Session& s, const PlannedRun& planned, const RunTarget& target,
                          const PlacementScope& placement) const;
     bool addRound(Session& s);  // the precision rule's next round, queued; false when none
     void remember(Session& s, const RunRecord& r);

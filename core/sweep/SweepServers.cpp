@@ -295,4 +295,36 @@ std::optional<double> SweepServers::ensureData(const std::string& conninfo, bool
     return seconds;
 }
 
+SweepServers::TpccData SweepServers::ensureTpccData(const std::string& conninfo, uint64_t seed) {
+    if (auto at = tpccPrepared_.find(conninfo); at != tpccPrepared_.end()) return {at->second, std::nullopt};
+    tpcc::DataInfo before = tpcc::inspectData(conninfo);
+    int wanted = plan_.warehouses.value_or(before.complete && before.createdByScaleLab ? before.warehouses : 1);
+    bool usable = before.complete && before.createdByScaleLab && before.warehouses == wanted;
+    // First time for this cluster here: "reinit" re-creates them now, at the start, only.
+    if (usable && !plan_.reinit) {
+        tpccPrepared_[conninfo] = before;
+        return {before, std::nullopt};
+    }
+    if (!plan_.embedded() && !plan_.reinit)
+        throw Error(std::string(before.complete && before.createdByScaleLab
+                                    ? "TPROC-C's tables on the target hold " + std::to_string(before.warehouses) +
+                                          " warehouses, the plan's data.warehouses " + std::to_string(wanted)
+                                    : "TPROC-C's tables are not on the target") +
+                    ": run `scalelab init --workload tprocc -w " + std::to_string(wanted) +
+                    " --conninfo ...` first, or set \"data\": {\"init\": \"reinit\"} in the plan");
+    tpcc::InitOptions o;
+    o.warehouses = wanted;
+    o.seed = seed;
+    o.reinit = before.createdByScaleLab;  // ScaleLab's own are reloaded; tables of anyone else are refused by initData
+    o.note = [this](const std::string& line) { note(line); };
+    auto start = std::chrono::steady_clock::now();
+    tpcc::initData(conninfo, o);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    tpcc::DataInfo after = tpcc::inspectData(conninfo);
+    tpccPrepared_[conninfo] = after;
+    note("TPROC-C's tables, " + std::to_string(after.warehouses) + (after.warehouses == 1 ? " warehouse" : " warehouses") +
+         ", loaded in " + formatNumber("%.1f", seconds) + " s");
+    return {after, seconds};
+}
+
 } // namespace scalelab

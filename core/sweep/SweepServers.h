@@ -9,6 +9,7 @@
 // with backoff for target.reconnect seconds, and then the sweep stops with a resume hint.
 #include "server/EmbeddedServer.h"
 #include "sweep/RemoteCluster.h"
+#include "load/data/TpccLoad.h"
 #include "sweep/SweepPlan.h"
 #include "util/Error.h"
 
@@ -56,6 +57,16 @@ public:
     // stays, rebuilt when it changes (a plan's list of scales). The seconds a build took, when
     // this call built them.
     std::optional<double> ensureData(const std::string& conninfo, bool usesPgbenchTables, int64_t scale);
+    // TPROC-C's nine tables (a plan with workload.kind "tprocc"), once per cluster: loaded when
+    // missing on the embedded server, at the start with data.init "reinit", and when they hold
+    // another number of warehouses than data.warehouses says; on a server of the user's only with
+    // "reinit". `seed` is the load's. What the data is (a run's NURand constants come from it),
+    // and the seconds the load took when this call loaded it.
+    struct TpccData {
+        tpcc::DataInfo data;
+        std::optional<double> builtS;
+    };
+    TpccData ensureTpccData(const std::string& conninfo, uint64_t seed);
 
     // Where the active server's log stands: what it says from here on belongs to the next run.
     void markRunStart();
@@ -94,6 +105,7 @@ private:
     bool lossSaid_ = false;                                             // a failed run carries the log lines
     std::map<Cluster*, std::vector<std::string>> overrides_;            // series settings in force
     std::map<std::string, int64_t> prepared_;                           // conninfo -> the scale its data was checked at
+    std::map<std::string, tpcc::DataInfo> tpccPrepared_;                // conninfo -> its TPROC-C data, once checked
     std::string remoteOverridesConninfo_;
     std::vector<std::string> remoteOverrides_;
 };

@@ -268,6 +268,42 @@ done
 expect_rc 1 "gui with a file that is no experiment" env QT_QPA_PLATFORM=offscreen "$scalelab" gui --open "$work/bad-plan.json"
 grep -q 'not a ScaleLab experiment file' "$work/out" || fail "gui --open message: $(cat "$work/out")"
 
+# A TPROC-C sweep (workload.kind "tprocc"): the tables loaded once, at data.warehouses, on the
+# embedded server; NOPM and TPM as the points' metrics; each run records its warehouses.
+cat >"$work/tprocc.json" <<JSON
+{"version": 1, "target": {"data_dir": "$data"}, "workload": {"kind": "tprocc", "mode": "prepared"},
+ "series": [{"label": "A"}], "clients": [2, 3], "threads": 1, "duration": 1.5, "repetitions": 2, "seed": 5,
+ "data": {"warehouses": 1}}
+JSON
+expect_rc 0 "tprocc sweep" "$scalelab" sweep "$work/tprocc.json" -o "$work/tprocc.slab"
+[[ $(grep -c "TPROC-C's tables, 1 warehouse, loaded in" "$work/out") == 1 ]] || fail "tprocc load said once: $(cat "$work/out")"
+[[ $(count_runs "$work/tprocc.slab") == 4 ]] || fail "tprocc runs: $("$scalelab" runs "$work/tprocc.slab" 2>&1)"
+"$scalelab" report "$work/tprocc.slab" --metric nopm >"$work/out" 2>&1 || fail "report --metric nopm: $(cat "$work/out")"
+grep -Eq '^A +2 +2 +[0-9]+\.[0-9]+' "$work/out" && grep -Eq '^A +3 +2 +[0-9]+\.[0-9]+' "$work/out" || fail "nopm points: $(cat "$work/out")"
+"$scalelab" report "$work/tprocc.slab" --metric tpm >"$work/out" 2>&1 || fail "report --metric tpm: $(cat "$work/out")"
+grep -Eq '^A +2 +2 +[0-9]+\.[0-9]+' "$work/out" || fail "tpm points: $(cat "$work/out")"
+"$scalelab" report "$work/e.slab" --metric nopm >"$work/out" 2>&1
+grep -Eq '^A +[0-9]+ +[0-9]+ +[0-9]' "$work/out" && fail "a pgbench sweep must have no NOPM points: $(cat "$work/out")"
+rm -rf "$work/tprocc-csv"
+expect_rc 0 "tprocc export" "$scalelab" export "$work/tprocc.slab" --csv "$work/tprocc-csv"
+python3 - "$work/tprocc-csv/runs.csv" <<'PY' || fail "tprocc runs.csv: $(cat "$work/tprocc-csv/runs.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4 and all(float(r["nopm"]) > 0 and float(r["tpm"]) > float(r["nopm"]) for r in rows), rows
+PY
+# Again on the same cluster: the tables are there at 1 warehouse, so nothing is loaded; at 2,
+# they are loaded again (the embedded server is ScaleLab's own).
+expect_rc 0 "tprocc sweep again" "$scalelab" sweep "$work/tprocc.json" -o "$work/tprocc2.slab"
+grep -q "TPROC-C's tables" "$work/out" && fail "tables reloaded though they fit: $(cat "$work/out")"
+sed 's/"warehouses": 1/"warehouses": 2/; s/"clients": \[2, 3\]/"clients": [2]/; s/"repetitions": 2/"repetitions": 1/' "$work/tprocc.json" >"$work/tprocc-2w.json"
+expect_rc 0 "tprocc sweep at 2 warehouses" "$scalelab" sweep "$work/tprocc-2w.json" -o "$work/tprocc3.slab"
+grep -q "TPROC-C's tables, 2 warehouses, loaded in" "$work/out" || fail "tables at 2 warehouses: $(cat "$work/out")"
+python3 - "$work/tprocc3.slab" <<'PY' || fail "data_warehouses in the record"
+import json, sqlite3, sys
+details = [json.loads(d) for (d,) in sqlite3.connect(sys.argv[1]).execute("SELECT detail FROM runs")]
+assert details and all(d["data_warehouses"] == 2 and d["script_set"] == "tprocc" for d in details), details
+PY
+
 if grep -rl --binary-files=text "$PGPASSWORD" "$work" >"$work/leaks" 2>/dev/null; then
   fail "files hold PGPASSWORD: $(cat "$work/leaks")"
 fi

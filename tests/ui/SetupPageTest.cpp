@@ -251,6 +251,37 @@ private slots:
         QCOMPARE(other.ratesEdit()->text(), QStringLiteral("5000000"));
     }
 
+    // TPROC-C from the Script menu: the plan's workload.kind and data.warehouses; Scales is
+    // pgbench's and stands aside; a plan of TPROC-C comes back as it was, nothing kept over.
+    void tproccIsAScriptWithItsWarehouses() {
+        SetupPage page(machine_);
+        QVERIFY(!page.warehousesSpin()->isEnabled());
+        page.builtinCombo()->setCurrentIndex(SetupPage::kTproccItem);
+        QCOMPARE(page.builtinCombo()->currentText(), QStringLiteral("TPROC-C (order entry)"));
+        QVERIFY(page.warehousesSpin()->isEnabled());
+        QVERIFY(!page.scalesEdit()->isEnabled());
+        page.warehousesSpin()->setValue(4);
+        QVERIFY2(page.plan().has_value(), qPrintable(page.problems().join(QLatin1Char('\n'))));
+        QVERIFY(page.plan()->tprocc());
+        QCOMPARE(page.plan()->warehouses, std::optional<int>(4));
+        nlohmann::json plan = page.planJson();
+        QCOMPARE(plan["workload"]["kind"], nlohmann::json("tprocc"));
+        QVERIFY(!plan["workload"].contains("builtin"));
+        QCOMPARE(plan["data"], nlohmann::json({{"warehouses", 4}}));
+
+        SetupPage other(machine_);
+        QVERIFY(other.setPlanJson(plan));
+        QCOMPARE(other.builtinCombo()->currentIndex(), SetupPage::kTproccItem);
+        QCOMPARE(other.warehousesSpin()->value(), 4);
+        QVERIFY(other.keptMembers().isEmpty());
+        // Back to pgbench's script: its scale again, no warehouses left in the plan.
+        other.builtinCombo()->setCurrentIndex(0);
+        QVERIFY2(other.plan().has_value(), qPrintable(other.problems().join(QLatin1Char('\n'))));
+        QVERIFY(!other.plan()->tprocc());
+        QVERIFY(!other.planJson()["data"].contains("warehouses"));
+        QVERIFY(!other.planJson()["workload"].contains("kind"));
+    }
+
     void thePlanRoundTripsThroughJson() {
         SetupPage page(machine_);
         page.clientsEdit()->setText(QStringLiteral("2-8 +2"));

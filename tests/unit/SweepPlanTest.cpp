@@ -42,6 +42,41 @@ TEST(SweepPlan, AcceptsAMinimalPlanWithDefaults) {
     EXPECT_EQ(*p.seed, 7u);
 }
 
+// workload.kind "tprocc": TPROC-C's six scripts on its nine tables, sized by data.warehouses;
+// pgbench's members of the other workload are refused, each at its path.
+TEST(SweepPlan, TproccIsAWorkloadKindWithWarehouses) {
+    json j = base();
+    j["workload"] = {{"kind", "tprocc"}, {"mode", "prepared"}};
+    j["data"] = {{"warehouses", 4}, {"init", "reinit"}};
+    SweepPlan p = parsePlan(j);
+    EXPECT_TRUE(p.tprocc());
+    EXPECT_TRUE(p.builtins.empty()) << "no tpcb-like by default for TPROC-C";
+    EXPECT_EQ(p.warehouses, std::optional<int>(4));
+    EXPECT_TRUE(p.reinit);
+    Workload w = p.workload();
+    EXPECT_EQ(w.scriptSet, "tprocc");
+    EXPECT_EQ(w.scripts.size(), 6u);
+    EXPECT_EQ(w.totalWeight(), 10000);
+    j["data"] = json::object();
+    EXPECT_FALSE(parsePlan(j).warehouses) << "none given: the data's own, or 1";
+
+    j["workload"]["kind"] = "tpcc";
+    EXPECT_EQ(problem(j), "$.workload.kind: expected \"pgbench\" (pgbench's scripts or yours) or \"tprocc\" (TPROC-C's), found \"tpcc\"");
+    j["workload"] = {{"kind", "tprocc"}, {"builtin", "select-only"}};
+    EXPECT_EQ(problem(j), "$.workload.builtin: TPROC-C (workload.kind \"tprocc\") runs its own scripts on its own tables: drop "
+                          "builtin, files, replay and scale");
+    j["workload"] = {{"kind", "tprocc"}};
+    j["data"] = {{"scale", 10}};
+    EXPECT_EQ(problem(j), "$.data.scale: is pgbench's data size; TPROC-C's is data.warehouses");
+    j["data"] = {{"warehouses", 0}};
+    EXPECT_EQ(problem(j), "$.data.warehouses: expected a whole number of warehouses from 1 to 100000, found 0");
+    j["data"] = {{"warehouses", 2.5}};
+    EXPECT_EQ(problem(j), "$.data.warehouses: expected a whole number of warehouses from 1 to 100000, found 2.5");
+    j["workload"] = {{"kind", "pgbench"}};
+    j["data"] = {{"warehouses", 2}};
+    EXPECT_EQ(problem(j), "$.data.warehouses: is TPROC-C's data size (workload.kind \"tprocc\"); pgbench's is data.scale");
+}
+
 TEST(SweepPlan, NamesTheJsonPathOfEachProblem) {
     json j = base();
     j["clients"] = json::array();

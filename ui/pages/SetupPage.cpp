@@ -48,6 +48,7 @@ QString forTheForm(const QString& problem) {
         {"$.workload.mode", "Query mode"},      {"$.workload.define", "Variables (-D)"},
         {"$.workload.scale", "Scale"},          {"$.transactions", "Transactions per client"},
         {"$.workload.rate", "Offered rates"},   {"$.data.scale", "Scales"},
+        {"$.data.warehouses", "Warehouses"},    {"$.workload.kind", "Script"},
         {"$.seed", "Random seed"},              {"$.threads", "Threads"},
         {"$.load_hosts", "Load hosts"},         {"$.order", "Order"}};
     for (const auto& [path, label] : kFields) {
@@ -121,7 +122,11 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     auto* wf = new QFormLayout(workload);
     builtin_ = new QComboBox;
     builtin_->addItems({QStringLiteral("tpcb-like"), QStringLiteral("simple-update"), QStringLiteral("select-only"),
-                        tr("script file"), tr("replay file")});
+                        tr("script file"), tr("replay file"), tr("TPROC-C (order entry)")});
+    builtin_->setItemData(kTproccItem,
+                          tr("TPC-C's order entry as HammerDB runs it: five transactions on nine tables sized by the "
+                             "warehouses; NOPM and TPM among the metrics (docs/load.md)"),
+                          Qt::ToolTipRole);
     scriptFile_ = new QLineEdit;
     scriptFile_->setPlaceholderText(tr("script.sql (pgbench script language) or a replay file of SQL statements"));
     shuffle_ = new QCheckBox(tr("replay: each client in its own order"));
@@ -140,8 +145,13 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     seed_ = new QLineEdit;
     seed_->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{0,20}")), seed_));
     seed_->setPlaceholderText(tr("empty: a new seed per sweep, kept in the experiment (pgbench --random-seed)"));
+    warehouses_ = new QSpinBox;
+    warehouses_->setRange(1, 100000);
+    warehouses_->setToolTip(tr("TPROC-C's data size: about 500,000 rows (100 MB) per warehouse, loaded before the "
+                               "first run when the cluster has another number (docs/load.md)"));
     wf->addRow(tr("Query mode"), mode_);
     wf->addRow(tr("Scales"), scales_);
+    wf->addRow(tr("Warehouses"), warehouses_);
     wf->addRow(tr("Variables (-D)"), defines_);
     wf->addRow(tr("Random seed"), seed_);
     layout->addWidget(workload);
@@ -257,7 +267,7 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     connect(shuffle_, &QCheckBox::toggled, this, &SetupPage::revalidate);
     for (auto* c : {builtin_, mode_, threadsRule_, order_, length_})
         connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPage::revalidate);
-    for (auto* s : {threadsFixed_, repetitions_, transactions_}) connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPage::revalidate);
+    for (auto* s : {threadsFixed_, repetitions_, transactions_, warehouses_}) connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPage::revalidate);
     for (auto* d : {duration_, warmup_}) connect(d, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &SetupPage::revalidate);
     for (auto* r : {embedded_, remote_}) connect(r, &QRadioButton::toggled, this, &SetupPage::revalidate);
     connect(series_, &QTableWidget::itemChanged, this, &SetupPage::revalidate);
@@ -325,6 +335,8 @@ QWidget* SetupPage::fieldFor(const QString& path) const {
     if (path.startsWith(QLatin1String("$.load_hosts"))) return loadHosts_;
     if (path.startsWith(QLatin1String("$.workload.rate"))) return rates_;
     if (path.startsWith(QLatin1String("$.data.scale"))) return scales_;
+    if (path.startsWith(QLatin1String("$.data.warehouses"))) return warehouses_;
+    if (path.startsWith(QLatin1String("$.workload.kind"))) return builtin_;
     return nullptr;
 }
 
@@ -357,6 +369,10 @@ void SetupPage::revalidate() {
     warmup_->setEnabled(timed);
     transactions_->setEnabled(!timed);
     shuffle_->setEnabled(builtin_->currentIndex() == 4);
+    bool tprocc = builtin_->currentIndex() == kTproccItem;
+    scriptFile_->setEnabled(builtin_->currentIndex() == 3 || builtin_->currentIndex() == 4);
+    scales_->setEnabled(!tprocc);  // pgbench's data size; TPROC-C's is the warehouses
+    warehouses_->setEnabled(tprocc);
     metricsHost_->setEnabled(remote_->isChecked());  // the embedded server is measured where it runs
     serverHost_->setEnabled(embedded_->isChecked());
     // The plan parser is the one judge of the plan, the same as `scalelab sweep`'s; the form
@@ -366,7 +382,7 @@ void SetupPage::revalidate() {
     } catch (const std::exception& e) {
         problems_ << errorText(e);
     }
-    if (plan_ && builtin_->currentIndex() >= 3) {
+    if (plan_ && (builtin_->currentIndex() == 3 || builtin_->currentIndex() == 4)) {
         try {
             plan_->workload();  // reads and checks the script or replay file
         } catch (const std::exception& e) {

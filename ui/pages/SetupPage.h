@@ -36,6 +36,10 @@ public:
     QStringList keptMembers() const;
     QLabel* keptLabel() const { return kept_; }
 
+    // The Script menu's items: tpcb-like, simple-update, select-only, script file, replay file, then
+    // TPROC-C (workload.kind "tprocc", sized by the Warehouses field).
+    static constexpr int kTproccItem = 5;
+
     // Field access for tests and the main window.
     QLineEdit* clientsEdit() const { return clients_; }
     QDoubleSpinBox* durationSpin() const { return duration_; }
@@ -49,7 +53,8 @@ public:
     QDoubleSpinBox* warmupSpin() const { return warmup_; }
     QLineEdit* scalesEdit() const { return scales_; }  // "10" or a list "10, 100": data.scale
     QLineEdit* ratesEdit() const { return rates_; }    // empty: unthrottled; "500, 1000": workload.rate
-    QComboBox* builtinCombo() const { return builtin_; }
+    QComboBox* builtinCombo() const { return builtin_; }  // pgbench's three, script file, replay file, TPROC-C
+    QSpinBox* warehousesSpin() const { return warehouses_; }  // TPROC-C's data.warehouses
     QComboBox* lengthCombo() const { return length_; }          // 0: duration, 1: transactions per client
     QSpinBox* transactionsSpin() const { return transactions_; }
     QLineEdit* scriptFileEdit() const { return scriptFile_; }
@@ -83,7 +88,7 @@ private:
     QRadioButton *embedded_, *remote_;
     QLineEdit *dataDir_, *serverHost_, *conninfo_, *metricsHost_, *clients_, *scriptFile_, *defines_, *seed_, *loadHosts_, *scales_, *rates_;
     QComboBox *builtin_, *mode_, *threadsRule_, *order_, *length_;
-    QSpinBox *threadsFixed_, *repetitions_, *transactions_;
+    QSpinBox *threadsFixed_, *repetitions_, *transactions_, *warehouses_;
     QCheckBox* shuffle_;
     QDoubleSpinBox *duration_, *warmup_;
     QTableWidget* series_;

@@ -38,11 +38,11 @@ namespace {
 const char* const kFormMembers[] = {"version", "target", "workload", "series", "clients", "threads", "duration",
                                     "warmup", "transactions", "repetitions", "order", "data", "seed", "load_hosts"};
 const char* const kFormLoadHosts[] = {"hosts"};
-const char* const kFormWorkload[] = {"builtin", "files", "replay", "shuffle", "mode", "define", "rate"};
+const char* const kFormWorkload[] = {"kind", "builtin", "files", "replay", "shuffle", "mode", "define", "rate"};
 const char* const kFormTarget[] = {"data_dir", "conninfo", "metrics_host", "host"};
 const char* const kFormMetricsHost[] = {"host"};
 const char* const kFormSeries[] = {"label", "placement", "separate", "settings"};
-const char* const kFormData[] = {"scale"};
+const char* const kFormData[] = {"scale", "warehouses"};
 
 // A field that holds one number or a list ("10", "10, 100", "10-1000 x10") as the plan's JSON:
 // a number when it is one (a rate may have a fraction), else the text, which the plan parser
@@ -181,6 +181,8 @@ nlohmann::json SetupPage::planFromForm() const {
     } else if (builtin_->currentIndex() == 4) {
         w["replay"] = scriptFile_->text().toStdString();
         if (shuffle_->isChecked()) w["shuffle"] = true;
+    } else if (builtin_->currentIndex() == kTproccItem) {
+        w["kind"] = "tprocc";
     } else {
         w["builtin"] = builtin_->currentText().toStdString();
     }
@@ -219,7 +221,8 @@ nlohmann::json SetupPage::planFromForm() const {
     }
     j["repetitions"] = repetitions_->value();
     j["order"] = order_->currentText().toStdString();
-    j["data"] = {{"scale", numberOrList(scales_->text(), false)}};
+    if (builtin_->currentIndex() == kTproccItem) j["data"] = {{"warehouses", warehouses_->value()}};
+    else j["data"] = {{"scale", numberOrList(scales_->text(), false)}};
     nlohmann::json hosts = nlohmann::json::array();
     for (const QString& h : loadHosts_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
         hosts.push_back(h.toStdString());
@@ -242,6 +245,8 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
             builtin_->setCurrentText(QString::fromStdString(p.builtins[0].substr(0, p.builtins[0].find('@'))));
         if (!p.files.empty()) builtin_->setCurrentIndex(3), scriptFile_->setText(QString::fromStdString(p.files[0]));
         if (!p.replay.empty()) builtin_->setCurrentIndex(4), scriptFile_->setText(QString::fromStdString(p.replay));
+        if (p.tprocc()) builtin_->setCurrentIndex(kTproccItem);
+        warehouses_->setValue(p.warehouses.value_or(1));
         shuffle_->setChecked(p.shuffle);
         QStringList defines;
         for (const auto& d : p.defines) defines << QString::fromStdString(d);
