@@ -115,6 +115,10 @@ Command addRunCommand(CommandLine& line) {
                        "pgbench (default: the scripts of -b, -f, -S, -N) or tprocc: TPC-C's order entry on the tables of "
                        "`scalelab init --workload tprocc`")
         ->check(CLI::IsMember({"pgbench", "tprocc"}));
+    runCmd->add_option("--keying-thinking", run->keyingThinking,
+                       "TPROC-C: keying and thinking times around each transaction, x TPC-C's (1: its 18 s + 12 s for "
+                       "New-Order ...; default 0: none, as HammerDB)")
+        ->check(CLI::Range(0.0, 100.0));
     runCmd->add_option("-b,--builtin", run->builtins,
                        "Built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only (-b list: list them)");
     runCmd->add_option("--show-script", run->showScript, "Print the built-in script NAME, then exit");

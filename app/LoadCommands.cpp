@@ -45,11 +45,13 @@ Workload buildWorkload(const RunArgs& a) {
         return Workload::replayFile(a.replay, a.shuffle);
     }
     if (a.shuffle) throw Error("--shuffle applies to --replay only");
+    if (a.keyingThinking > 0 && a.workload != "tprocc")
+        throw Error("--keying-thinking gives TPROC-C's transactions their terminal times: it goes with --workload tprocc");
     Workload w;
     if (a.workload == "tprocc") {
         if (!a.builtins.empty() || !a.files.empty() || a.selectOnly || a.skipSomeUpdates)
             throw Error("--workload tprocc runs its own scripts: drop -b, -f, -S and -N");
-        tpcc::addScripts(w);  // their variables come from the data, once the target is open
+        tpcc::addScripts(w, a.keyingThinking);  // their variables come from the data, once the target is open
         for (const auto& d : a.defines) w.define(d);
         return w;
     }
@@ -484,7 +486,10 @@ int runRunCommand(const RunArgs& a) {
             note("TPROC-C: " + std::to_string(tpccData.warehouses) + (tpccData.warehouses == 1 ? " warehouse" : " warehouses") +
                  ", the run's NURand constants C_LAST " + std::to_string(c.lastName) + " (the load's " +
                  std::to_string(tpccData.constants.lastName) + "), C_ID " + std::to_string(c.customerId) + ", OL_I_ID " +
-                 std::to_string(c.itemId));
+                 std::to_string(c.itemId) +
+                 (a.keyingThinking > 0 ? "; keying and thinking times x" + formatNumber("%g", a.keyingThinking) +
+                                             " TPC-C's (not counted in the latencies)"
+                                       : std::string("; no keying or thinking times")));
         }
         spec.scale = scaleForRun(usesBuiltin(a), data, a.scale, note);
 

@@ -43,6 +43,7 @@ struct RunArgs {
     bool selectOnly = false;     // -S
     bool skipSomeUpdates = false;  // -N
     std::string workload;        // --workload: "" or pgbench (the scripts of -b/-f/-S/-N), tprocc (core/load/data/TpccScripts.h)
+    double keyingThinking = 0;   // --keying-thinking: TPROC-C's keying and thinking times, x the specification's
     std::vector<std::string> builtins;
     std::vector<std::string> files;
     std::string replay;

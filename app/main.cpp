@@ -10,6 +10,7 @@
 #include "ReportCommand.h"
 #include "ServerCommand.h"
 #include "SweepCommands.h"
+#include "CheckCommand.h"
 #include "TopologyCommand.h"
 
 #include "server/PgBinaries.h"
@@ -67,7 +68,8 @@ int main(int argc, char** argv) {
     scalelab::app::CommandLine line{app, {}, {}};
     const std::vector<scalelab::app::Command> commands = {
         scalelab::app::addServerCommand(line),    scalelab::app::addInitCommand(line),
-        scalelab::app::addRunCommand(line),       scalelab::app::addAgentCommand(line),
+        scalelab::app::addRunCommand(line),       scalelab::app::addCheckCommand(line),
+        scalelab::app::addAgentCommand(line),
         scalelab::app::addTopologyCommand(line),  scalelab::app::addSweepCommand(line),
         scalelab::app::addRunsCommand(line),      scalelab::app::addNoteCommand(line),
         scalelab::app::addImportCommand(line),    scalelab::app::addExportCommand(line),

@@ -171,6 +171,9 @@ void validate(const LoadSpec& s) {
     if (s.maxTries == 0 && s.latencyLimitMs == 0 && !timed)  // pgbench's words
         bad("an unlimited number of transaction tries can only be used with --latency-limit or a duration (-T)");
     if (s.scale < 1) bad("scale must be at least 1");
+    for (const auto& script : s.workload.scripts)
+        if (s.rate > 0 && (script.keyingS > 0 || script.thinkMeanS > 0))
+            bad("keying and thinking times pace each client themselves: drop the rate (-R), or the times");
     if (s.workload.replay && s.mode == QueryMode::Prepared)
         bad("a replay file runs in simple or extended query mode: its statements carry their own values");
     if (s.log) {  // pgbench's words
@@ -256,6 +259,7 @@ LoadResult LoadRun::run() {
     result.mode = spec_.mode;
     result.workload = spec_.workload.describe();
     result.scriptSet = spec_.workload.scriptSet;
+    result.keyingThinking = spec_.workload.keyingThinking;
     result.scale = spec_.scale;
     result.seed = *spec_.seed;
     result.rate = spec_.rate;

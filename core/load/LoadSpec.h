@@ -138,6 +138,7 @@ struct LoadResult {
     std::vector<CommandReport> commands;         // -r
     std::vector<ScriptReport> scripts;           // a workload of several weighted scripts; empty otherwise
     std::string scriptSet;                       // the workload's Workload::scriptSet ("tprocc"), if any
+    double keyingThinking = 0;                   // the workload's Workload::keyingThinking
     double connectionSecondsTotal = 0;           // -C: time spent connecting and disconnecting, all threads
     // The engine the clients' queries went through: "wire" or "libpq" ("wire+libpq" when some
     // connections could not use wire), and why libpq where it was chosen for them.

@@ -106,6 +106,10 @@ void readWorkload(const json* w, SweepPlan& p) {
                 fail(wl.at(own), "TPROC-C (workload.kind \"tprocc\") runs its own scripts on its own tables: drop builtin, files, "
                                  "replay and scale");
     }
+    if (wl.has("keying_thinking") && !p.tprocc())
+        fail("$.workload.keying_thinking", "gives TPROC-C's transactions their terminal times: it goes with workload.kind \"tprocc\"");
+    p.keyingThinking = wl.number("keying_thinking", 0, 0, "from 0 (none) to 100 times the specification's times");
+    if (p.keyingThinking > 100) fail("$.workload.keying_thinking", "must be from 0 (none) to 100 times the specification's times");
     p.builtins = wl.strings("builtin");
     p.files = wl.strings("files");
     p.replay = wl.string("replay", "");
@@ -123,6 +127,8 @@ void readWorkload(const json* w, SweepPlan& p) {
     // One rate for every run, or a list: the offered-load axis of the grid (docs/sweeps.md).
     if (const json* rate = wl.get("rate"); rate && !rate->is_number()) p.rates = parseRates(*rate, "$.workload.rate");
     else p.rates = {wl.number("rate", 0, 0, "0 (unthrottled) or more transactions per second, or a list of rates")};
+    if (p.keyingThinking > 0 && std::any_of(p.rates.begin(), p.rates.end(), [](double r) { return r > 0; }))
+        fail("$.workload.keying_thinking", "keying and thinking times pace each client themselves: drop workload.rate, or the times");
     p.scriptScale = wl.integer("scale", 0, 1);  // 0: not given
     for (size_t i = 0; i < p.builtins.size(); ++i) {
         try {
@@ -389,7 +395,7 @@ bool SweepPlan::tprocc() const { return tpcc::isTprocc(scriptSet); }
 Workload SweepPlan::workload() const {
     if (!replay.empty()) return Workload::replayFile(replay, shuffle);
     Workload w;
-    if (tprocc()) tpcc::addScripts(w);  // their run variables come from the data, per run
+    if (tprocc()) tpcc::addScripts(w, keyingThinking);  // their run variables come from the data, per run
     for (const auto& b : builtins) w.addBuiltin(b);
     for (const auto& f : files) w.addScriptFile(f);
     for (const auto& d : defines) w.define(d);

@@ -63,6 +63,7 @@ struct SweepPlan : RunSettings {
     // "tprocc": TPROC-C's script set (workload.kind, docs/sweeps.md) on its nine tables; empty:
     // pgbench's scripts or the user's.
     std::string scriptSet;
+    double keyingThinking = 0;              // TPROC-C's keying and thinking times, x the specification's (0: none)
     std::vector<std::string> builtins, files;
     std::vector<std::string> defines;       // "NAME=VALUE", as -D
     std::string replay;

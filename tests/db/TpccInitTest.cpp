@@ -6,6 +6,7 @@
 #include "ErrorOf.h"
 #include "SharedServer.h"
 
+#include "load/data/TpccCheck.h"
 #include "load/data/TpccLoad.h"
 #include "load/data/TpccResults.h"
 #include "load/data/TpccScripts.h"
@@ -101,6 +102,40 @@ std::string consistencyViolations(const std::string& c) {
 }
 
 TEST_F(TpccInitTest, TheLoadIsConsistent) { EXPECT_EQ(consistencyViolations(twoWarehouses()), "0 0 0 0"); }
+
+// `scalelab check`'s conditions (core/load/data/TpccCheck): all twelve hold on a fresh load
+// (11 too: nothing delivered since), and a planted inconsistency breaks the conditions it
+// should and no other.
+TEST_F(TpccInitTest, TheTwelveConditionsHoldAfterTheLoadAndCatchWhatIsPlanted) {
+    std::string c = freshDatabase("tpcc_check");
+    tpcc::initData(c, options(1, 2, 8));
+    auto broken = [&] {
+        std::string out;
+        for (const auto& r : tpcc::checkConsistency(c)) {
+            EXPECT_TRUE(r.violations.has_value()) << r.number << " must apply to loaded data: " << r.notApplicable;
+            if (r.violations && *r.violations) {
+                out += (out.empty() ? "" : " ") + std::to_string(r.number) + ":" + std::to_string(*r.violations);
+            }
+        }
+        return out;
+    };
+    std::vector<tpcc::ConditionResult> all = tpcc::checkConsistency(c);
+    ASSERT_EQ(all.size(), 12u);
+    for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i].number, static_cast<int>(i) + 1);
+    EXPECT_EQ(broken(), "");
+    pqxx::connection conn(c);
+    pqxx::nontransaction tx(conn);
+    tx.exec("UPDATE warehouse SET w_ytd = w_ytd + 1");
+    EXPECT_EQ(broken(), "1:1 8:1");
+    tx.exec("UPDATE warehouse SET w_ytd = w_ytd - 1");
+    tx.exec("UPDATE order_line SET ol_delivery_d = NULL WHERE ol_w_id = 1 AND ol_d_id = 3 AND ol_o_id = 7 AND ol_number = 1");
+    EXPECT_EQ(broken(), "7:1");
+    tx.exec("UPDATE order_line SET ol_delivery_d = now() WHERE ol_w_id = 1 AND ol_d_id = 3 AND ol_o_id = 7 AND ol_number = 1");
+    tx.exec("DELETE FROM new_order WHERE no_w_id = 1 AND no_d_id = 5 AND no_o_id = 2500");
+    EXPECT_EQ(broken(), "3:1 5:1 11:1") << "a hole in new_order, an undelivered order not in it, one order too few there";
+    EXPECT_NE(test::errorOf([&] { tpcc::checkConsistency(freshDatabase("tpcc_none")); }).find("run `scalelab init --workload tprocc -w N` first"),
+              std::string::npos);
+}
 
 TEST_F(TpccInitTest, KeysAndIndexesAreMadeAfterTheLoad) {
     const std::string& c = twoWarehouses();
@@ -279,6 +314,56 @@ TEST_F(TpccInitTest, AConcurrentRunKeepsTheMixAndTheDataConsistent) {
                      count(0) * 60.0 / r.measuredSeconds);
     for (const auto& s : r.scripts) EXPECT_EQ(s.latency.count, s.transactions) << s.name;
     EXPECT_EQ(consistencyViolations(c), "0 0 0 0");
+    int64_t delivered = 0;
+    for (const auto& k : tpcc::checkConsistency(c)) {
+        if (k.violations) {
+            EXPECT_EQ(*k.violations, 0) << "condition " << k.number << " (" << k.rule << ")";
+        }
+        if (k.number == 11) {
+            delivered = std::stoll(value(c, "SELECT count(*) FROM orders WHERE o_id > 2100 AND o_carrier_id IS NOT NULL"));
+            EXPECT_EQ(k.violations.has_value(), delivered == 0) << k.notApplicable;
+        }
+    }
+    EXPECT_GT(delivered, 0) << "the run's Deliveries delivered orders";
+}
+
+// Keying and thinking times (off by default): each transaction waits its keying time before it
+// starts and the think time after the last one, neither counted in its latency. Every
+// transaction's keying time was waited in full inside the run, so their sum over a client cannot
+// exceed the run's length: the bound below holds whatever the machine's speed.
+TEST_F(TpccInitTest, KeyingAndThinkingTimesPaceTheClientsOutsideTheLatencies) {
+    std::string c = freshDatabase("tpcc_keying");
+    tpcc::initData(c, options(1, 2, 6));
+    const double factor = 0.02;  // New-Order: 360 ms keying, 240 ms mean thinking
+    LoadSpec spec;
+    spec.conninfo = c;
+    tpcc::addScripts(spec.workload, factor);
+    tpcc::defineRunVariables(spec.workload, tpcc::inspectData(c), 3);
+    spec.clients = 4;
+    spec.threads = 2;
+    spec.durationS = 4;
+    spec.mode = QueryMode::Prepared;
+    spec.seed = 3;
+    spec.vacuum = RunVacuum::None;
+    LoadResult r = LoadRun(spec).run();
+    ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
+    EXPECT_EQ(r.keyingThinking, factor);
+    ASSERT_EQ(r.scripts.size(), 6u);
+    double keyingWaited = 0;
+    for (size_t i = 0; i < r.scripts.size(); ++i)
+        keyingWaited += static_cast<double>(r.scripts[i].ended()) * spec.workload.scripts[i].keyingS;
+    EXPECT_GT(r.transactions, 0u);
+    EXPECT_LE(keyingWaited, spec.clients * spec.durationS) << r.transactions << " transactions: keying times were not waited";
+    const LatencySummary& newOrder = r.scripts[0].latency;
+    ASSERT_GT(newOrder.count, 0u);
+    EXPECT_LT(newOrder.p50Ms, 18 * factor * 1000) << "the keying time must not be in the latency";
+    EXPECT_EQ(consistencyViolations(c), "0 0 0 0");
+
+    LoadSpec throttled = spec;
+    throttled.rate = 100;
+    EXPECT_NE(test::errorOf([&] { validate(throttled); }).find("drop the rate (-R), or the times"), std::string::npos);
+    Workload w;
+    EXPECT_NE(test::errorOf([&] { tpcc::addScripts(w, -1); }).find("from 0 (none) to 100"), std::string::npos);
 }
 
 TEST(TpccInitOptions, BadValuesAreRefusedBeforeConnecting) {

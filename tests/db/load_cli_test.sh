@@ -71,6 +71,26 @@ done
   fail "tprocc: D_NEXT_O_ID"
 [[ $(q "select (select sum(o_ol_cnt) from orders) = (select count(*) from order_line)") == t ]] || fail "tprocc: order lines"
 [[ $(q "select sum(d_next_o_id) > 30010 from district") == t ]] || fail "tprocc: no New-Order was committed"
+# scalelab check --workload tprocc: the twelve conditions after the run; one planted change, found.
+expect_rc 0 "check --workload tprocc" "$scalelab" check --data "$data" --workload tprocc
+[[ $(grep -Ec '^ +([1-9]|1[0-2])  ' "$work/out") == 12 ]] || fail "check prints twelve conditions: $(cat "$work/out")"
+grep -q '^every condition that applies holds$' "$work/out" || fail "check verdict: $(cat "$work/out")"
+grep -Eq '^ +11  .*not applicable: holds for the loaded data only; [0-9]+ orders were delivered since' "$work/out" ||
+  fail "condition 11 after Deliveries: $(cat "$work/out")"
+q "update district set d_ytd = d_ytd + 5 where d_w_id = 1 and d_id = 4" >/dev/null
+expect_rc 1 "check finds a planted change" "$scalelab" check --data "$data" --workload tprocc
+grep -Eq '^ +1  W_YTD = sum\(D_YTD\) +DOES NOT HOLD for 1 warehouse$' "$work/out" || fail "check condition 1: $(cat "$work/out")"
+grep -Eq '^ +9  D_YTD = sum\(H_AMOUNT\) +DOES NOT HOLD for 1 district$' "$work/out" || fail "check condition 9: $(cat "$work/out")"
+grep -q '^2 conditions do not hold$' "$work/out" || fail "check count: $(cat "$work/out")"
+q "update district set d_ytd = d_ytd - 5 where d_w_id = 1 and d_id = 4" >/dev/null
+expect_rc 2 "check without --workload" "$scalelab" check --data "$data"
+# Keying and thinking times: TPROC-C's only, and not with a rate; said in the run's note.
+expect_rc 1 "--keying-thinking without tprocc" "$scalelab" run --data "$data" -t 1 --keying-thinking 1
+grep -qF -- '--keying-thinking gives TPROC-C' "$work/out" || fail "--keying-thinking with pgbench: $(cat "$work/out")"
+expect_rc 1 "--keying-thinking with -R" "$scalelab" run --data "$data" --workload tprocc -T 1 -R 10 --keying-thinking 1
+grep -qF 'drop the rate (-R), or the times' "$work/out" || fail "--keying-thinking with -R: $(cat "$work/out")"
+expect_rc 0 "run --workload tprocc --keying-thinking" "$scalelab" run --data "$data" --workload tprocc -c 2 -T 2 --keying-thinking 0.01
+grep -q "keying and thinking times x0.01 TPC-C's (not counted in the latencies)$" "$work/out" || fail "keying note: $(cat "$work/out")"
 expect_rc 1 "run --workload tprocc with -b" "$scalelab" run --data "$data" --workload tprocc -b select-only
 grep -qF 'runs its own scripts: drop -b, -f, -S and -N' "$work/out" || fail "tprocc with -b: $(cat "$work/out")"
 # pgbench's tables and TPROC-C's live side by side: nothing of one is dropped by the other.

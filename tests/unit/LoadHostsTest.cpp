@@ -291,6 +291,14 @@ TEST(LoadHosts, AHostGetsTheScriptsByTheirTextAndTheRunsSettings) {
     EXPECT_TRUE(back.reportPerCommand);
     EXPECT_EQ(back.workload.scriptSet, "");
     s.workload.scriptSet = "tprocc";
+    s.workload.keyingThinking = 0.5;
+    s.workload.scripts[0].keyingS = 9;
+    s.workload.scripts[0].thinkMeanS = 6;
+    LoadSpec timed = loadSpecFromJob(nlohmann::json::parse(loadJobJson(s).dump()));
+    EXPECT_EQ(timed.workload.scripts[0].keyingS, 9.0) << "a host's clients wait the same keying times";
+    EXPECT_EQ(timed.workload.scripts[0].thinkMeanS, 6.0);
+    EXPECT_EQ(timed.workload.scripts[1].keyingS, 0.0);
+    EXPECT_EQ(timed.workload.keyingThinking, 0.5);
     EXPECT_EQ(loadSpecFromJob(nlohmann::json::parse(loadJobJson(s).dump())).workload.scriptSet, "tprocc")
         << "a host's result must say it is TPROC-C's, or the merged run has no NOPM";
     nlohmann::json replay = loadJobJson([] {

@@ -60,6 +60,16 @@ TEST(SweepPlan, TproccIsAWorkloadKindWithWarehouses) {
     j["data"] = json::object();
     EXPECT_FALSE(parsePlan(j).warehouses) << "none given: the data's own, or 1";
 
+    j["workload"]["keying_thinking"] = 0.5;
+    EXPECT_EQ(parsePlan(j).workload().scripts[0].keyingS, 9.0) << "New-Order's 18 s keying, halved";
+    EXPECT_EQ(parsePlan(j).workload().scripts[2].thinkMeanS, 6.0) << "Payment's 12 s mean thinking, halved";
+    j["workload"]["rate"] = 100;
+    EXPECT_EQ(problem(j), "$.workload.keying_thinking: keying and thinking times pace each client themselves: drop "
+                          "workload.rate, or the times");
+    j["workload"].erase("rate");
+    j["workload"]["keying_thinking"] = 101;
+    EXPECT_EQ(problem(j), "$.workload.keying_thinking: must be from 0 (none) to 100 times the specification's times");
+    j["workload"].erase("keying_thinking");
     j["workload"]["kind"] = "tpcc";
     EXPECT_EQ(problem(j), "$.workload.kind: expected \"pgbench\" (pgbench's scripts or yours) or \"tprocc\" (TPROC-C's), found \"tpcc\"");
     j["workload"] = {{"kind", "tprocc"}, {"builtin", "select-only"}};
@@ -72,6 +82,9 @@ TEST(SweepPlan, TproccIsAWorkloadKindWithWarehouses) {
     EXPECT_EQ(problem(j), "$.data.warehouses: expected a whole number of warehouses from 1 to 100000, found 0");
     j["data"] = {{"warehouses", 2.5}};
     EXPECT_EQ(problem(j), "$.data.warehouses: expected a whole number of warehouses from 1 to 100000, found 2.5");
+    j["workload"] = {{"kind", "pgbench"}, {"keying_thinking", 1}};
+    EXPECT_EQ(problem(j), "$.workload.keying_thinking: gives TPROC-C's transactions their terminal times: it goes with "
+                          "workload.kind \"tprocc\"");
     j["workload"] = {{"kind", "pgbench"}};
     j["data"] = {{"warehouses", 2}};
     EXPECT_EQ(problem(j), "$.data.warehouses: is TPROC-C's data size (workload.kind \"tprocc\"); pgbench's is data.scale");

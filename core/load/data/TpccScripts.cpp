@@ -1,6 +1,7 @@
 #include "load/data/TpccScripts.h"
 
 #include "util/Error.h"
+#include "util/Format.h"
 
 namespace scalelab::tpcc {
 
@@ -69,11 +70,21 @@ const char* const kStockLevel = HOME
 
 } // namespace
 
-void addScripts(Workload& w) {
+void addScripts(Workload& w, double keyingThinking) {
+    if (!(keyingThinking >= 0) || keyingThinking > 100)
+        throw Error("keying and thinking times: the factor of the specification's times must be from 0 (none) to 100, got " +
+                    formatNumber("%g", keyingThinking));
     const char* const texts[6] = {kNewOrder, kNewOrderRollback, kPayment, kOrderStatus, kDelivery, kStockLevel};
     const int weights[6] = {4455, 45, 4300, 400, 400, 400};
-    for (int i = 0; i < 6; ++i) w.addScriptText(texts[i], kScriptNames[i], weights[i]);
+    // Clause 5.2.5.7's minimum keying times and mean think times, in seconds.
+    const double keying[6] = {18, 18, 3, 2, 2, 2}, thinking[6] = {12, 12, 12, 10, 5, 5};
+    for (int i = 0; i < 6; ++i) {
+        w.addScriptText(texts[i], kScriptNames[i], weights[i]);
+        w.scripts.back().keyingS = keying[i] * keyingThinking;
+        w.scripts.back().thinkMeanS = thinking[i] * keyingThinking;
+    }
     w.scriptSet = kScriptSet;
+    w.keyingThinking = keyingThinking;
 }
 
 NurandConstants defineRunVariables(Workload& w, const DataInfo& data, uint64_t seed) {

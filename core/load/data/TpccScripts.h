@@ -21,8 +21,11 @@ inline constexpr const char* kScriptSet = "tprocc";
 inline constexpr const char* kNewOrderScript = "new_order";
 
 // Adds the six scripts to `w` and marks it as TPROC-C's. Their variables come from
-// defineRunVariables.
-void addScripts(Workload& w);
+// defineRunVariables. `keyingThinking` > 0 gives each its keying and mean thinking time of TPC-C's
+// clause 5.2.5.7 times that factor (New-Order 18 s and 12 s, Payment 3 and 12, Order-Status 2 and
+// 10, Delivery 2 and 5, Stock-Level 2 and 5); 0 (HammerDB's default): none. Throws Error for a
+// negative or absurd factor.
+void addScripts(Workload& w, double keyingThinking = 0);
 
 // Defines :warehouses (the data's) and the run's NURand constants :c_last_c, :c_id_c,
 // :c_item_c, drawn from `seed` and the load's by clause 2.1.6.1. Throws Error when the data is

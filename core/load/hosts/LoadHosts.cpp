@@ -169,6 +169,7 @@ LoadResult mergeHostResults(const std::vector<LoadResult>& parts) {
     for (size_t i = 0; i < m.commands.size(); ++i)
         if (m.commands[i].count) m.commands[i].meanMs = sums[i] / static_cast<double>(m.commands[i].count);
     m.scriptSet = one.scriptSet;
+    m.keyingThinking = one.keyingThinking;
     m.scripts = mergeScripts(parts);
     for (size_t i = 0; i < samples; ++i) {
         std::vector<const LoadSample*> at;

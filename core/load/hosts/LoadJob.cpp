@@ -11,7 +11,11 @@ T get(const nlohmann::json& j, const char* name) {
 
 nlohmann::json workloadJson(const Workload& w) {
     nlohmann::json scripts = nlohmann::json::array();
-    for (const auto& s : w.scripts) scripts.push_back({{"name", s.name}, {"text", s.text}, {"weight", s.weight}});
+    for (const auto& s : w.scripts) {
+        nlohmann::json one = {{"name", s.name}, {"text", s.text}, {"weight", s.weight}};
+        if (s.keyingS > 0 || s.thinkMeanS > 0) one["keying_s"] = s.keyingS, one["think_mean_s"] = s.thinkMeanS;
+        scripts.push_back(one);
+    }
     nlohmann::json defines = nlohmann::json::array();
     for (const auto& d : w.defines()) defines.push_back(w.vars.name(d.slot) + "=" + d.value);
     nlohmann::json j = {{"replay", w.replay}, {"defines", defines}};
@@ -22,6 +26,7 @@ nlohmann::json workloadJson(const Workload& w) {
     } else {
         j["scripts"] = scripts;
         if (!w.scriptSet.empty()) j["script_set"] = w.scriptSet;  // the result's terms (NOPM) come with it
+        if (w.keyingThinking > 0) j["keying_thinking"] = w.keyingThinking;
     }
     return j;
 }
@@ -31,9 +36,13 @@ Workload workloadFromJson(const nlohmann::json& j) {
     if (get<bool>(j, "replay")) {
         w = Workload::replayText(get<std::string>(j, "replay_text"), get<std::string>(j, "replay_source"), get<bool>(j, "shuffle"));
     } else {
-        for (const auto& s : get<nlohmann::json>(j, "scripts"))
+        for (const auto& s : get<nlohmann::json>(j, "scripts")) {
             w.addScriptText(get<std::string>(s, "text"), get<std::string>(s, "name"), get<int>(s, "weight"));
+            if (s.contains("keying_s")) w.scripts.back().keyingS = get<double>(s, "keying_s");
+            if (s.contains("think_mean_s")) w.scripts.back().thinkMeanS = get<double>(s, "think_mean_s");
+        }
         if (j.contains("script_set")) w.scriptSet = get<std::string>(j, "script_set");
+        if (j.contains("keying_thinking")) w.keyingThinking = get<double>(j, "keying_thinking");
     }
     for (const auto& d : get<nlohmann::json>(j, "defines")) w.define(d.get<std::string>());
     return w;

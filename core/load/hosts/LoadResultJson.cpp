@@ -91,6 +91,7 @@ nlohmann::json toJson(const LoadResult& r) {
         j["scripts"] = scripts;
     }
     if (!r.scriptSet.empty()) j["script_set"] = r.scriptSet;
+    if (r.keyingThinking > 0) j["keying_thinking"] = r.keyingThinking;
     if (r.connectionSecondsTotal > 0) j["connection_seconds_total"] = r.connectionSecondsTotal;
     if (!r.engine.empty()) j["engine"] = r.engine;
     if (!r.engineWhy.empty()) j["engine_why"] = r.engineWhy;
@@ -238,6 +239,7 @@ LoadResult loadResultFromJson(const nlohmann::json& j) {
     }
     for (const auto& s : fieldOr<nlohmann::json>(j, "scripts", nlohmann::json::array())) r.scripts.push_back(scriptReportFromJson(s));
     r.scriptSet = fieldOr<std::string>(j, "script_set", "");
+    r.keyingThinking = fieldOr<double>(j, "keying_thinking", 0);
     r.connectionSecondsTotal = fieldOr<double>(j, "connection_seconds_total", 0);
     r.engine = fieldOr<std::string>(j, "engine", "");
     r.engineWhy = fieldOr<std::string>(j, "engine_why", "");

@@ -69,6 +69,11 @@ struct Script {
     std::string text;                // the source, recorded with results so a run can be reproduced
     int weight = 1;
     bool usesScale = false;
+    // A terminal's times around each transaction of this script, not counted in its latency
+    // (TPROC-C's keying and thinking times, issue 36): a fixed wait before it starts, and after
+    // it ends a wait drawn from a negative exponential of this mean (truncated at 10 means).
+    // 0: none (pgbench's scripts and the user's).
+    double keyingS = 0, thinkMeanS = 0;
 };
 
 // Parses `text`; `source` names it in error messages. Throws ScriptError.

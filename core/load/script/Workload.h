@@ -22,6 +22,9 @@ struct Workload {
     // A script set ScaleLab built whose results have terms of their own: "tprocc" (TPROC-C's six
     // scripts, NOPM and TPM); empty for pgbench's scripts and the user's.
     std::string scriptSet;
+    // Keying and thinking times of the scripts (Script::keyingS, thinkMeanS), as a share of the
+    // specification's: 0 none, 1 TPC-C's own. Recorded with the result.
+    double keyingThinking = 0;
 
     // -D NAME=VALUE: a variable every client starts with, as text (pgbench's -D).
     struct Define {

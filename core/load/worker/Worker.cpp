@@ -74,6 +74,7 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
         uint64_t choose = base.next(), throttle = base.next(), sample = base.next();
         if (t == index) {
             chooseRng_.reseed(choose);
+            thinkRng_.reseed(choose ^ 0x7468696e6b74696dULL);  // not drawn from `base`: pgbench's streams stay as they are
             scheduleRng_.reseed(throttle);
             sampleRng_.reseed(sample);
         }
@@ -106,6 +107,11 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
         for (const auto& cmd : s.commands) scriptsPipeline_ = scriptsPipeline_ || cmd.kind == Command::Kind::StartPipeline;
     int total = 0;
     for (const auto& s : spec.workload.scripts) cumulativeWeights_.push_back(total += s.weight);
+    for (const auto& s : spec.workload.scripts) {
+        keyingNs_.push_back(static_cast<int64_t>(s.keyingS * 1e9));
+        thinkMeanNs_.push_back(static_cast<int64_t>(s.thinkMeanS * 1e9));
+        terminalTimes_ = terminalTimes_ || keyingNs_.back() > 0 || thinkMeanNs_.back() > 0;
+    }
     if (spec.reportPerCommand)
         for (const auto& s : spec.workload.scripts) commandStats_.emplace_back(s.commands.size());
     if (spec.workload.scripts.size() > 1 && !spec.workload.replay) scriptStats_.resize(spec.workload.scripts.size());
@@ -185,6 +191,13 @@ void Worker::chooseScriptFor(Client& c) {
 Worker::ScriptStats* Worker::measuredScript(const Client& c, PhaseCounters* phase) {
     if (phase != &phases_[1] || scriptStats_.empty()) return nullptr;
     return &scriptStats_[static_cast<size_t>(c.script)];
+}
+
+int64_t Worker::thinkTime(int script) {
+    int64_t mean = thinkMeanNs_[static_cast<size_t>(script)];
+    if (mean <= 0) return 0;
+    double drawn = -std::log(1.0 - thinkRng_.uniform()) * static_cast<double>(mean);
+    return static_cast<int64_t>(std::min(drawn, 10.0 * static_cast<double>(mean)));  // clause 5.2.5.4: at least 10 means
 }
 
 int Worker::chooseScript(Client& c) {
@@ -399,6 +412,24 @@ void Worker::advance(Client& c) {
                 }
                 now = monotonicNs();  // latency and lag start after the connection, as pgbench's
             }
+            if (spec_.rate <= 0 && !c.keyed) chooseScriptFor(c);
+            if (terminalTimes_ && !c.keyed) {
+                // A terminal's keying time before this transaction and the think time after the
+                // last one, waited on a timer, outside the transaction's latency (TPC-C's
+                // response time excludes them).
+                int64_t wait = c.thinkNs + keyingNs_[static_cast<size_t>(c.script)];
+                c.thinkNs = 0;
+                if (wait > 0) {
+                    if (now + wait >= shared_.deadlineNs) {  // it would start after the run
+                        markDone(c);
+                        return;
+                    }
+                    c.keyed = true;
+                    wakeAt(c, now + wait, true);
+                    return;
+                }
+            }
+            c.keyed = false;
             if (spec_.rate > 0) {
                 c.scheduled = false;
                 // Latency counts from the scheduled start: waiting behind schedule is the server's delay too.
@@ -407,7 +438,6 @@ void Worker::advance(Client& c) {
             } else {
                 c.txStartNs = now;
             }
-            if (spec_.rate <= 0) chooseScriptFor(c);
             c.command = 0;
             c.tries = 1;
             c.rngAtStart = c.rng.state();

@@ -173,6 +173,12 @@ private:
     std::vector<std::vector<std::string>> statementNames_;  // prepared mode: [script][command]
     std::vector<int> cumulativeWeights_;
     Random chooseRng_, scheduleRng_;  // pgbench's per-thread ts_choose_rs and ts_throttle_rs
+    // Keying and thinking times (Script::keyingS, thinkMeanS) per script, in ns; the think
+    // times' own generator, so that the scripts' random values stay those of a run without them.
+    std::vector<int64_t> keyingNs_, thinkMeanNs_;
+    bool terminalTimes_ = false;
+    Random thinkRng_;
+    int64_t thinkTime(int script);  // drawn: negative exponential, truncated at 10 means
     int64_t nextScheduleNs_ = 0;
     double meanScheduleGapUs_ = 0;
     int64_t latencyLimitNs_ = 0;

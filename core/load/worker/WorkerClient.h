@@ -27,7 +27,8 @@ struct Worker::Client {
         // new connection (-> Connecting), else the script is chosen (-> Exec) [advance].
         Start,
         // --rate: waiting for the scheduled start, on a timer; at it, or when the run stops
-        // -> Start [run, the timers and the stop].
+        // -> Start [run, the timers and the stop]. Also a terminal's keying and thinking time
+        // before its next transaction (TPROC-C's, optional), the same way.
         Throttled,
         // libpq's non-blocking connect (-C, or the first connection of a late client); connected
         // -> Preparing in prepared mode, else -> Start; failed -> Done (aborted) [connectStep].
@@ -74,6 +75,7 @@ struct Worker::Client {
     int64_t lagNs = 0;          // with a rate: how late this transaction started
     int64_t transactionsDone = 0;
     int64_t connectStartNs = 0; // -C
+    int64_t thinkNs = 0;        // keying and thinking times: the think time the last transaction left
     PGresult* pending = nullptr;  // \gset: the latest result, stored when it proves the last
     Random rng;                 // pgbench's cs_func_rs: the script functions' random numbers
     Random::State rngAtStart{};
@@ -93,6 +95,7 @@ struct Worker::Client {
     char sqlstate[6] = {0};     // of the failed command, "" when none
     bool entering = false;      // jumped to this \elif/\else/\endif from a false condition
     bool scheduled = false;
+    bool keyed = false;         // keying and thinking times: waited, the transaction starts next
     bool needFlush = false;
     bool watchingWrite = false; // EPOLLOUT is in its epoll registration
     // The wire engine (WorkerWire.cpp): after connecting, ScaleLab speaks on the socket itself.

@@ -119,6 +119,7 @@ void Worker::writeAggregates(int64_t nowUs) {
 
 void Worker::finishTransaction(Client& c, int64_t now) {
     ++c.transactionsDone;
+    if (terminalTimes_) c.thinkNs = thinkTime(c.script);
     int64_t latency = now - c.txStartNs;
     if (log_) logTransaction(c, now, latency, nullptr);
     PhaseCounters* p = phaseAt(now);

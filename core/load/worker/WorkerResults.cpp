@@ -296,6 +296,7 @@ void Worker::afterError(Client& c) {
         }
     }
     ++c.transactionsDone;
+    if (terminalTimes_) c.thinkNs = thinkTime(c.script);
     if (log_) logTransaction(c, now, 0, serialization ? "serialization" : deadlock ? "deadlock" : "other");
     if (spec_.connectPerTransaction) disconnect(c);
     nextTransactionLater(c);
