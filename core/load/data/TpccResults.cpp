@@ -23,7 +23,7 @@ struct Transaction {
     const char* scripts[2];
     double targetPct;  // TPC-C's minimum mix as the weights give it
 };
-const Transaction kTransactions[] = {{"New-Order", {"new_order", "new_order_rollback"}, 45.0},
+const Transaction kTransactions[] = {{"New-Order", {kNewOrderScript, "new_order_rollback"}, 45.0},
                                      {"Payment", {"payment", nullptr}, 43.0},
                                      {"Order-Status", {"order_status", nullptr}, 4.0},
                                      {"Delivery", {"delivery", nullptr}, 4.0},
@@ -57,7 +57,7 @@ std::vector<std::string> reportLines(const LoadResult& r) {
                   " (New-Order commits per minute), TPM = " +
                   (tpm ? formatNumber("%.0f", *tpm) + " (the server's commits + rollbacks per minute)"
                        : std::string("- (the server's counters were not read)")));
-    const ScriptReport* committed = scriptNamed(r.scripts, "new_order");
+    const ScriptReport* committed = scriptNamed(r.scripts, kNewOrderScript);
     const ScriptReport* rolledBack = scriptNamed(r.scripts, "new_order_rollback");
     if (committed && rolledBack) {
         uint64_t orders = committed->transactions + rolledBack->transactions;
