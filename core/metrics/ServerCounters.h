@@ -48,8 +48,9 @@ public:
     ServerCounters(const std::string& conninfo, const std::string& loadApplicationName);  // throws Error
     ~ServerCounters();
     ServerCounterSnapshot read();  // throws Error with the server's words
-    // Reads until no load session is left (at most `timeoutMs`): a backend reports its last
-    // commits when it exits, so only then do the counters hold all of them.
+    // Reads until no load session is left and the load's commits and rollbacks stop changing
+    // (at most `timeoutMs`): a backend reports its last commits when it exits, after it left
+    // pg_stat_activity, so only then do the counters hold all of them.
     ServerCounterSnapshot readAfterLoadLeft(int timeoutMs);
     // The pid of this reader's backend on the server's machine (which machine that is, a
     // process of that pid there tells: postmasterOfBackend).
