@@ -511,7 +511,7 @@ int runRunCommand(const RunArgs& a) {
             };
         else if (live.publisher)
             progress = [live = live.publisher](const LoadSample& s) { live->add(s); };
-        if (live.publisher) live.publisher->runStarted(spec.clients);
+        if (live.publisher) live.publisher->runStarted(spec.clients, spec.workload.scriptSet);
         if (!a.loadHosts.empty()) {
             if (target.embedded)
                 for (const auto& h : a.loadHosts)

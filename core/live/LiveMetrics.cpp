@@ -1,5 +1,7 @@
 #include "live/LiveMetrics.h"
 
+#include "load/data/TpccResults.h"
+
 #include <cmath>
 #include <filesystem>
 
@@ -49,18 +51,20 @@ void MetricsPublisher::onProgress(const SweepProgress& p) {
         if (!same) {
             m_.run = id;
             m_.sample.reset();
+            m_.nopm.reset();
         }
     } else if (p.state != SweepState::Paused) {
         // Settling, preparing, finished, stopped: no run is measuring.
         m_.run.reset();
         m_.sample.reset();
+        m_.nopm.reset();
     }
 }
 
 void MetricsPublisher::onSample(const SweepProgress& p, const LoadSample& s) {
     std::lock_guard<std::mutex> lock(mutex_);
     m_.run = LiveRunIdentity{m_.experiment, p.series, p.clients, p.repetition};
-    addLocked(s);
+    addLocked(s, p.scriptSet);
 }
 
 void MetricsPublisher::onRunFinished(const RunRecord& r) {
@@ -69,15 +73,17 @@ void MetricsPublisher::onRunFinished(const RunRecord& r) {
                   measured(r.tps, r.measuredSeconds > 0), measured(r.latency.p95Ms, r.latency.count > 0)});
 }
 
-void MetricsPublisher::runStarted(int clients) {
+void MetricsPublisher::runStarted(int clients, const std::string& scriptSet) {
     std::lock_guard<std::mutex> lock(mutex_);
     m_.run = LiveRunIdentity{m_.experiment, "", clients, 0};
     m_.sample.reset();
+    m_.nopm.reset();
+    runScriptSet_ = scriptSet;
 }
 
 void MetricsPublisher::add(const LoadSample& s) {
     std::lock_guard<std::mutex> lock(mutex_);
-    addLocked(s);
+    addLocked(s, runScriptSet_);
 }
 
 void MetricsPublisher::runEnded(const LoadResult& result) {
@@ -91,10 +97,12 @@ void MetricsPublisher::finishLocked(const LiveFinishedRun& run) {
     ++m_.runsFinished[run.status];
     m_.run.reset();
     m_.sample.reset();
+    m_.nopm.reset();
 }
 
-void MetricsPublisher::addLocked(const LoadSample& s) {
+void MetricsPublisher::addLocked(const LoadSample& s, const std::string& scriptSet) {
     m_.sample = s;
+    m_.nopm = tpcc::sampleNewOrdersPerMinute(scriptSet, s);
     m_.sample->histogram.reset();  // the endpoint shows percentiles; a histogram copy would be kilobytes a second
     m_.transactions += s.transactions;
     m_.failures += s.failures;

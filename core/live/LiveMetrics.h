@@ -42,6 +42,7 @@ struct LiveMetrics {
     // dashboard never shows the last run's tps as the current one.
     std::optional<LiveRunIdentity> run;
     std::optional<LoadSample> sample;
+    std::optional<double> nopm;       // TPROC-C: New-Order commits per minute of that interval
     // Since this process started, over every run, warm-up included: they only grow.
     uint64_t transactions = 0, failures = 0, retries = 0;
     std::map<RunStatus, uint64_t> runsFinished;
@@ -63,17 +64,18 @@ public:
     void onRunFinished(const RunRecord& r) override;
 
     // A single `run` (no sweep around it).
-    void runStarted(int clients);
+    void runStarted(int clients, const std::string& scriptSet = {});  // scriptSet: the workload's ("tprocc")
     void add(const LoadSample& s);
     void runEnded(const LoadResult& result);
 
     LiveMetrics snapshot() const;
 
 private:
-    void addLocked(const LoadSample& s);
+    void addLocked(const LoadSample& s, const std::string& scriptSet);
     void finishLocked(const LiveFinishedRun& run);  // a run ended: its result kept, its gauges gone
     mutable std::mutex mutex_;
     LiveMetrics m_;
+    std::string runScriptSet_;  // a single run's (runStarted)
 };
 
 } // namespace scalelab

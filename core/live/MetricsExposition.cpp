@@ -191,6 +191,10 @@ void writeRun(Writer& w, const LiveMetrics& m) {
     w.sample(l, s.warmup ? 1 : 0);
     w.family("scalelab_tps", "gauge", "Transactions per second over the last sample interval");
     w.sample(l, s.tps);
+    if (m.nopm) {
+        w.family("scalelab_nopm", "gauge", "TPROC-C: New-Order transactions committed per minute over the last sample interval");
+        w.sample(l, *m.nopm);
+    }
     if (s.latency.count > 0) {
         w.family("scalelab_latency_seconds", "gauge", "Latency of the transactions that ended in the last interval", "seconds");
         for (const auto& [q, ms] : std::vector<std::pair<const char*, double>>{

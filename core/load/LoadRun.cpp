@@ -75,6 +75,16 @@ std::vector<ScriptReport> scriptReports(const LoadSpec& spec, const std::vector<
     return out;
 }
 
+// Committed transactions per script so far, summed over the workers; empty without per-script counts.
+std::vector<uint64_t> scriptCommits(const LoadSpec& spec, const std::vector<std::unique_ptr<Worker>>& workers) {
+    std::vector<uint64_t> out;
+    if (workers.empty() || workers.front()->scriptStats().empty()) return out;
+    out.assign(spec.workload.scripts.size(), 0);
+    for (const auto& w : workers)
+        for (size_t i = 0; i < out.size(); ++i) out[i] += w->committedOfScript(i);
+    return out;
+}
+
 Totals everything(const std::vector<std::unique_ptr<Worker>>& workers) {
     Totals t;
     for (const auto& w : workers) {
@@ -314,6 +324,7 @@ LoadResult LoadRun::run() {
         const int64_t interval = static_cast<int64_t>(spec_.sampleIntervalS * 1e9);
         int64_t sampleStart = sh.startNs;
         Totals previous;
+        std::vector<uint64_t> previousScripts = scriptCommits(spec_, workers);
         int64_t stopSeenNs = 0;
         bool deadlineSeen = false;
         for (bool last = false; !last;) {
@@ -358,11 +369,18 @@ LoadResult LoadRun::run() {
             s.skipped = current.skipped - previous.skipped;
             s.system = system;
             if (spec_.keepHistograms) s.histogram = delta.data();
-            if (s.endS > s.startS && (s.transactions > 0 || !last)) {
+            std::vector<uint64_t> scripts = scriptCommits(spec_, workers);
+            for (size_t i = 0; i < scripts.size(); ++i) s.scriptTransactions.push_back(scripts[i] - previousScripts[i]);
+            // The last sample (every worker done) is kept when it counted anything: also a
+            // script's commits that ended before the previous sample but were read after it.
+            bool counted = s.transactions > 0 || std::any_of(s.scriptTransactions.begin(), s.scriptTransactions.end(),
+                                                              [](uint64_t n) { return n > 0; });
+            if (s.endS > s.startS && (counted || !last)) {
                 result.samples.push_back(s);
                 if (observer_) observer_(s);
             }
             previous = std::move(current);
+            previousScripts = std::move(scripts);
             sampleStart = std::max(sampleEnd, now);
             if (now >= sh.deadlineNs) sampleStart = now;
         }

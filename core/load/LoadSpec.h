@@ -102,6 +102,10 @@ struct LoadSample {
     uint64_t skipped = 0;              // -R with -L
     std::optional<SystemSample> system;  // when the run has a SystemSampler
     std::optional<HistogramData> histogram;  // with LoadSpec::keepHistograms
+    // Committed transactions of each script in the interval, in the workload's script order,
+    // when it has several weighted scripts (not a replay); empty otherwise. TPROC-C's NOPM of
+    // the interval comes from it (tpcc::sampleNewOrdersPerMinute).
+    std::vector<uint64_t> scriptTransactions;
 };
 
 

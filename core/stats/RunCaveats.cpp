@@ -12,11 +12,20 @@ std::optional<double> number(const nlohmann::json& j, const char* key) {
 
 } // namespace
 
-RunCaveats caveatsOf(const RunRecord& run) {
+RunCaveats caveatsOf(const RunRecord& run, bool nopm) {
     RunCaveats c;
     c.clientBound = run.flags.has(RunFlag::ClientBound);
     const nlohmann::json& d = run.detail;
-    if (d.contains("steady_state")) {
+    if (nopm && d.contains("steady_state_nopm")) {
+        c.trendOf = "NOPM";
+        auto slope = number(d["steady_state_nopm"], "slope_per_s");
+        auto p = number(d["steady_state_nopm"], "slope_p");
+        auto mean = number(d["steady_state_nopm"], "mean");
+        if (slope && p && mean && *mean > 0 && run.measuredSeconds > 0) {
+            double drift = 100 * *slope * run.measuredSeconds / *mean;
+            if (*p < kTrendP && std::fabs(drift) > kTrendPercent) c.trendPct = drift;
+        }
+    } else if (d.contains("steady_state")) {
         auto slope = number(d["steady_state"], "slope_tps_per_s");
         auto p = number(d["steady_state"], "slope_p");
         if (slope && p && run.tps > 0 && run.measuredSeconds > 0) {

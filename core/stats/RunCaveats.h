@@ -18,11 +18,14 @@ constexpr double kTrendP = 0.01;
 struct RunCaveats {
     bool clientBound = false;
     std::optional<double> trendPct;    // drift over the run, % of its mean, when significant and above kTrendPercent
+    const char* trendOf = "tps";       // the series whose trend trendPct is: "tps", or TPROC-C's "NOPM"
     std::optional<double> iowaitPct;   // when the CPUs waited on disk longer than they were busy
     std::optional<double> busyPct;     // beside iowaitPct
     bool excludes() const { return clientBound || trendPct.has_value(); }
 };
 
-RunCaveats caveatsOf(const RunRecord& run);
+// `nopm`: the trend of TPROC-C's NOPM intervals where the run has them (a comparison of NOPM),
+// else of its tps.
+RunCaveats caveatsOf(const RunRecord& run, bool nopm = false);
 
 } // namespace scalelab

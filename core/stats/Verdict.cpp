@@ -21,6 +21,7 @@ std::string format(const char* f, double v) { return formatNumber(f, v); }
 // What the runs of one side at one client count say about themselves.
 struct SideCaveats {
     int runs = 0, clientBound = 0, trending = 0, ioBound = 0;
+    const char* trendOf = "tps";  // whose trend: tps, or NOPM for a comparison of NOPM
     double worstTrend = 0, iowait = 0, busy = 0;
 };
 
@@ -29,10 +30,11 @@ SideCaveats sideCaveats(const std::vector<RunRecord>& runs, const std::string& s
     for (const auto& r : runs) {
         if (r.series != series || r.clients != clients || !countsInStatistics(r) || !metricOf(r, metric)) continue;
         ++s.runs;
-        RunCaveats c = caveatsOf(r);
+        RunCaveats c = caveatsOf(r, metric == RunMetric::Nopm);
         if (c.clientBound) ++s.clientBound;
         if (c.trendPct) {
             ++s.trending;
+            s.trendOf = c.trendOf;
             if (std::fabs(*c.trendPct) > std::fabs(s.worstTrend)) s.worstTrend = *c.trendPct;
         }
         if (c.iowaitPct && *c.iowaitPct > s.iowait) ++s.ioBound, s.iowait = *c.iowaitPct, s.busy = c.busyPct.value_or(0);
@@ -41,7 +43,10 @@ SideCaveats sideCaveats(const std::vector<RunRecord>& runs, const std::string& s
 }
 
 // Why a point is not judged (empty: it is), and notes that do not stop the judgement.
-std::string notJudgedWhy(const std::string& name, const SideCaveats& s, const char* metric) {
+// The trend is of the runs' tps (or NOPM's own for a comparison of NOPM): latency and the other
+// metrics have no interval series of their own, and a run whose throughput still moved did not
+// measure a steady state of anything.
+std::string notJudgedWhy(const std::string& name, const SideCaveats& s) {
     std::string why;
     auto of = [&](int k) { return " (" + std::to_string(k) + " of " + std::to_string(s.runs) + ")"; };
     if (s.clientBound)
@@ -49,7 +54,7 @@ std::string notJudgedWhy(const std::string& name, const SideCaveats& s, const ch
               ": the load generator's PUs were saturated, so the value understates the server";
     if (s.trending) {
         if (!why.empty()) why += "; ";
-        why += name + "'s " + metric + " was still trending within runs" + of(s.trending) + " (up to " +
+        why += name + "'s " + s.trendOf + " was still trending within runs" + of(s.trending) + " (up to " +
                format("%+.0f%%", s.worstTrend) + " over a run): not a steady state";
     }
     return why;
@@ -182,14 +187,13 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
     v.candidate = candidate;
     v.metric = metric;
     v.options = o;
-    const char* metricName = runMetricName(metric);
     for (const auto& [clients, c] : compareSeries(points, baseline, candidate, o.paired, o.confidence)) {
         PointVerdict p;
         p.clients = clients;
         p.comparison = c;
         SideCaveats a = sideCaveats(runs, baseline, clients, metric), b = sideCaveats(runs, candidate, clients, metric);
-        std::string why = notJudgedWhy(baseline, a, metricName);
-        std::string whyB = notJudgedWhy(candidate, b, metricName);
+        std::string why = notJudgedWhy(baseline, a);
+        std::string whyB = notJudgedWhy(candidate, b);
         if (!whyB.empty()) why += (why.empty() ? "" : "; ") + whyB;
         for (const auto& [name, side] : {std::pair{baseline, a}, std::pair{candidate, b}})
             if (side.ioBound)

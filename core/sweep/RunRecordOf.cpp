@@ -1,5 +1,6 @@
 #include "sweep/RunRecordOf.h"
 
+#include "load/data/TpccResults.h"
 #include "load/hosts/LoadResultJson.h"
 #include "metrics/MetricsJson.h"
 #include "stats/SteadyState.h"
@@ -62,6 +63,22 @@ RunRecord recordOf(const LoadResult& r, const std::string& series, int repetitio
                                   {"slope_tps_per_s", steady.slopePerSecond ? nlohmann::json(*steady.slopePerSecond) : nlohmann::json()},
                                   {"slope_p", steady.slopePValue ? nlohmann::json(*steady.slopePValue) : nlohmann::json()},
                                   {"reason", steady.reason}};
+    // TPROC-C's NOPM has its own trend test: a comparison of NOPM asks whether NOPM was steady.
+    std::vector<double> nopm, nopmEnds;
+    bool everyInterval = true;
+    for (const auto& s : r.samples) {
+        if (s.warmup) continue;
+        auto v = tpcc::sampleNewOrdersPerMinute(r.scriptSet, s);
+        if (!v) everyInterval = false;
+        else nopm.push_back(*v), nopmEnds.push_back(s.endS);
+    }
+    if (tpcc::isTprocc(r.scriptSet) && everyInterval && !nopm.empty()) {
+        SteadyState n = steadyState(nopm, nopmEnds);
+        rec.detail["steady_state_nopm"] = {
+            {"cv", n.cv}, {"intervals", n.intervals}, {"mean", n.meanTps},
+            {"slope_per_s", n.slopePerSecond ? nlohmann::json(*n.slopePerSecond) : nlohmann::json()},
+            {"slope_p", n.slopePValue ? nlohmann::json(*n.slopePValue) : nlohmann::json()}};
+    }
     return rec;
 }
 

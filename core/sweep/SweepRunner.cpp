@@ -213,6 +213,7 @@ void SweepRunner::run() {
     s.progress.total = total_;
     s.progress.done = s.done;
     s.progress.runS = plan_.durationS > 0 ? plan_.warmupS + plan_.durationS : 0;
+    s.progress.scriptSet = plan_.scriptSet;
     s.queue.assign(s.planned.begin(), s.planned.end());
     if (plan_.precision)
         for (const auto& r : store_.runs()) remember(s, r);

@@ -48,6 +48,7 @@ struct SweepProgress {
     double runS = 0;      // a run's planned length, warm-up included; 0 for runs of N transactions
     std::string metricsMachine;  // the machine the CPU, disk and pressure figures are from (MetricsMachine::describe)
     std::vector<CoreInfo> metricsMachineCores;  // that machine's cores when it is a metrics host; empty: this machine
+    std::string scriptSet;  // the plan's script set ("tprocc"): samples then have TPROC-C's NOPM
 };
 
 // Called on the sweep's thread; must not block for long (the GUI queues a signal).

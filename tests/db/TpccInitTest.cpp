@@ -295,10 +295,18 @@ TEST_F(TpccInitTest, AConcurrentRunKeepsTheMixAndTheDataConsistent) {
     spec.mode = QueryMode::Prepared;
     spec.seed = 11;  // the scripts each thread chooses follow from it: the mix below is reproducible
     spec.vacuum = RunVacuum::None;
+    spec.sampleIntervalS = 0.25;
     LoadResult r = LoadRun(spec).run();
     ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
     EXPECT_EQ(r.failures.total(), 0u) << r.firstErrorMessage;
     EXPECT_EQ(r.transactions, 4000u);
+    // Each interval counts every script's commits (the live NOPM): over the run they add up to
+    // the scripts' own counts exactly.
+    std::vector<uint64_t> bySamples(6, 0);
+    for (const auto& s : r.samples) {
+        ASSERT_EQ(s.scriptTransactions.size(), 6u);
+        for (size_t i = 0; i < 6; ++i) bySamples[i] += s.scriptTransactions[i];
+    }
     EXPECT_EQ(r.scriptSet, "tprocc");
     ASSERT_EQ(r.scripts.size(), 6u);
     auto count = [&](size_t i) { return static_cast<double>(r.scripts[i].transactions); };
@@ -313,6 +321,8 @@ TEST_F(TpccInitTest, AConcurrentRunKeepsTheMixAndTheDataConsistent) {
     EXPECT_DOUBLE_EQ(*tpcc::newOrdersPerMinute(r.scriptSet, r.scripts, r.measuredSeconds),
                      count(0) * 60.0 / r.measuredSeconds);
     for (const auto& s : r.scripts) EXPECT_EQ(s.latency.count, s.transactions) << s.name;
+    for (size_t i = 0; i < 6; ++i) EXPECT_EQ(bySamples[i], r.scripts[i].transactions) << r.scripts[i].name;
+    EXPECT_GT(r.samples.size(), 1u);
     EXPECT_EQ(consistencyViolations(c), "0 0 0 0");
     int64_t delivered = 0;
     for (const auto& k : tpcc::checkConsistency(c)) {

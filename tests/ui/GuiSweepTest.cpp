@@ -225,6 +225,48 @@ private slots:
         QCOMPARE(results->data().pointCount(), 4);
     }
 
+    // TPROC-C chosen on the Setup page (issue 36): the sweep loads its warehouse on the embedded
+    // server, the Live page draws NOPM beside tps, and the Results page offers NOPM as a metric.
+    void aTproccSweepStartedFromTheWindowHasNopmLiveAndInTheResults() {
+        SCALELAB_QREQUIRE_SERVER();
+        test::ThrowawayServer server;
+        TempDir files("scalelab-gui-tprocc");
+        MainWindow window;
+        SetupPage* setup = window.setupPage();
+        setup->dataDirEdit()->setText(QString::fromStdString(server.dir.path().string()));
+        setup->builtinCombo()->setCurrentIndex(SetupPage::kTproccItem);
+        setup->warehousesSpin()->setValue(1);
+        setup->clientsEdit()->setText(QStringLiteral("2"));
+        setup->durationSpin()->setValue(2);
+        setup->warmupSpin()->setValue(0);
+        setup->repetitionsSpin()->setValue(1);
+        setup->seriesTable()->setRowCount(0);
+        setup->addSeries(QStringLiteral("A"), QString());
+        QVERIFY2(setup->startButton()->isEnabled(), qPrintable(setup->problems().join(QLatin1Char('\n'))));
+
+        QSignalSpy finished(window.controller(), &SweepController::finished);
+        QString path = QString::fromStdString((files.path() / "tprocc.slab").string());
+        window.startSweepInto(path);
+        QVERIFY(finished.wait(180000));
+        QCOMPARE(finished.first().first().toString(), QString());
+        std::vector<RunRecord> runs = ExperimentStore::open(path.toStdString(), true)->runs();
+        QCOMPARE(runs.size(), size_t{1});
+        QCOMPARE(runs[0].status, RunStatus::Completed);
+        QCOMPARE(runs[0].detail.value("data_warehouses", 0), 1);
+        std::optional<double> nopm = metricOf(runs[0], RunMetric::Nopm);
+        QVERIFY(nopm && *nopm > 0);
+        QCOMPARE(runs[0].failures, uint64_t{0});
+
+        LivePage* live = window.livePage();
+        QVERIFY(live->showsNopm());
+        QVERIFY(live->timeline().has(QStringLiteral("nopm")));
+        QVERIFY(live->timeline().maxOf(QStringLiteral("nopm")) > 0);
+
+        ResultsPage* results = window.resultsPage();
+        QTRY_COMPARE_WITH_TIMEOUT(results->runsModel()->rowCount(), 1, 10000);
+        QVERIFY(results->metricCombo()->findData(QStringLiteral("nopm")) >= 0);
+    }
+
     // A sweep that fails before storing a run leaves no empty file behind and no entry in Open
     // Recent, and the Live page says it failed (it stayed at "[settling]").
     void aSweepThatFailsAtOnceLeavesNoFileAndSaysSo() {

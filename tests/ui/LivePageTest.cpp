@@ -10,6 +10,8 @@
 #include "ChartTexts.h"
 
 #include <QApplication>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -31,6 +33,14 @@ SweepProgress at(int run, SweepState state) {
     p.repetition = 1;
     p.state = state;
     return p;
+}
+// The window at 1024x700 showing its Live page; null when it was never exposed.
+LivePage* livePageAtALaptopsSize(MainWindow& window) {
+    window.resize(1024, 700);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window)) return nullptr;
+    window.showPage(window.livePage());
+    return window.livePage();
 }
 LoadSample sample(double end, double tps) {
     LoadSample s;
@@ -133,11 +143,8 @@ private slots:
     // "logical re..."; the charts stayed empty for ~2 s at each run start.
     void theRunChartsFitTheRunAndAreReadableAtALaptopsWidth() {
         MainWindow window;
-        window.resize(1024, 700);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.showPage(window.livePage());
-        LivePage* page = window.livePage();
+        LivePage* page = livePageAtALaptopsSize(window);
+        QVERIFY(page);
         SweepProgress p = at(1, SweepState::Running);
         p.runS = 5;
         page->showProgress(p);
@@ -178,6 +185,52 @@ private slots:
             QStringList elided = test::elidedTexts(c->chart());
             QVERIFY2(elided.isEmpty(), qPrintable(c->chart()->title() + QStringLiteral(": ") + elided.join(QStringLiteral(" | "))));
         }
+    }
+
+    // TPROC-C's runs show NOPM beside tps (issue 36), on an axis of its own; other runs' charts
+    // have no NOPM line, axis or legend entry.
+    void tproccRunsShowNopmBesideTpsAndOtherRunsDoNot() {
+        MainWindow window;
+        LivePage* page = livePageAtALaptopsSize(window);
+        QVERIFY(page);
+        page->startSweep();
+        QVERIFY(!page->showsNopm());
+        SweepProgress p = at(1, SweepState::Running);
+        p.runS = 5;
+        p.scriptSet = "tprocc";
+        page->showProgress(p);
+        QVERIFY(page->showsNopm());
+        LoadSample s = sample(1, 101);
+        s.startS = 0;
+        s.scriptTransactions = {45, 1, 43, 4, 4, 4};  // new_order first: 45 in 1 s
+        page->addSample(p, s);
+        s.startS = 1, s.endS = 1.5;
+        page->addSample(p, s);  // 45 in half a second
+        QApplication::processEvents();
+        QCOMPARE(page->timeline().maxOf(QStringLiteral("nopm")), 5400.0);
+        QCOMPARE(page->sweepTimeline().maxOf(QStringLiteral("nopm")), 5400.0);
+        QChart* chart = page->runCharts().at(0)->chart();
+        QCOMPARE(chart->series().size(), 2);
+        auto* nopm = qobject_cast<QLineSeries*>(chart->series().at(1));
+        QVERIFY(nopm && nopm->isVisible() && nopm->count() == 2);
+        QCOMPARE(chart->axes(Qt::Vertical).size(), 2);
+        QVERIFY(chart->axes(Qt::Vertical).at(1)->isVisible());
+        QCOMPARE(chart->axes(Qt::Vertical).at(1)->titleText(), QStringLiteral("k NOPM"));  // a 10,000 axis, in thousands
+        QVERIFY(chart->legend()->markers(nopm).first()->isVisible());
+        if (qEnvironmentVariableIsSet("SCALELAB_TEST_SHOT")) window.grab().save(qEnvironmentVariable("SCALELAB_TEST_SHOT"));
+        QStringList elided = test::elidedTexts(chart);
+        QVERIFY2(elided.isEmpty(), qPrintable(elided.join(QStringLiteral(" | "))));
+
+        // A pgbench sweep after it: tps alone, and no NOPM from samples that have none.
+        page->startSweep();
+        SweepProgress q = at(1, SweepState::Running);
+        page->showProgress(q);
+        QVERIFY(!page->showsNopm());
+        page->addSample(q, s);
+        QVERIFY(!page->timeline().has(QStringLiteral("nopm")));
+        QVERIFY(!nopm->isVisible());
+        QVERIFY(!chart->axes(Qt::Vertical).at(1)->isVisible());
+        QVERIFY(!chart->legend()->markers(nopm).first()->isVisible());
     }
 };
 

@@ -157,8 +157,16 @@ TEST(LoadHosts, SamplesLineUpByInterval) {
         return s;
     };
     LoadSample a = sample(0, 1.0, {1000, 2000}), b = sample(0.001, 1.002, {3000, 4000, 5000});
+    a.scriptTransactions = {1, 1};
+    b.scriptTransactions = {2, 1};
     LoadSample m = mergeHostSamples({&a, &b, nullptr});  // a third host had finished
     EXPECT_EQ(m.transactions, 5u);
+    EXPECT_EQ(m.scriptTransactions, (std::vector<uint64_t>{3, 2})) << "per script, as the hosts' transactions add up";
+    LoadSample back = loadSampleFromJson(nlohmann::json::parse(toJson(b).dump()));
+    EXPECT_EQ(back.scriptTransactions, b.scriptTransactions);
+    nlohmann::json lying = toJson(b);
+    lying["script_transactions"][1] = -1;
+    EXPECT_NE(test::errorOf([&] { loadSampleFromJson(lying); }).find("script_transactions holds -1"), std::string::npos);
     EXPECT_DOUBLE_EQ(m.startS, 0);
     EXPECT_DOUBLE_EQ(m.endS, 1.002);
     EXPECT_DOUBLE_EQ(m.tps, 5 / 1.002);

@@ -172,6 +172,32 @@ TEST(MetricsExposition, TheRunInProgressCarriesItsIdentityAndOnlyWhileItRuns) {
     EXPECT_EQ(text.find("scalelab_tps{"), std::string::npos) << text;
 }
 
+// A TPROC-C run's intervals also have NOPM (issue 36); another workload's have none, not 0.
+TEST(MetricsExposition, TproccRunsHaveNopmAndOthersNone) {
+    MetricsPublisher pub("smt");
+    SweepProgress p = progress("smt on", 4, 1);
+    p.scriptSet = "tprocc";
+    pub.onProgress(p);
+    LoadSample s = sample(99, 99);
+    s.scriptTransactions = {45, 0, 44, 4, 3, 3};
+    pub.onSample(p, s);
+    Parsed parsed = parse(exposition(pub.snapshot(), ExpositionFormat::OpenMetrics), true);
+    ASSERT_TRUE(parsed.problems.empty()) << parsed.problems.front();
+    EXPECT_EQ(parsed.values.at("scalelab_nopm{" + kRun1 + "}"), 2700);
+    pub.onProgress(progress("smt on", 4, 1, SweepState::Settling));
+    EXPECT_EQ(exposition(pub.snapshot(), ExpositionFormat::OpenMetrics).find("scalelab_nopm"), std::string::npos)
+        << "between runs: gone with the run's other gauges";
+
+    MetricsPublisher single("one");
+    single.runStarted(4);
+    single.add(s);
+    EXPECT_EQ(exposition(single.snapshot(), ExpositionFormat::OpenMetrics).find("scalelab_nopm"), std::string::npos)
+        << "a run of other scripts has no NOPM";
+    single.runStarted(4, "tprocc");
+    single.add(s);
+    EXPECT_NE(exposition(single.snapshot(), ExpositionFormat::OpenMetrics).find("scalelab_nopm{"), std::string::npos);
+}
+
 TEST(MetricsExposition, CountersOnlyGrowAcrossRunsAndFinishedRunsAreCounted) {
     MetricsPublisher pub("smt");
     const std::string tx = R"(scalelab_transactions_total{experiment="smt"})";

@@ -91,3 +91,23 @@ TEST(TpccResults, TheReportSaysNopmTpmRollbacksAndEachTransactionsShare) {
     r.scriptSet.clear();
     EXPECT_TRUE(tpcc::reportLines(r).empty());
 }
+
+// The live NOPM of an interval: New-Order's commits in it, per minute; none without TPROC-C's
+// six per-script counts (another workload, a sample from before they existed).
+TEST(TpccResults, EachIntervalHasItsNopmFromNewOrdersCommitsInIt) {
+    LoadSample s;
+    s.startS = 2;
+    s.endS = 2.5;
+    s.scriptTransactions = {40, 1, 41, 3, 4, 5};
+    EXPECT_DOUBLE_EQ(*tpcc::sampleNewOrdersPerMinute("tprocc", s), 4800);
+    EXPECT_FALSE(tpcc::sampleNewOrdersPerMinute("", s));
+    LoadSample two = s;
+    two.scriptTransactions = {40, 1};
+    EXPECT_FALSE(tpcc::sampleNewOrdersPerMinute("tprocc", two));
+    LoadSample empty = s;
+    empty.endS = empty.startS;
+    EXPECT_FALSE(tpcc::sampleNewOrdersPerMinute("tprocc", empty));
+    LoadSample none = s;
+    none.scriptTransactions = {0, 0, 0, 0, 0, 0};
+    EXPECT_DOUBLE_EQ(*tpcc::sampleNewOrdersPerMinute("tprocc", none), 0) << "an interval without New-Orders has 0 NOPM, measured";
+}

@@ -3,6 +3,8 @@
 #include <QAreaSeries>
 #include <QColor>
 #include <QGraphicsLayout>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -124,7 +126,10 @@ void TimelineChart::refresh(const Timeline& timeline, int columns) {
     }
     // Tens of thousands are drawn in thousands: "80" under a "k reads/s" title fits a narrow
     // chart where "80000" was cut to "8..." (issue 32.9).
-    double leftScale = fixedMaxY_ <= 0 && maxY >= 10000 ? 1000 : 1, rightScale = maxRight >= 10000 ? 1000 : 1;
+    // The axis's rounded top decides, not the data's: 5,400 NOPM gets a 10,000 axis, whose label
+    // "10000" was cut to "10..." too.
+    double leftScale = fixedMaxY_ <= 0 && niceCeil(maxY * 1.05) >= 10000 ? 1000 : 1,
+           rightScale = niceCeil(maxRight * 1.05) >= 10000 ? 1000 : 1;
     for (int i = 0; i < names_.size(); ++i) {
         QList<QPointF>& pts = all[i];
         double scale = right_ && i >= rightFrom_ ? rightScale : leftScale;
@@ -151,6 +156,15 @@ void TimelineChart::refresh(const Timeline& timeline, int columns) {
         QList<QPointF> marks;
         for (double b : timeline.boundaries()) marks << QPointF(b, 0) << QPointF(b, yMax) << QPointF(b, 0);
         boundaries_->replace(marks);
+    }
+}
+
+void TimelineChart::setRightShown(bool shown) {
+    if (!right_) return;
+    right_->setVisible(shown);
+    for (int i = rightFrom_; i < lines_.size(); ++i) {
+        lines_[i]->setVisible(shown);
+        for (QLegendMarker* m : legend()->markers(lines_[i])) m->setVisible(shown);
     }
 }
 

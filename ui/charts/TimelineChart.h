@@ -21,6 +21,9 @@ public:
     void refresh(const Timeline& timeline, int columns);
     void setSpan(double seconds);  // the run's planned length; 0: follow the data
     int pointCount() const;  // of every line drawn, boundaries included
+    // Show or hide the right axis and its series with their legend entries (a series only some
+    // runs have: TPROC-C's NOPM beside tps).
+    void setRightShown(bool shown);
 
 private:
     void setX(double end);

@@ -18,6 +18,7 @@ void TimelineChartView::showBoundaries(const QString& label) { chart_->showBound
 void TimelineChartView::refresh(const Timeline& timeline, int columns) { chart_->refresh(timeline, columns); }
 int TimelineChartView::pointCount() const { return chart_->pointCount(); }
 void TimelineChartView::setSpan(double seconds) { chart_->setSpan(seconds); }
+void TimelineChartView::setRightShown(bool shown) { chart_->setRightShown(shown); }
 QChart* TimelineChartView::chart() const { return chart_; }
 
 } // namespace scalelab::ui

@@ -44,6 +44,8 @@ public:
     // follows the data. It widens when the run goes on longer.
     void setSpan(double seconds);
     int pointCount() const;  // of every line drawn, boundaries included
+    // The right axis and its series (spec.rightFrom on), with their legend entries, shown or not.
+    void setRightShown(bool shown);
     QChart* chart() const;    // for tests that read what is drawn
 
 private:

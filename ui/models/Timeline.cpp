@@ -2,6 +2,8 @@
 
 #include "models/Decimate.h"
 
+#include "load/data/TpccResults.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -34,6 +36,7 @@ void Timeline::add(const LoadSample& s, double x) {
     put("p50", s.latency.p50Ms);
     put("p95", s.latency.p95Ms);
     put("p99", s.latency.p99Ms);
+    if (auto nopm = tpcc::sampleNewOrdersPerMinute(scriptSet_, s)) put("nopm", *nopm);
     if (!s.system) return;
     const SystemSample& m = *s.system;
     const CpuUsage& c = m.cpu.total;

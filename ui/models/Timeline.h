@@ -9,13 +9,16 @@
 #include <QStringList>
 
 #include <map>
+#include <string>
 #include <vector>
 
 namespace scalelab::ui {
 
 class Timeline {
 public:
-    void clear();
+    void clear();  // every sample and boundary; the script set stays
+    // The runs' script set (SweepProgress::scriptSet): "tprocc" adds the "nopm" series.
+    void setScriptSet(std::string scriptSet) { scriptSet_ = std::move(scriptSet); }
     void add(const LoadSample& sample);  // x = the sample's end time in seconds
     void add(const LoadSample& sample, double x);  // x given: a whole sweep's time axis
     // Where a run starts on a whole sweep's axis (the chart marks it).
@@ -24,7 +27,8 @@ public:
 
     // Names: "tps", "p50", "p95", "p99", "cpu.user", "cpu.system", "cpu.iowait", "cpu.steal",
     // "cpu.idle", "cpu.busy" (100 - idle - iowait - steal), "disk.readMB", "disk.writeMB", "disk.reads", "disk.writes" (per second, all
-    // reported disks), "server.commits", "server.logical_reads".
+    // reported disks), "server.commits", "server.logical_reads", and for TPROC-C "nopm" (New-Order
+    // commits per minute of each interval).
     QList<QPointF> points(const QString& name, int columns) const;
     bool has(const QString& name) const { return series_.count(name) > 0; }
     double lastX() const { return x_.empty() ? 0 : x_.back(); }
@@ -39,6 +43,7 @@ private:
     std::map<QString, std::vector<double>> series_;
     std::vector<std::pair<int, double>> perPu_;
     std::vector<double> boundaries_;
+    std::string scriptSet_;
 };
 
 } // namespace scalelab::ui

@@ -4,6 +4,7 @@
 #include "util/Format.h"
 
 #include <cstdio>
+#include <iterator>
 
 namespace scalelab::tpcc {
 
@@ -23,11 +24,11 @@ struct Transaction {
     const char* scripts[2];
     double targetPct;  // TPC-C's minimum mix as the weights give it
 };
-const Transaction kTransactions[] = {{"New-Order", {kNewOrderScript, "new_order_rollback"}, 45.0},
-                                     {"Payment", {"payment", nullptr}, 43.0},
-                                     {"Order-Status", {"order_status", nullptr}, 4.0},
-                                     {"Delivery", {"delivery", nullptr}, 4.0},
-                                     {"Stock-Level", {"stock_level", nullptr}, 4.0}};
+const Transaction kTransactions[] = {{"New-Order", {kNewOrderScript, kNewOrderRollbackScript}, 45.0},
+                                     {"Payment", {kPaymentScript, nullptr}, 43.0},
+                                     {"Order-Status", {kOrderStatusScript, nullptr}, 4.0},
+                                     {"Delivery", {kDeliveryScript, nullptr}, 4.0},
+                                     {"Stock-Level", {kStockLevelScript, nullptr}, 4.0}};
 
 std::string ms(const LatencySummary& l, double v) { return l.count ? formatNumber("%.3f", v) : std::string("-"); }
 } // namespace
@@ -38,6 +39,12 @@ std::optional<double> newOrdersPerMinute(const std::string& scriptSet, const std
     const ScriptReport* s = scriptNamed(scripts, kNewOrderScript);
     if (!s) return std::nullopt;
     return static_cast<double>(s->transactions) * 60.0 / measuredSeconds;
+}
+
+std::optional<double> sampleNewOrdersPerMinute(const std::string& scriptSet, const LoadSample& s) {
+    if (!isTprocc(scriptSet) || s.scriptTransactions.size() != std::size(kScriptNames) || s.endS <= s.startS)
+        return std::nullopt;
+    return static_cast<double>(s.scriptTransactions[kNewOrderScriptIndex]) * 60.0 / (s.endS - s.startS);
 }
 
 std::optional<double> transactionsPerMinute(const std::string& scriptSet, std::optional<double> serverCommitsPerSec,
@@ -58,7 +65,7 @@ std::vector<std::string> reportLines(const LoadResult& r) {
                   (tpm ? formatNumber("%.0f", *tpm) + " (the server's commits + rollbacks per minute)"
                        : std::string("- (the server's counters were not read)")));
     const ScriptReport* committed = scriptNamed(r.scripts, kNewOrderScript);
-    const ScriptReport* rolledBack = scriptNamed(r.scripts, "new_order_rollback");
+    const ScriptReport* rolledBack = scriptNamed(r.scripts, kNewOrderRollbackScript);
     if (committed && rolledBack) {
         uint64_t orders = committed->transactions + rolledBack->transactions;
         out.push_back(" - New-Order rolled back on purpose (an unused item, clause 2.4.1.4): " +

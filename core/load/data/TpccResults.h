@@ -18,6 +18,9 @@ bool isTprocc(const std::string& scriptSet);
 
 std::optional<double> newOrdersPerMinute(const std::string& scriptSet, const std::vector<ScriptReport>& scripts,
                                          double measuredSeconds);
+// NOPM of one interval of a run (LoadSample::scriptTransactions, in addScripts' order): the
+// live figure. None for another workload or a sample without per-script counts.
+std::optional<double> sampleNewOrdersPerMinute(const std::string& scriptSet, const LoadSample& s);
 std::optional<double> transactionsPerMinute(const std::string& scriptSet, std::optional<double> serverCommitsPerSec,
                                             std::optional<double> serverRollbacksPerSec);
 

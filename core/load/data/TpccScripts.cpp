@@ -7,8 +7,6 @@ namespace scalelab::tpcc {
 
 namespace {
 
-const char* const kScriptNames[6] = {kNewOrderScript, "new_order_rollback", "payment", "order_status", "delivery", "stock_level"};
-
 // NURand(A, x, y) of clause 2.1.6 in pgbench expressions, with the run's constant C.
 #define HOME "\\set w_id :client_id % :warehouses + 1\n\\set d_id random(1, 10)\n"
 #define CUSTOMER_ID "\\set c_id ((random(0, 1023) | random(1, 3000)) + :c_id_c) % 3000 + 1\n"

@@ -10,15 +10,25 @@
 #include "load/data/TpccLoad.h"
 #include "load/script/Workload.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace scalelab::tpcc {
 
 // Workload::scriptSet and LoadResult::scriptSet of a run of these scripts.
 inline constexpr const char* kScriptSet = "tprocc";
-// The script whose committed transactions are New-Order's (NOPM counts them; the rollback
-// script's are the 1% rolled back on purpose).
+// The six scripts' names, in the order addScripts adds them (Workload::scripts, LoadResult::
+// scripts, LoadSample::scriptTransactions). new_order's committed transactions are New-Order's
+// (NOPM counts them); new_order_rollback's are the 1% rolled back on purpose.
 inline constexpr const char* kNewOrderScript = "new_order";
+inline constexpr const char* kNewOrderRollbackScript = "new_order_rollback";
+inline constexpr const char* kPaymentScript = "payment";
+inline constexpr const char* kOrderStatusScript = "order_status";
+inline constexpr const char* kDeliveryScript = "delivery";
+inline constexpr const char* kStockLevelScript = "stock_level";
+inline constexpr const char* kScriptNames[6] = {kNewOrderScript,     kNewOrderRollbackScript, kPaymentScript,
+                                                kOrderStatusScript, kDeliveryScript,         kStockLevelScript};
+inline constexpr size_t kNewOrderScriptIndex = 0;  // kScriptNames[kNewOrderScriptIndex] == kNewOrderScript
 
 // Adds the six scripts to `w` and marks it as TPROC-C's. Their variables come from
 // defineRunVariables. `keyingThinking` > 0 gives each its keying and mean thinking time of TPC-C's

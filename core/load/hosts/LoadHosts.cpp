@@ -92,6 +92,9 @@ LoadSample mergeHostSamples(const std::vector<const LoadSample*>& samples) {
         m.retries += s->retries;
         m.skipped += s->skipped;
         latency.merge(histogramOf(s->histogram, "sample"));
+        // Every host runs the same scripts: their counts add up per script.
+        if (s->scriptTransactions.size() > m.scriptTransactions.size()) m.scriptTransactions.resize(s->scriptTransactions.size());
+        for (size_t i = 0; i < s->scriptTransactions.size(); ++i) m.scriptTransactions[i] += s->scriptTransactions[i];
     }
     m.tps = m.endS > m.startS ? static_cast<double>(m.transactions) / (m.endS - m.startS) : 0;
     m.latency = latency.summary();

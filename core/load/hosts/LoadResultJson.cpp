@@ -26,6 +26,7 @@ nlohmann::json toJson(const LoadSample& s) {
                         {"skipped", s.skipped}};
     if (s.system) j["system"] = toJson(*s.system);
     if (s.histogram) j["histogram"] = toJson(*s.histogram);
+    if (!s.scriptTransactions.empty()) j["script_transactions"] = s.scriptTransactions;
     return j;
 }
 
@@ -146,6 +147,14 @@ LoadSample loadSampleFromJson(const nlohmann::json& j) {
     if (j.contains("histogram")) {
         s.histogram = histogramFromJson(j["histogram"]);
         s.latency = LatencyHistogram::fromData(*s.histogram).summary();
+    }
+    if (j.contains("script_transactions")) {
+        const nlohmann::json& per = j["script_transactions"];
+        if (!per.is_array()) throw Error("load host result: a sample's script_transactions is not an array");
+        for (const auto& n : per) {
+            if (!n.is_number_unsigned()) throw Error("load host result: a sample's script_transactions holds " + n.dump());
+            s.scriptTransactions.push_back(n.get<uint64_t>());
+        }
     }
     return s;
 }

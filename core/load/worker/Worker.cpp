@@ -114,7 +114,10 @@ Worker::Worker(int index, const LoadSpec& spec, int firstClient, int clientCount
     }
     if (spec.reportPerCommand)
         for (const auto& s : spec.workload.scripts) commandStats_.emplace_back(s.commands.size());
-    if (spec.workload.scripts.size() > 1 && !spec.workload.replay) scriptStats_.resize(spec.workload.scripts.size());
+    if (spec.workload.scripts.size() > 1 && !spec.workload.replay) {
+        scriptStats_.resize(spec.workload.scripts.size());
+        scriptCommits_ = std::make_unique<std::atomic<uint64_t>[]>(scriptStats_.size());
+    }
     if (spec.rate > 0) {
         int threads = static_cast<int>(shared.wakeFds.size());
         meanScheduleGapUs_ = 1e6 * threads / spec.rate;  // pgbench's throttle_delay, per thread

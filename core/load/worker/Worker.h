@@ -13,6 +13,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -95,6 +96,9 @@ public:
         uint64_t retriedTransactions = 0, retries = 0, skipped = 0;
     };
     const std::vector<ScriptStats>& scriptStats() const { return scriptStats_; }
+    // Committed transactions of script `i` so far, warm-up included, when scriptStats() is not
+    // empty: read by the sampler at any time (the live per-script figures, TPROC-C's NOPM).
+    uint64_t committedOfScript(size_t i) const { return scriptCommits_[i].load(std::memory_order_relaxed); }
     int64_t connectionNs() const { return connectionNs_; }  // -C: connecting and disconnecting
     // Connections that used the wire engine and libpq, and why libpq (read after the join).
     int wireConnections() const { return wireConnections_; }
@@ -187,6 +191,7 @@ private:
     int64_t lastEndAfterDeadlineNs_ = 0;
     std::vector<std::vector<CommandStats>> commandStats_;
     std::vector<ScriptStats> scriptStats_;  // empty: one script, or a replay
+    std::unique_ptr<std::atomic<uint64_t>[]> scriptCommits_;  // one per script with scriptStats_; single writer
     ScriptStats* measuredScript(const Client& c, PhaseCounters* phase);  // null outside the measured window
     int64_t connectionNs_ = 0;
     bool scriptsPipeline_ = false;       // some script has \startpipeline: the libpq engine

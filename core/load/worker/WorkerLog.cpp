@@ -126,6 +126,7 @@ void Worker::finishTransaction(Client& c, int64_t now) {
     if (!p) return;
     p->latency.record(static_cast<uint64_t>(latency));
     if (c.tries > 1) PhaseCounters::bump(p->retriedTransactions);
+    if (scriptCommits_) PhaseCounters::bump(scriptCommits_[static_cast<size_t>(c.script)]);
     if (ScriptStats* s = measuredScript(c, p)) {
         s->latency.record(static_cast<uint64_t>(latency));
         if (c.tries > 1) ++s->retriedTransactions;
