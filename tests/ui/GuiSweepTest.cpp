@@ -236,6 +236,7 @@ private slots:
         setup->dataDirEdit()->setText(QString::fromStdString(server.dir.path().string()));
         setup->builtinCombo()->setCurrentIndex(SetupPage::kTproccItem);
         setup->warehousesSpin()->setValue(1);
+        setup->ratesEdit()->clear();  // the window restores the last test's form: its rates too
         setup->clientsEdit()->setText(QStringLiteral("2"));
         setup->durationSpin()->setValue(2);
         setup->warmupSpin()->setValue(0);
@@ -252,6 +253,7 @@ private slots:
         std::vector<RunRecord> runs = ExperimentStore::open(path.toStdString(), true)->runs();
         QCOMPARE(runs.size(), size_t{1});
         QCOMPARE(runs[0].status, RunStatus::Completed);
+        QCOMPARE(offeredRateOf(runs[0]), 0.0);
         QCOMPARE(runs[0].detail.value("data_warehouses", 0), 1);
         std::optional<double> nopm = metricOf(runs[0], RunMetric::Nopm);
         QVERIFY(nopm && *nopm > 0);
