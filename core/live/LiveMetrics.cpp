@@ -1,7 +1,5 @@
 #include "live/LiveMetrics.h"
 
-#include "load/data/TpccResults.h"
-
 #include <cmath>
 #include <filesystem>
 
@@ -51,20 +49,19 @@ void MetricsPublisher::onProgress(const SweepProgress& p) {
         if (!same) {
             m_.run = id;
             m_.sample.reset();
-            m_.nopm.reset();
         }
     } else if (p.state != SweepState::Paused) {
         // Settling, preparing, finished, stopped: no run is measuring.
         m_.run.reset();
         m_.sample.reset();
-        m_.nopm.reset();
     }
 }
 
 void MetricsPublisher::onSample(const SweepProgress& p, const LoadSample& s) {
     std::lock_guard<std::mutex> lock(mutex_);
     m_.run = LiveRunIdentity{m_.experiment, p.series, p.clients, p.repetition};
-    addLocked(s, p.scriptSet);
+    m_.scriptSet = p.scriptSet;
+    addLocked(s);
 }
 
 void MetricsPublisher::onRunFinished(const RunRecord& r) {
@@ -77,13 +74,12 @@ void MetricsPublisher::runStarted(int clients, const std::string& scriptSet) {
     std::lock_guard<std::mutex> lock(mutex_);
     m_.run = LiveRunIdentity{m_.experiment, "", clients, 0};
     m_.sample.reset();
-    m_.nopm.reset();
-    runScriptSet_ = scriptSet;
+    m_.scriptSet = scriptSet;
 }
 
 void MetricsPublisher::add(const LoadSample& s) {
     std::lock_guard<std::mutex> lock(mutex_);
-    addLocked(s, runScriptSet_);
+    addLocked(s);
 }
 
 void MetricsPublisher::runEnded(const LoadResult& result) {
@@ -97,12 +93,10 @@ void MetricsPublisher::finishLocked(const LiveFinishedRun& run) {
     ++m_.runsFinished[run.status];
     m_.run.reset();
     m_.sample.reset();
-    m_.nopm.reset();
 }
 
-void MetricsPublisher::addLocked(const LoadSample& s, const std::string& scriptSet) {
+void MetricsPublisher::addLocked(const LoadSample& s) {
     m_.sample = s;
-    m_.nopm = tpcc::sampleNewOrdersPerMinute(scriptSet, s);
     m_.sample->histogram.reset();  // the endpoint shows percentiles; a histogram copy would be kilobytes a second
     m_.transactions += s.transactions;
     m_.failures += s.failures;

@@ -42,7 +42,7 @@ struct LiveMetrics {
     // dashboard never shows the last run's tps as the current one.
     std::optional<LiveRunIdentity> run;
     std::optional<LoadSample> sample;
-    std::optional<double> nopm;       // TPROC-C: New-Order commits per minute of that interval
+    std::string scriptSet;            // of that run: "tprocc" gives the sample its NOPM (scalelab_nopm)
     // Since this process started, over every run, warm-up included: they only grow.
     uint64_t transactions = 0, failures = 0, retries = 0;
     std::map<RunStatus, uint64_t> runsFinished;
@@ -71,11 +71,10 @@ public:
     LiveMetrics snapshot() const;
 
 private:
-    void addLocked(const LoadSample& s, const std::string& scriptSet);
+    void addLocked(const LoadSample& s);
     void finishLocked(const LiveFinishedRun& run);  // a run ended: its result kept, its gauges gone
     mutable std::mutex mutex_;
     LiveMetrics m_;
-    std::string runScriptSet_;  // a single run's (runStarted)
 };
 
 } // namespace scalelab

@@ -1,5 +1,6 @@
 #include "live/MetricsExposition.h"
 
+#include "load/data/TpccResults.h"
 #include "util/Versions.h"
 
 #include <charconv>
@@ -191,9 +192,9 @@ void writeRun(Writer& w, const LiveMetrics& m) {
     w.sample(l, s.warmup ? 1 : 0);
     w.family("scalelab_tps", "gauge", "Transactions per second over the last sample interval");
     w.sample(l, s.tps);
-    if (m.nopm) {
+    if (auto nopm = tpcc::sampleNewOrdersPerMinute(m.scriptSet, s)) {
         w.family("scalelab_nopm", "gauge", "TPROC-C: New-Order transactions committed per minute over the last sample interval");
-        w.sample(l, *m.nopm);
+        w.sample(l, *nopm);
     }
     if (s.latency.count > 0) {
         w.family("scalelab_latency_seconds", "gauge", "Latency of the transactions that ended in the last interval", "seconds");

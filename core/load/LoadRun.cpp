@@ -324,7 +324,8 @@ LoadResult LoadRun::run() {
         const int64_t interval = static_cast<int64_t>(spec_.sampleIntervalS * 1e9);
         int64_t sampleStart = sh.startNs;
         Totals previous;
-        std::vector<uint64_t> previousScripts = scriptCommits(spec_, workers);
+        // From zero, as `previous`: a commit before the first read belongs to the first sample.
+        std::vector<uint64_t> previousScripts(scriptCommits(spec_, workers).size(), 0);
         int64_t stopSeenNs = 0;
         bool deadlineSeen = false;
         for (bool last = false; !last;) {

@@ -10,6 +10,15 @@ std::optional<double> number(const nlohmann::json& j, const char* key) {
     return j[key].get<double>();
 }
 
+// The drift of a run's interval series over its counted window, in % of the series' mean, when
+// its slope test is significant and the drift above kTrendPercent.
+std::optional<double> significantDrift(std::optional<double> slopePerS, std::optional<double> p, double mean, double seconds) {
+    if (!slopePerS || !p || !(mean > 0) || !(seconds > 0)) return std::nullopt;  // NaN: a failed run's tps
+    double drift = 100 * *slopePerS * seconds / mean;
+    if (*p < kTrendP && std::fabs(drift) > kTrendPercent) return drift;
+    return std::nullopt;
+}
+
 } // namespace
 
 RunCaveats caveatsOf(const RunRecord& run, bool nopm) {
@@ -17,21 +26,13 @@ RunCaveats caveatsOf(const RunRecord& run, bool nopm) {
     c.clientBound = run.flags.has(RunFlag::ClientBound);
     const nlohmann::json& d = run.detail;
     if (nopm && d.contains("steady_state_nopm")) {
+        const nlohmann::json& n = d["steady_state_nopm"];
         c.trendOf = "NOPM";
-        auto slope = number(d["steady_state_nopm"], "slope_per_s");
-        auto p = number(d["steady_state_nopm"], "slope_p");
-        auto mean = number(d["steady_state_nopm"], "mean");
-        if (slope && p && mean && *mean > 0 && run.measuredSeconds > 0) {
-            double drift = 100 * *slope * run.measuredSeconds / *mean;
-            if (*p < kTrendP && std::fabs(drift) > kTrendPercent) c.trendPct = drift;
-        }
+        c.trendPct = significantDrift(number(n, "slope_per_s"), number(n, "slope_p"), number(n, "mean").value_or(0),
+                                      run.measuredSeconds);
     } else if (d.contains("steady_state")) {
-        auto slope = number(d["steady_state"], "slope_tps_per_s");
-        auto p = number(d["steady_state"], "slope_p");
-        if (slope && p && run.tps > 0 && run.measuredSeconds > 0) {
-            double drift = 100 * *slope * run.measuredSeconds / run.tps;
-            if (*p < kTrendP && std::fabs(drift) > kTrendPercent) c.trendPct = drift;
-        }
+        const nlohmann::json& t = d["steady_state"];
+        c.trendPct = significantDrift(number(t, "slope_tps_per_s"), number(t, "slope_p"), run.tps, run.measuredSeconds);
     }
     if (d.contains("system") && d["system"].is_object() && d["system"].contains("cpu")) {
         const nlohmann::json& cpu = d["system"]["cpu"];

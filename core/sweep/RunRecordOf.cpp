@@ -64,16 +64,18 @@ RunRecord recordOf(const LoadResult& r, const std::string& series, int repetitio
                                   {"slope_p", steady.slopePValue ? nlohmann::json(*steady.slopePValue) : nlohmann::json()},
                                   {"reason", steady.reason}};
     // TPROC-C's NOPM has its own trend test: a comparison of NOPM asks whether NOPM was steady.
-    std::vector<double> nopm, nopmEnds;
-    bool everyInterval = true;
-    for (const auto& s : r.samples) {
-        if (s.warmup) continue;
-        auto v = tpcc::sampleNewOrdersPerMinute(r.scriptSet, s);
-        if (!v) everyInterval = false;
-        else nopm.push_back(*v), nopmEnds.push_back(s.endS);
-    }
-    if (tpcc::isTprocc(r.scriptSet) && everyInterval && !nopm.empty()) {
-        SteadyState n = steadyState(nopm, nopmEnds);
+    // Only when every counted interval has its NOPM (a run recorded before samples counted
+    // per script has none).
+    std::vector<double> nopm;
+    if (tpcc::isTprocc(r.scriptSet))
+        for (const auto& s : r.samples) {
+            if (s.warmup) continue;
+            auto v = tpcc::sampleNewOrdersPerMinute(r.scriptSet, s);
+            if (!v) break;
+            nopm.push_back(*v);
+        }
+    if (!nopm.empty() && nopm.size() == tps.size()) {
+        SteadyState n = steadyState(nopm, ends);
         rec.detail["steady_state_nopm"] = {
             {"cv", n.cv}, {"intervals", n.intervals}, {"mean", n.meanTps},
             {"slope_per_s", n.slopePerSecond ? nlohmann::json(*n.slopePerSecond) : nlohmann::json()},

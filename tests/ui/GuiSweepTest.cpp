@@ -61,6 +61,17 @@ nlohmann::json oneStatementPlan(const std::string& dataDir, const std::filesyste
             {"seed", 4}};
 }
 
+// The rest of a one-series form typed in: `clients`, runs of `seconds` without warm-up, one round,
+// series A with no setting.
+void oneRoundOfSeriesA(SetupPage* setup, const QString& clients, int seconds) {
+    setup->clientsEdit()->setText(clients);
+    setup->durationSpin()->setValue(seconds);
+    setup->warmupSpin()->setValue(0);
+    setup->repetitionsSpin()->setValue(1);
+    setup->seriesTable()->setRowCount(0);
+    setup->addSeries(QStringLiteral("A"), QString());
+}
+
 // The sweep of `plan` into `path`, stopped after its first run, as Stop or Ctrl-C leaves one.
 void sweepStoppedAfterFirstRun(const SweepPlan& plan, const QString& path) {
     struct StopAfterFirst : SweepObserver {
@@ -192,13 +203,8 @@ private slots:
         setup->dataDirEdit()->setText(QString::fromStdString(server.dir.path().string()));
         setup->builtinCombo()->setCurrentText(QStringLiteral("select-only"));
         setup->scalesEdit()->setText(QStringLiteral("1, 2"));
-        setup->clientsEdit()->setText(QStringLiteral("2"));
         setup->ratesEdit()->setText(QStringLiteral("50, 100"));
-        setup->durationSpin()->setValue(1);
-        setup->warmupSpin()->setValue(0);
-        setup->repetitionsSpin()->setValue(1);
-        setup->seriesTable()->setRowCount(0);
-        setup->addSeries(QStringLiteral("A"), QString());
+        oneRoundOfSeriesA(setup, QStringLiteral("2"), 1);
         QVERIFY2(setup->startButton()->isEnabled(), qPrintable(setup->problems().join(QLatin1Char('\n'))));
         QVERIFY2(setup->estimateLabel()->text().startsWith(QStringLiteral("4 runs")), qPrintable(setup->estimateLabel()->text()));
 
@@ -237,12 +243,7 @@ private slots:
         setup->builtinCombo()->setCurrentIndex(SetupPage::kTproccItem);
         setup->warehousesSpin()->setValue(1);
         setup->ratesEdit()->clear();  // the window restores the last test's form: its rates too
-        setup->clientsEdit()->setText(QStringLiteral("2"));
-        setup->durationSpin()->setValue(2);
-        setup->warmupSpin()->setValue(0);
-        setup->repetitionsSpin()->setValue(1);
-        setup->seriesTable()->setRowCount(0);
-        setup->addSeries(QStringLiteral("A"), QString());
+        oneRoundOfSeriesA(setup, QStringLiteral("2"), 2);
         QVERIFY2(setup->startButton()->isEnabled(), qPrintable(setup->problems().join(QLatin1Char('\n'))));
 
         QSignalSpy finished(window.controller(), &SweepController::finished);

@@ -56,8 +56,8 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
 
     auto line = [](const QString& name) { return QStringList{name}; };
     const QSize small(220, 190);
-    // TPROC-C's runs also have NOPM, on its own axis (about 27 per second of tps: New-Order is
-    // 45% of the mix, per minute); other runs show tps alone (throughputWithNopm).
+    // TPROC-C's runs also have NOPM, on its own axis (about 27 times tps: New-Order is 45% of
+    // the mix, per minute); other runs show tps alone (followScriptSet).
     auto throughput = [&](const QString& title) {
         TimelineChartSpec spec{title, tr("tps"), {QStringLiteral("tps"), QStringLiteral("nopm")}, {tr("tps"), tr("NOPM")}};
         spec.rightFrom = 1;
@@ -151,7 +151,7 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     split->setChildrenCollapsible(false);
     split->setSizes({800, 220});
     layout->addWidget(split, 1);
-    showNopm(false);
+    for (auto* c : {tps_, sweepTps_}) c->setRightShown(false);  // until a TPROC-C sweep
 
     connect(pause_, &QPushButton::clicked, this, [this] {
         paused_ = !paused_;
@@ -302,13 +302,10 @@ void LivePage::followScriptSet(const SweepProgress& p) {
     scriptSet_ = p.scriptSet;
     timeline_.setScriptSet(scriptSet_);
     sweep_.setScriptSet(scriptSet_);
-    showNopm(tpcc::isTprocc(scriptSet_));
+    for (auto* c : {tps_, sweepTps_}) c->setRightShown(showsNopm());
 }
 
-void LivePage::showNopm(bool shown) {
-    nopmShown_ = shown;
-    for (auto* c : {tps_, sweepTps_}) c->setRightShown(shown);
-}
+bool LivePage::showsNopm() const { return tpcc::isTprocc(scriptSet_); }
 
 void LivePage::refreshCharts() {
     int columns = std::max(100, tps_->width());

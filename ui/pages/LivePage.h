@@ -67,7 +67,7 @@ public:
     QPushButton* stopButton() const { return stop_; }
     void startRunTimeline(const SweepProgress& p);  // a run (or a new attempt of it) begins
     void refreshCharts();
-    bool showsNopm() const { return nopmShown_; }  // the throughput charts have TPROC-C's NOPM
+    bool showsNopm() const;  // the throughput charts have TPROC-C's NOPM (a TPROC-C sweep)
 
 signals:
     void pauseRequested();
@@ -99,9 +99,7 @@ private:
     QString serverHost_;  // the sweep's server host; empty: none
     std::string tailedSeries_;
     std::string scriptSet_;  // of the sweep's runs (SweepProgress::scriptSet)
-    bool nopmShown_ = true;
     void followScriptSet(const SweepProgress& p);
-    void showNopm(bool shown);
 };
 
 } // namespace scalelab::ui
