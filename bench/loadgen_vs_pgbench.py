@@ -59,13 +59,26 @@ def rss_kb(pid):
     with open(f"/proc/{pid}/status") as f:  # an exited process (a zombie) has no VmRSS line: 0
         return next((int(l.split()[1]) for l in f if l.startswith("VmRSS:")), 0)
 
+def machine_cpu():
+    """(busy seconds, idle seconds, context switches) of the whole machine so far (/proc/stat)."""
+    with open("/proc/stat") as f:
+        text = f.read()
+    ticks = [int(x) for x in text.split("\n", 1)[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle + iowait
+    busy = sum(ticks[:8]) - idle  # user nice system idle iowait irq softirq steal (guest is in user)
+    ctxt = int(re.search(r"^ctxt (\d+)", text, re.M).group(1))
+    hz = os.sysconf("SC_CLK_TCK")
+    return busy / hz, idle / hz, ctxt
+
 def run_steady(cmd):
     """One run with -P 1, measured over its steady state (issue 33): from the end of the first
     second in which it committed anything (every client connected: both tools connect before
     their clients start) until one second before the end, by its own progress lines; the
     client CPU over the same window from /proc/PID/stat, sampled as each progress line
     arrives. Returns (tps, client CPU us per transaction, initial connection ms, peak resident
-    memory KiB seen at the progress lines)."""
+    memory KiB seen at the progress lines, the rest of the machine's CPU us per transaction
+    (busy CPU in /proc/stat less the tool's: the server, and whatever else ran), the machine's
+    idle share, context switches per transaction), the last three over the same window."""
     proc = subprocess.Popen(cmd + ["-P", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # A tool that hangs is killed, not waited for: its -T plus two minutes for connecting.
     seconds_allowed = float(cmd[cmd.index("-T") + 1]) + 120 if "-T" in cmd else 600
@@ -77,10 +90,10 @@ def run_steady(cmd):
         m = PROGRESS.match(line)
         if m:
             try:
-                lines.append((float(m.group(1)), float(m.group(2)), cpu_seconds(proc.pid)))
+                lines.append((float(m.group(1)), float(m.group(2)), cpu_seconds(proc.pid), machine_cpu()))
                 rss_peak_kb = max(rss_peak_kb, rss_kb(proc.pid))
             except OSError:  # the process is gone: the last line carries no CPU figure
-                lines.append((float(m.group(1)), float(m.group(2)), float("nan")))
+                lines.append((float(m.group(1)), float(m.group(2)), float("nan"), machine_cpu()))
         else:
             err.append(line)
     out = proc.stdout.read()
@@ -93,11 +106,12 @@ def run_steady(cmd):
     window = lines[first + 1:len(lines) - 1]  # after the first busy second, before the last one
     start = lines[first]
     seconds = window[-1][0] - start[0]
-    transactions = sum(tps * (x - prev[0]) for (x, tps, _), prev in zip(window, [start] + window[:-1]))
+    transactions = sum(tps * (x - prev[0]) for (x, tps, _, _), prev in zip(window, [start] + window[:-1]))
     cpu = window[-1][2] - start[2]
+    busy, idle, ctxt = (end - begin for end, begin in zip(window[-1][3], start[3]))
     conn = re.search(r"^initial connection time = ([0-9.]+) ms", out, re.M)
     return (transactions / seconds, cpu / transactions * 1e6, float(conn.group(1)) if conn else float("nan"),
-            rss_peak_kb)
+            rss_peak_kb, (busy - cpu) / transactions * 1e6, idle / (busy + idle), ctxt / transactions)
 
 def bootstrap_ratio(a, b, rounds=2000, seed=1):
     """95% interval of median(b)/median(a), resampling the pairs (a[i], b[i]) together."""
@@ -195,11 +209,13 @@ def main():
                         csv_rows.append((f"{side} {name}", clients, i + 1, sides[side][-1][0]))
                     print(f"  {name} c={clients} pair {i + 1}: " +
                           ", ".join(f"{side} {sides[side][-1][0]:.0f} tps" for side in sides), flush=True)
-                med = {k: [statistics.median(r[j] for r in v) for j in range(4)] for k, v in sides.items()}
+                med = {k: [statistics.median(r[j] for r in v) for j in range(7)] for k, v in sides.items()}
                 print(f"{name}, {clients} clients:")
-                for k, (tps, cpu, conn, rss) in med.items():
+                for k, (tps, cpu, conn, rss, rest, idle, ctxt) in med.items():
                     print(f"  {k:16s} median tps {tps:10.1f}   client CPU/transaction {cpu:7.2f} us   "
                           f"initial connection {conn:8.1f} ms   resident {rss / 1024:7.1f} MiB")
+                    print(f"  {'':16s} rest of the machine's CPU/transaction {rest:7.2f} us   idle {100 * idle:5.1f}%   "
+                          f"context switches/transaction {ctxt:5.2f}")
                 for side in names:
                     tps_lo, tps_hi = bootstrap_ratio([r[0] for r in sides["pgbench"]], [r[0] for r in sides[side]])
                     cpu_lo, cpu_hi = bootstrap_ratio([r[1] for r in sides["pgbench"]], [r[1] for r in sides[side]])
@@ -207,15 +223,16 @@ def main():
                     print(f"  ratio {side}/pgbench: tps {tps_ratio:.3f} [{tps_lo:.3f}, {tps_hi:.3f}], "
                           f"CPU/transaction {cpu_ratio:.3f} [{cpu_lo:.3f}, {cpu_hi:.3f}] (bootstrap 95%)", flush=True)
                     rows.append((name, clients, side, tps_ratio, tps_lo, tps_hi, cpu_ratio, cpu_lo, cpu_hi,
-                                 med["pgbench"][2], med[side][2], med["pgbench"][3], med[side][3]))
+                                 med["pgbench"][2], med[side][2], med["pgbench"][3], med[side][3],
+                                 med["pgbench"][4], med[side][4]))
                 print()
         if len(rows) > 1:
             print("| workload | clients | side | tps ratio [95%] | CPU/tx ratio [95%] | pgbench connect ms | scalelab connect ms "
-                  "| pgbench RSS MiB | scalelab RSS MiB |")
-            print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+                  "| pgbench RSS MiB | scalelab RSS MiB | rest of the machine's CPU/tx, us: pgbench | scalelab |")
+            print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
             for r in rows:
                 print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.3f} [{r[4]:.3f}, {r[5]:.3f}] | {r[6]:.3f} [{r[7]:.3f}, {r[8]:.3f}] "
-                      f"| {r[9]:.1f} | {r[10]:.1f} | {r[11] / 1024:.1f} | {r[12] / 1024:.1f} |")
+                      f"| {r[9]:.1f} | {r[10]:.1f} | {r[11] / 1024:.1f} | {r[12] / 1024:.1f} | {r[13]:.1f} | {r[14]:.1f} |")
         if a.csv:
             with open(a.csv, "w") as f:
                 f.write("series,clients,repetition,tps\n")

@@ -108,6 +108,8 @@ public:
 private:
     struct Client;
     bool connectAll();
+    // Connections a worker has in flight at once before the run (connectAll says why a window).
+    static constexpr size_t kConnectingAtOnce = 16;
     bool prepareAll();
     struct Statement {
         size_t script, command;

@@ -20,54 +20,61 @@
 namespace scalelab {
 using worker_detail::chomp;
 
-// All of this worker's clients connect at once: libpq's non-blocking connect, polled together,
-// so the server's session start-ups overlap instead of queueing behind one another.
+// A worker's clients connect a window at a time: libpq's non-blocking connect, polled together,
+// so the server's session start-ups overlap instead of queueing behind one another, with at
+// most kConnectingAtOnce in flight. The window keeps what a connection allocates only while it
+// connects (its addresses, the exchange with the server) in the heap's holes that the
+// connections before it left, as pgbench's one-at-a-time connects do; with every connection
+// started at once those short-lived blocks sat between the lasting ones and cost resident
+// pages per client (docs/performance.md, memory per client).
 bool Worker::connectAll() {
     if (spec_.connectPerTransaction) return true;  // -C: each transaction connects (startConnect)
     // expand_dbname: the conninfo (key=value or URI) fills in everything it names; the
     // application_name lets the metrics wait for these sessions to end.
     const char* keys[] = {"dbname", "fallback_application_name", nullptr};
     const char* values[] = {spec_.conninfo.c_str(), kLoadApplicationName, nullptr};
-    std::vector<PostgresPollingStatusType> polling(clients_.size(), PGRES_POLLING_WRITING);
-    size_t pending = 0;
-    for (auto& c : clients_) {
-        c.conn = PQconnectStartParams(keys, values, 1);
-        if (!c.conn || PQstatus(c.conn) == CONNECTION_BAD) {
-            shared_.fail("client " + std::to_string(c.id) + " could not connect: " +
-                         chomp(c.conn ? PQerrorMessage(c.conn) : "out of memory"));
-            return false;
-        }
-        ++pending;
-    }
+    struct Connecting {
+        Client* client;
+        PostgresPollingStatusType polling;
+    };
+    std::vector<Connecting> connecting;
+    connecting.reserve(kConnectingAtOnce);
     std::vector<pollfd> fds;
-    std::vector<size_t> which;
-    while (pending > 0) {
+    size_t next = 0;
+    while (next < clients_.size() || !connecting.empty()) {
         if (shared_.stop.load(std::memory_order_acquire) != RunShared::kRunning) return false;
-        fds.clear();
-        which.clear();
-        for (size_t i = 0; i < clients_.size(); ++i) {
-            if (polling[i] == PGRES_POLLING_OK) continue;
-            // The socket can change while libpq tries the next host or address: ask each time.
-            short events = polling[i] == PGRES_POLLING_READING ? POLLIN : POLLOUT;
-            fds.push_back({PQsocket(clients_[i].conn), events, 0});
-            which.push_back(i);
+        for (; next < clients_.size() && connecting.size() < kConnectingAtOnce; ++next) {
+            Client& c = clients_[next];
+            c.conn = PQconnectStartParams(keys, values, 1);
+            if (!c.conn || PQstatus(c.conn) == CONNECTION_BAD) {
+                shared_.fail("client " + std::to_string(c.id) + " could not connect: " +
+                             chomp(c.conn ? PQerrorMessage(c.conn) : "out of memory"));
+                return false;
+            }
+            connecting.push_back({&c, PGRES_POLLING_WRITING});
         }
+        fds.clear();
+        for (const auto& k : connecting)  // the socket can change while libpq tries the next host or address
+            fds.push_back({PQsocket(k.client->conn), short(k.polling == PGRES_POLLING_READING ? POLLIN : POLLOUT), 0});
         int ready = poll(fds.data(), fds.size(), 100);
         if (ready < 0 && errno != EINTR) {
             shared_.fail(std::string("waiting for connections failed: ") + std::strerror(errno));
             return false;
         }
-        for (size_t k = 0; k < fds.size() && ready > 0; ++k) {
-            if (!fds[k].revents) continue;
-            size_t i = which[k];
-            Client& c = clients_[i];
-            polling[i] = PQconnectPoll(c.conn);
-            if (polling[i] == PGRES_POLLING_FAILED) {
-                shared_.fail("client " + std::to_string(c.id) + " could not connect: " + chomp(PQerrorMessage(c.conn)));
-                return false;
+        size_t kept = 0;
+        for (size_t k = 0; k < connecting.size(); ++k) {
+            Connecting& one = connecting[k];
+            if (ready > 0 && fds[k].revents) {
+                one.polling = PQconnectPoll(one.client->conn);
+                if (one.polling == PGRES_POLLING_FAILED) {
+                    shared_.fail("client " + std::to_string(one.client->id) + " could not connect: " +
+                                 chomp(PQerrorMessage(one.client->conn)));
+                    return false;
+                }
             }
-            if (polling[i] == PGRES_POLLING_OK) --pending;
+            if (one.polling != PGRES_POLLING_OK) connecting[kept++] = one;
         }
+        connecting.resize(kept);
     }
     for (auto& c : clients_) PQsetNoticeProcessor(c.conn, Client::keepNotice, &c);
     if (spec_.mode == QueryMode::Prepared && !prepareAll()) return false;
