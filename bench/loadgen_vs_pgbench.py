@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """ScaleLab's load generator against pgbench, run alternately (A B A B ...).
 
-Starts a throwaway embedded server through `scalelab server start`, loads scale 10 (data
-fits in shared buffers), then for each workload runs pgbench and `scalelab run` in turn,
-PAIRS times each, and prints per side the median tps and the median client CPU time per
-transaction, and the ratios. Both are of each tool's steady state (issue 33): the runs go with
+Starts a throwaway embedded server through `scalelab server start`, loads scale 10 (most of
+it in shared buffers, the rest in the OS's page cache: select-only reads about 0.17 blocks
+from outside shared buffers per transaction), then for each workload runs pgbench and
+`scalelab run` in turn, PAIRS times each, and prints per side the median tps and the median
+client CPU time per transaction, and the ratios; and, to tell the client's cost from the
+server's, the rest of the machine's CPU per transaction (/proc/stat's busy time less the
+tool's own), the idle share and the context switches per transaction. Both are of each tool's steady state (issue 33): the runs go with
 -P 1, and the counted window runs from the end of the first second in which the tool committed
 anything (its clients all connected) to one second before the end, by its own progress lines;
 the client CPU (user + sys of all its threads, /proc/PID/stat) is read at the window's edges.
