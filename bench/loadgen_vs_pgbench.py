@@ -7,10 +7,11 @@ from outside shared buffers per transaction), then for each workload runs pgbenc
 `scalelab run` in turn, PAIRS times each, and prints per side the median tps and the median
 client CPU time per transaction, and the ratios; and, to tell the client's cost from the
 server's, the rest of the machine's CPU per transaction (/proc/stat's busy time less the
-tool's own), the idle share and the context switches per transaction. Both are of each tool's steady state (issue 33): the runs go with
--P 1, and the counted window runs from the end of the first second in which the tool committed
-anything (its clients all connected) to one second before the end, by its own progress lines;
-the client CPU (user + sys of all its threads, /proc/PID/stat) is read at the window's edges.
+tool's own), the idle share and the context switches per transaction. All of them are of each
+tool's steady state (issue 33): the runs go with -P 1, and the counted window runs from the end
+of the first second in which the tool committed anything (its clients all connected) to one
+second before the end, by its own progress lines; the client CPU (user + sys of all its
+threads, /proc/PID/stat) and the machine's (/proc/stat) are read at the window's edges.
 The initial connection time is a figure of its own. (Before 2026-12-02 the script divided
 pgbench's whole-run figures, whose -T clock includes its serial connects, by ScaleLab's
 steady-state ones: at 256 clients and more that compared a connection phase with an event loop.)
