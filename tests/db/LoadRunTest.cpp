@@ -478,7 +478,14 @@ TEST_F(LoadRunTest, ServerCountersSeeExactlyTheCommitsTheLoadGeneratorCounted) {
     ASSERT_EQ(r.status, RunStatus::Completed) << r.error;
     ASSERT_TRUE(r.system && r.system->server);
     // xact_commit grows by the load's transactions plus one per counter query of ScaleLab's own.
-    EXPECT_EQ(r.system->server->commitDelta, r.transactions + r.system->server->ownStatements);
+    // A new session commits one start-up transaction, reported before the session is ready
+    // unless its statistics entry was locked then (PostgreSQL does not wait for that lock): then
+    // it is reported with the session's first transaction, inside the window. CI saw this once
+    // (245 commits against 244); 60 repetitions here on a busy machine did not. At most one per
+    // client and one for the counters' own session.
+    const uint64_t exact = r.transactions + r.system->server->ownStatements;
+    EXPECT_GE(r.system->server->commitDelta, exact);
+    EXPECT_LE(r.system->server->commitDelta, exact + static_cast<uint64_t>(s.clients) + 1);
     EXPECT_GT(r.system->server->ownStatements, 0u);
     EXPECT_GT(r.system->server->logicalReads, 0.0);
     EXPECT_GT(*r.system->serverCpuPct, 0.0);
