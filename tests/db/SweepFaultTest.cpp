@@ -53,6 +53,15 @@ struct FaultAt : SweepObserver {
     std::thread delayed;
     std::vector<std::string> notes;
     std::vector<RunRecord> finished;
+    std::string run2Seen;  // for a fault that never fired: the second run's samples and outcome
+
+    std::string whyNotFired() const {
+        std::string why = "run 2's samples (end s): [" + run2Seen + "]; runs finished:";
+        for (const auto& r : finished)
+            why += " " + std::to_string(r.runIndex.value_or(-1)) + " " + runStatusName(r.status) +
+                   (r.error.empty() ? "" : " (" + r.error + ")");
+        return why + "; notes: " + ::testing::PrintToString(notes);
+    }
 
     void fire() {
         if (fired) return;
@@ -71,6 +80,7 @@ struct FaultAt : SweepObserver {
         if (moment == Moment::Connecting && p.state == SweepState::Running) fire();
     }
     void onSample(const SweepProgress& p, const LoadSample& s) override {
+        if (p.run == 2) run2Seen += (run2Seen.empty() ? "" : " ") + std::to_string(s.endS);
         if (moment == Moment::Measuring && p.run == 2) fire();
         if (moment == Moment::LastSample && p.run == 2 && s.endS >= 1.0) fire();  // the plan's duration
     }
@@ -138,7 +148,7 @@ TEST_P(EmbeddedServerDies, TheRunInProgressFailsTheServerIsStartedAgainAndEveryP
     FaultAt observer(GetParam(), [&] { killAndWait(f.s.server.status().pid); });
     f.run(observer);
 
-    ASSERT_TRUE(observer.fired);
+    ASSERT_TRUE(observer.fired) << observer.whyNotFired();
     EXPECT_EQ(f.store->finishedRunIndexes(), (std::set<int64_t>{0, 1})) << ::testing::PrintToString(observer.notes);
     EXPECT_TRUE(observer.noted("died (its postmaster, pid")) << ::testing::PrintToString(observer.notes);
     EXPECT_TRUE(observer.noted("starting it again; PostgreSQL recovers from the crash"));
@@ -176,7 +186,7 @@ TEST(SweepFault, ABackendCrashFailsTheRunWithTheServersWordsAndTheSweepGoesOn) {
     });
     f.run(observer);
 
-    ASSERT_TRUE(observer.fired);
+    ASSERT_TRUE(observer.fired) << observer.whyNotFired();
     EXPECT_EQ(f.store->finishedRunIndexes(), (std::set<int64_t>{0, 1})) << ::testing::PrintToString(observer.notes);
     std::vector<RunRecord> failed = f.failedRuns();
     ASSERT_EQ(failed.size(), 1u);
@@ -204,7 +214,7 @@ TEST(SweepFault, AServerSilentForAFewSecondsAsARunEndsIsAskedAgainNotCondemned) 
     f.run(observer);
     if (resume.joinable()) resume.join();
 
-    ASSERT_TRUE(observer.fired);
+    ASSERT_TRUE(observer.fired) << observer.whyNotFired();
     EXPECT_EQ(f.store->finishedRunIndexes(), (std::set<int64_t>{0, 1})) << ::testing::PrintToString(observer.notes);
     auto failed = f.failedRuns();
     EXPECT_TRUE(failed.empty()) << failed.front().error;
@@ -233,7 +243,7 @@ TEST(SweepFault, ATargetServerThatComesBackIsWaitedFor) {
     f.run(observer);
     if (back.joinable()) back.join();
 
-    ASSERT_TRUE(observer.fired);
+    ASSERT_TRUE(observer.fired) << observer.whyNotFired();
     EXPECT_EQ(f.store->finishedRunIndexes(), (std::set<int64_t>{0, 1})) << ::testing::PrintToString(observer.notes);
     EXPECT_TRUE(observer.noted("the target server does not answer; asking again for up to 60 s (target.reconnect)"))
         << ::testing::PrintToString(observer.notes);
