@@ -8,7 +8,7 @@
 namespace scalelab {
 namespace {
 
-std::string opt(const std::optional<double>& v) { return v ? csvNumber(*v) : ""; }
+std::string csvOptional(const std::optional<double>& v) { return v ? csvNumber(*v) : ""; }
 
 } // namespace
 
@@ -31,7 +31,7 @@ void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunM
         if (cell) row.push_back(rateField(cell->rate)), row.push_back(scaleField(cell->scale));
         for (std::string field : {std::string(runMetricName(metric)), std::to_string(s.n), csvNumber(s.mean),
                                  s.n > 1 ? csvNumber(s.sd) : "", s.n > 1 ? csvNumber(s.se) : "", csvNumber(s.confidence),
-                                 opt(s.ciLow), opt(s.ciHigh), csvNumber(s.median), csvNumber(s.min), csvNumber(s.max),
+                                 csvOptional(s.ciLow), csvOptional(s.ciHigh), csvNumber(s.median), csvNumber(s.min), csvNumber(s.max),
                                  std::string(s.ciLowClamped ? "1" : "0")})
             row.push_back(std::move(field));
         csv.row(row);
@@ -65,13 +65,13 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
             const RunCountAdvice& a = p.advice;
             auto count = [](const std::optional<int>& n) { return n ? std::to_string(*n) : std::string(); };
             csv.row({std::to_string(p.clients), o.baseline, o.candidate, csvNumber(c.a.mean), csvNumber(c.b.mean),
-                     csvNumber(c.difference), opt(c.diffLow), opt(c.diffHigh), opt(c.percentChange),
-                     opt(c.percentLow), opt(c.percentHigh), opt(c.pValue), o.paired ? "1" : "0", c.verdict,
-                     std::to_string(v.judged), opt(p.pAdjusted), opt(p.simultaneousLow), opt(p.simultaneousHigh),
-                     pointCallName(p.call), p.why, csvNumber(a.changePct), opt(a.powerNow), count(a.runsPerSide),
-                     count(a.runsForCurve), opt(a.halfWidthPct), opt(a.curveHalfWidthPct), c.singleRunSide,
-                     count(a.runsForSingleSide), opt(v.options.equivalencePct), opt(p.equivalenceLow),
-                     opt(p.equivalenceHigh), p.equivalent ? (*p.equivalent ? "1" : "0") : ""});
+                     csvNumber(c.difference), csvOptional(c.diffLow), csvOptional(c.diffHigh), csvOptional(c.percentChange),
+                     csvOptional(c.percentLow), csvOptional(c.percentHigh), csvOptional(c.pValue), o.paired ? "1" : "0", c.verdict,
+                     std::to_string(v.judged), csvOptional(p.pAdjusted), csvOptional(p.simultaneousLow), csvOptional(p.simultaneousHigh),
+                     pointCallName(p.call), p.why, csvNumber(a.changePct), csvOptional(a.powerNow), count(a.runsPerSide),
+                     count(a.runsForCurve), csvOptional(a.halfWidthPct), csvOptional(a.curveHalfWidthPct), c.singleRunSide,
+                     count(a.runsForSingleSide), csvOptional(v.options.equivalencePct), csvOptional(p.equivalenceLow),
+                     csvOptional(p.equivalenceHigh), p.equivalent ? (*p.equivalent ? "1" : "0") : ""});
         }
         csv.close();
         written.push_back(dir + "/compare.csv");
@@ -105,8 +105,8 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
             const auto& a = f.amdahl;
             csv.row({row.series, f.model, csvNumber(f.lambda), csvNumber(f.lambdaSe), csvNumber(f.sigma),
                      csvNumber(f.sigmaSe), csvNumber(f.kappa), csvNumber(f.kappaSe), csvNumber(f.rSquared),
-                     f.kappaAboveZero ? "1" : "0", f.converged ? "1" : "0", opt(f.peakClients), opt(f.peakClientsSe),
-                     opt(f.peakThroughput), opt(f.peakThroughputSe), a ? csvNumber(a->lambda) : "",
+                     f.kappaAboveZero ? "1" : "0", f.converged ? "1" : "0", csvOptional(f.peakClients), csvOptional(f.peakClientsSe),
+                     csvOptional(f.peakThroughput), csvOptional(f.peakThroughputSe), a ? csvNumber(a->lambda) : "",
                      a ? csvNumber(a->lambdaSe) : "", a ? csvNumber(a->sigma) : "", a ? csvNumber(a->sigmaSe) : "",
                      a ? csvNumber(a->rSquared) : "", std::to_string(f.points), f.note});
         }
@@ -117,8 +117,8 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
         CsvWriter csv(dir + "/peak.csv");
         csv.row({"series", "clients", "mean", "ci_low", "ci_high", "percent_of_baseline", "ci_low_clamped"});
         for (const auto& p : r.peaks)
-            csv.row({p.series, std::to_string(p.clients), csvNumber(p.at.mean), opt(p.at.ciLow), opt(p.at.ciHigh),
-                     opt(p.percentOfBaseline), p.at.ciLowClamped ? "1" : "0"});
+            csv.row({p.series, std::to_string(p.clients), csvNumber(p.at.mean), csvOptional(p.at.ciLow), csvOptional(p.at.ciHigh),
+                     csvOptional(p.percentOfBaseline), p.at.ciLowClamped ? "1" : "0"});
         csv.close();
         written.push_back(dir + "/peak.csv");
     }

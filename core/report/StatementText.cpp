@@ -10,7 +10,7 @@
 namespace scalelab {
 namespace {
 
-std::string fmt(const char* f, double v) { return report_cells::number(f, v); }
+std::string cellNumber(const char* f, double v) { return report_cells::number(f, v); }
 
 std::string pad(std::string s, size_t width, bool left = false) {
     if (s.size() >= width) return s;
@@ -18,8 +18,8 @@ std::string pad(std::string s, size_t width, bool left = false) {
 }
 
 std::string interval(const PointSummary& s, const char* f) {
-    if (!s.ciLow || !s.ciHigh) return fmt(f, s.mean);
-    return fmt(f, s.mean) + " (" + fmt(f, *s.ciLow) + (s.ciLowClamped ? "^" : "") + " .. " + fmt(f, *s.ciHigh) + ")";
+    if (!s.ciLow || !s.ciHigh) return cellNumber(f, s.mean);
+    return cellNumber(f, s.mean) + " (" + cellNumber(f, *s.ciLow) + (s.ciLowClamped ? "^" : "") + " .. " + cellNumber(f, *s.ciHigh) + ")";
 }
 
 std::string pointHeading(const PointStatements& p, PointAxis axis) {
@@ -49,10 +49,10 @@ void topTable(std::string& out, const PointStatements& p, const StatementTexts& 
     out += "  " + pad("ms/run", 10) + pad("share", 8) + pad("calls/tx", 10) + "  " + pad(ci, 28, true) +
            pad("rows/call", 10) + pad("hit/call", 10) + pad("read/call", 10) + "  statement\n";
     for (const auto& s : top) {
-        out += "  " + pad(fmt("%.1f", s.totalMsPerRun), 10) + pad(fmt("%.1f%%", s.sharePct), 8) +
-               pad(fmt("%.2f", s.callsPerTransaction), 10) + "  " + pad(interval(s.meanMs, "%.4f"), 28, true) +
-               pad(fmt("%.2f", s.rowsPerCall), 10) + pad(fmt("%.1f", s.hitPerCall), 10) +
-               pad(fmt("%.2f", s.readPerCall), 10) + "  " + statementLine(texts, s.queryId, 70) + "\n";
+        out += "  " + pad(cellNumber("%.1f", s.totalMsPerRun), 10) + pad(cellNumber("%.1f%%", s.sharePct), 8) +
+               pad(cellNumber("%.2f", s.callsPerTransaction), 10) + "  " + pad(interval(s.meanMs, "%.4f"), 28, true) +
+               pad(cellNumber("%.2f", s.rowsPerCall), 10) + pad(cellNumber("%.1f", s.hitPerCall), 10) +
+               pad(cellNumber("%.2f", s.readPerCall), 10) + "  " + statementLine(texts, s.queryId, 70) + "\n";
     }
     if (o.top > 0 && p.byQueryId.size() > static_cast<size_t>(o.top))
         out += "  (" + std::to_string(p.byQueryId.size() - static_cast<size_t>(o.top)) + " more: --top 0 shows all)\n";
@@ -75,7 +75,7 @@ void comparisonTable(std::string& out, const StatementComparison& c, const State
         if (top > 0 && shown++ >= top) break;
         const Comparison& k = ch.comparison;
         std::string change = k.percentChange ? formatSigned(*k.percentChange, 1) + "%" : "-";
-        out += "  " + pad(fmt("%.4f", ch.a.meanMs.mean), 11) + pad(fmt("%.4f", ch.b.meanMs.mean), 11) + pad(change, 10) +
+        out += "  " + pad(cellNumber("%.4f", ch.a.meanMs.mean), 11) + pad(cellNumber("%.4f", ch.b.meanMs.mean), 11) + pad(change, 10) +
                "  " + pad(changeIntervalText(k.percentLow, k.percentHigh), 24, true) + pad(k.verdict, 32, true) + "  " +
                statementLine(texts, ch.queryId, 60) + "\n";
     }

@@ -13,7 +13,7 @@ uint64_t count(const nlohmann::json& row, const char* key) {
     return it != row.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
 }
 
-double number(const nlohmann::json& row, const char* key) {
+double numberOr0(const nlohmann::json& row, const char* key) {
     auto it = row.find(key);
     return it != row.end() && it->is_number() ? it->get<double>() : 0.0;
 }
@@ -62,8 +62,8 @@ std::vector<PointStatements> pointStatements(const std::vector<RunRecord>& runs,
             StatementRun sr;
             sr.repetition = r.repetition;
             sr.calls = count(row, "calls");
-            sr.totalMs = number(row, "total_ms");
-            sr.meanMs = number(row, "mean_ms");
+            sr.totalMs = numberOr0(row, "total_ms");
+            sr.meanMs = numberOr0(row, "mean_ms");
             sr.rows = count(row, "rows");
             sr.blksHit = count(row, "shared_blks_hit");
             sr.blksRead = count(row, "shared_blks_read");

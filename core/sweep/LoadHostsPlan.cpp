@@ -1,12 +1,13 @@
 #include "sweep/LoadHostsPlan.h"
 
+#include "sweep/PlanReader.h"
 #include "util/Error.h"
 
 #include <sstream>
 
 namespace scalelab {
 namespace {
-[[noreturn]] void fail(const std::string& path, const std::string& what) { throw Error(path + ": " + what); }
+using plan::fail;  // "PATH: WHAT", as every plan error
 
 std::string hostName(const nlohmann::json& v, const std::string& at) {
     if (!v.is_string()) fail(at, "expected an ssh destination (user@host, host) or \"local\"");

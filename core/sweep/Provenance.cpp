@@ -13,7 +13,7 @@
 namespace scalelab {
 namespace {
 
-std::string firstLineOf(const std::string& path) {
+std::string firstLineOfFile(const std::string& path) {
     std::ifstream in(path);
     std::string line;
     std::getline(in, line);
@@ -38,7 +38,7 @@ nlohmann::json machineProvenance() {
     j["smt_available"] = t.smtAvailable();  // siblings online
     j["smt_present"] = t.smtPresent();      // online, or switched off in the kernel
     j["smt_control"] = t.smtControl;  // the live topology read it
-    std::string smtActive = firstLineOf("/sys/devices/system/cpu/smt/active");
+    std::string smtActive = firstLineOfFile("/sys/devices/system/cpu/smt/active");
     j["smt_active"] = smtActive.empty() ? nlohmann::json() : nlohmann::json(smtActive == "1");
     utsname u{};
     if (uname(&u) == 0) {
@@ -47,7 +47,7 @@ nlohmann::json machineProvenance() {
         j["arch"] = u.machine;
     }
     j["memory_bytes"] = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-    std::string governor = firstLineOf("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+    std::string governor = firstLineOfFile("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
     j["cpufreq_governor"] = governor.empty() ? "unknown (no cpufreq)" : governor;
     j["scalelab"] = scalelabVersion();
     for (const auto& [name, version] : libraryVersions()) j["libraries"][name] = version;

@@ -20,12 +20,12 @@ constexpr int kExperiments = 150;  // the code paths; the promise is checked by 
 constexpr int kExperiments = 2000;
 #endif
 
-struct Setting {
+struct AdaptiveCase {
     double targetPct, sdPct;
     bool paired;
 };
 
-class AdaptiveNull : public testing::TestWithParam<Setting> {};
+class AdaptiveNull : public testing::TestWithParam<AdaptiveCase> {};
 
 } // namespace
 
@@ -47,10 +47,10 @@ TEST_P(AdaptiveNull, FalseCallsStayWithinThePromise) {
 }
 
 INSTANTIATE_TEST_SUITE_P(IssueTable, AdaptiveNull,
-                         testing::Values(Setting{2, 1, false}, Setting{2, 2, false}, Setting{2, 3, false},
-                                         Setting{1, 1, false}, Setting{5, 3, false}, Setting{2, 1, true},
-                                         Setting{5, 3, true}),
-                         [](const testing::TestParamInfo<Setting>& i) {
+                         testing::Values(AdaptiveCase{2, 1, false}, AdaptiveCase{2, 2, false}, AdaptiveCase{2, 3, false},
+                                         AdaptiveCase{1, 1, false}, AdaptiveCase{5, 3, false}, AdaptiveCase{2, 1, true},
+                                         AdaptiveCase{5, 3, true}),
+                         [](const testing::TestParamInfo<AdaptiveCase>& i) {
                              // "Target20Sd10Welch": names ctest can list and filter (tenths of %)
                              auto n = [](double v) { return std::to_string(static_cast<int>(v * 10)); };
                              return "Target" + n(i.param.targetPct) + "Sd" + n(i.param.sdPct) +

@@ -2,6 +2,8 @@
 // a private state directory: recorded before they happen, undone when the lease ends, on an
 // exception, on a signal, and by the next command after a kill -9. The real kernel does the
 // same in the vm tests (tests/vm).
+#include "ErrorOf.h"
+
 #include "topo/CpuHotplug.h"
 #include "topo/MachineSwitch.h"
 #include "topo/SmtControl.h"
@@ -54,14 +56,7 @@ struct FakeMachine {
     }
 };
 
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
+using test::errorOf;
 
 // A child that switches as `act` says, reports through a pipe that it has, then waits to be killed.
 pid_t switchThenWait(const std::function<void()>& act) {

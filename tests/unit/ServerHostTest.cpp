@@ -23,7 +23,7 @@ nlohmann::json planWith(const nlohmann::json& target, const nlohmann::json& seri
             {"series", series}, {"clients", {1}}, {"duration", 1}};
 }
 
-std::string planError(const nlohmann::json& plan) {
+std::string hostPlanError(const nlohmann::json& plan) {
     try {
         parsePlan(plan);
         return "";
@@ -47,11 +47,11 @@ TEST(ServerHost, APlanNamesTheHostItsSshAndTheAddressClientsUse) {
 }
 
 TEST(ServerHost, WhatItCannotBeIsRefusedByPath) {
-    EXPECT_NE(planError(planWith({{"host", "db1"}, {"conninfo", "host=db1"}})).find("$.target.host: runs ScaleLab's embedded server"),
+    EXPECT_NE(hostPlanError(planWith({{"host", "db1"}, {"conninfo", "host=db1"}})).find("$.target.host: runs ScaleLab's embedded server"),
               std::string::npos);
     // A placement is the server's there; the clients here have nothing to be separate from.
-    EXPECT_EQ(planError(planWith({{"host", "db1"}}, {{{"label", "A"}, {"placement", "smt-off"}, {"real_smt", true}}})), "");
-    EXPECT_NE(planError(planWith({{"host", "db1"}}, {{{"label", "A"}, {"placement", "cores:1"}, {"separate", true}}}))
+    EXPECT_EQ(hostPlanError(planWith({{"host", "db1"}}, {{{"label", "A"}, {"placement", "smt-off"}, {"real_smt", true}}})), "");
+    EXPECT_NE(hostPlanError(planWith({{"host", "db1"}}, {{{"label", "A"}, {"placement", "cores:1"}, {"separate", true}}}))
                   .find("$.series[0].separate: separate keeps the load generator off the server's cores; with a server host"),
               std::string::npos);
     // Clients elsewhere reach the server host's server (it listens on every address), and a
@@ -59,15 +59,15 @@ TEST(ServerHost, WhatItCannotBeIsRefusedByPath) {
     nlohmann::json withHosts = planWith({{"host", "db1"}}, {{{"label", "A"}, {"placement", "cores:1"}}});
     withHosts["load_hosts"] = {"bench@client1", "local"};
     withHosts["clients"] = {2};
-    EXPECT_EQ(planError(withHosts), "");
+    EXPECT_EQ(hostPlanError(withHosts), "");
     withHosts["target"] = {{"conninfo", "host=db1"}};
-    EXPECT_NE(planError(withHosts).find("$.series[0].placement: places this machine's load generator"), std::string::npos);
-    EXPECT_EQ(planError(planWith({{"host", {{"host", "db1"}, {"address", "a b"}}}})),
+    EXPECT_NE(hostPlanError(withHosts).find("$.series[0].placement: places this machine's load generator"), std::string::npos);
+    EXPECT_EQ(hostPlanError(planWith({{"host", {{"host", "db1"}, {"address", "a b"}}}})),
               "$.target.host.address: expected the host name or IP address this machine's clients connect to, e.g. \"10.0.0.5\"");
-    EXPECT_EQ(planError(planWith({{"host", {{"host", "db1"}, {"port", 22}}}})),
+    EXPECT_EQ(hostPlanError(planWith({{"host", {{"host", "db1"}, {"port", 22}}}})),
               "$.target.host.port: unknown member (host, ssh_command, scalelab, address)");
     // A metrics host takes no address: its server is the user's, reached by the user's conninfo.
-    EXPECT_EQ(planError(planWith({{"conninfo", "host=db1"}, {"metrics_host", {{"host", "db1"}, {"address", "x"}}}})),
+    EXPECT_EQ(hostPlanError(planWith({{"conninfo", "host=db1"}, {"metrics_host", {{"host", "db1"}, {"address", "x"}}}})),
               "$.target.metrics_host.address: unknown member (host, ssh_command, scalelab)");
 }
 

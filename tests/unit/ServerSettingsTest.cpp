@@ -6,7 +6,7 @@
 using namespace scalelab;
 
 namespace {
-std::string parseError(const std::string& text) {
+std::string settingsError(const std::string& text) {
     try {
         parseSetting(text);
     } catch (const std::exception& e) {
@@ -25,9 +25,9 @@ TEST(ServerSettings, ParsesNameEqualsValue) {
 }
 
 TEST(ServerSettings, RejectsTextThatIsNotASetting) {
-    EXPECT_EQ(parseError("fsync"), "server setting 'fsync' has no '=': write it as name=value, e.g. shared_buffers=1GB");
-    EXPECT_EQ(parseError("=off"), "server setting '=off' has no name before '='");
-    EXPECT_EQ(parseError("a;drop=1"), "server setting name 'a;drop' may hold only letters, digits, '_' and '.'");
+    EXPECT_EQ(settingsError("fsync"), "server setting 'fsync' has no '=': write it as name=value, e.g. shared_buffers=1GB");
+    EXPECT_EQ(settingsError("=off"), "server setting '=off' has no name before '='");
+    EXPECT_EQ(settingsError("a;drop=1"), "server setting name 'a;drop' may hold only letters, digits, '_' and '.'");
 }
 
 TEST(ServerSettings, PostmasterContextNeedsARestartInternalCannotChange) {

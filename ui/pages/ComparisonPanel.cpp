@@ -19,11 +19,6 @@
 #include <QVBoxLayout>
 
 namespace scalelab::ui {
-namespace {
-
-QTableWidgetItem* cell(const QString& text) { return readOnlyCell(text); }
-
-} // namespace
 
 ComparisonPanel::ComparisonPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -117,7 +112,7 @@ void ComparisonPanel::message(const QString& text) {
     summary_->clear();
     table_->insertRow(0);
     table_->setSpan(0, 0, 1, table_->columnCount());
-    table_->setItem(0, 0, cell(text));
+    table_->setItem(0, 0, readOnlyCell(text));
 }
 
 void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vector<std::string>& order, RunMetric metric,
@@ -156,20 +151,20 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
         const Comparison& c = p.comparison;
         int r = table_->rowCount();
         table_->insertRow(r);
-        table_->setItem(r, 0, cell(QString::number(p.clients)));
-        table_->setItem(r, 1, cell(QString::number(c.a.mean, 'f', 1)));
-        table_->setItem(r, 2, cell(QString::number(c.b.mean, 'f', 1)));
-        table_->setItem(r, 3, cell(c.percentChange ? signedPercent(*c.percentChange) : QStringLiteral("-")));
+        table_->setItem(r, 0, readOnlyCell(QString::number(p.clients)));
+        table_->setItem(r, 1, readOnlyCell(QString::number(c.a.mean, 'f', 1)));
+        table_->setItem(r, 2, readOnlyCell(QString::number(c.b.mean, 'f', 1)));
+        table_->setItem(r, 3, readOnlyCell(c.percentChange ? signedPercent(*c.percentChange) : QStringLiteral("-")));
         // An interval from -100% to +2e9% is not a number anyone can use: in words (issue 32.5).
-        auto* interval = cell(QString::fromStdString(changeIntervalText(p.simultaneousLow, p.simultaneousHigh)));
+        auto* interval = readOnlyCell(QString::fromStdString(changeIntervalText(p.simultaneousLow, p.simultaneousHigh)));
         if (p.simultaneousLow && !changeIntervalBounded(*p.simultaneousLow, *p.simultaneousHigh))
             interval->setToolTip(tr("The interval spans %1 .. %2: more than %3 times between its ends, so it bounds "
                                     "nothing. More runs narrow it: Runs/side says how many.")
                                      .arg(signedPercent(*p.simultaneousLow), signedPercent(*p.simultaneousHigh))
                                      .arg(kUnboundedRatioSpan));
         table_->setItem(r, 4, interval);
-        table_->setItem(r, 5, cell(numberOrMissing(p.pAdjusted, 4)));
-        auto* verdict = cell(QString::fromLatin1(pointCallName(p.call)));
+        table_->setItem(r, 5, readOnlyCell(numberOrMissing(p.pAdjusted, 4)));
+        auto* verdict = readOnlyCell(QString::fromLatin1(pointCallName(p.call)));
         if (!p.why.empty()) verdict->setToolTip(plainToolTip(QString::fromStdString(p.why)));
         table_->setItem(r, 6, verdict);
         QString runsText = p.advice.runsForCurve ? QString::number(*p.advice.runsForCurve)
@@ -179,8 +174,8 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
             runsText = p.advice.runsForSingleSide
                        ? tr("%1 of the %2").arg(*p.advice.runsForSingleSide).arg(QString::fromStdString(c.singleRunSide))
                        : QStringLiteral("-");
-        table_->setItem(r, 7, cell(runsText));
-        table_->setItem(r, 8, cell(!p.equivalent ? QStringLiteral("-") : *p.equivalent ? tr("yes") : tr("not shown")));
+        table_->setItem(r, 7, readOnlyCell(runsText));
+        table_->setItem(r, 8, readOnlyCell(!p.equivalent ? QStringLiteral("-") : *p.equivalent ? tr("yes") : tr("not shown")));
     }
     table_->setColumnHidden(8, !v.options.equivalencePct);
     if (v.options.equivalencePct)

@@ -32,8 +32,6 @@
 
 namespace scalelab::ui {
 namespace {
-QTableWidgetItem* cell(const QString& text) { return readOnlyCell(text); }
-
 // A chart tab: "`what` [choice]" above the chart, a note in plain text (series labels are
 // user text) under it.
 QWidget* chartTab(const QString& what, QComboBox* choice, QWidget* chart, QLabel*& note, QWidget* extra = nullptr) {
@@ -449,16 +447,16 @@ void ResultsPage::refresh() {
         for (const auto& r : rows) {
             int row = peak_->rowCount();
             peak_->insertRow(row);
-            peak_->setItem(row, 0, cell(QString::fromStdString(r.series)));
-            peak_->setItem(row, 1, cell(QString::number(r.clients)));
-            peak_->setItem(row, 2, cell(QString::number(r.at.mean, 'f', 1)));
-            peak_->setItem(row, 3, cell(!r.at.ciLow         ? tr("one run")
+            peak_->setItem(row, 0, readOnlyCell(QString::fromStdString(r.series)));
+            peak_->setItem(row, 1, readOnlyCell(QString::number(r.clients)));
+            peak_->setItem(row, 2, readOnlyCell(QString::number(r.at.mean, 'f', 1)));
+            peak_->setItem(row, 3, readOnlyCell(!r.at.ciLow         ? tr("one run")
                                         : r.at.ciLowClamped ? tr("0 (clamped) .. %1").arg(*r.at.ciHigh, 0, 'f', 1)
                                                             : QStringLiteral("%1 .. %2").arg(*r.at.ciLow, 0, 'f', 1).arg(*r.at.ciHigh, 0, 'f', 1)));
             if (r.at.ciLowClamped)
                 peak_->item(row, 3)->setToolTip(tr("The interval reached below 0 and is clamped there: too few runs, or "
                                                     "runs far apart. More runs narrow it."));
-            peak_->setItem(row, 4, cell(numberOrMissing(r.percentOfBaseline, 1, QStringLiteral("%"))));
+            peak_->setItem(row, 4, readOnlyCell(numberOrMissing(r.percentOfBaseline, 1, QStringLiteral("%"))));
         }
     }
 }

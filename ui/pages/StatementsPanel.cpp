@@ -18,7 +18,7 @@
 namespace scalelab::ui {
 namespace {
 
-QTableWidgetItem* cell(const QString& text, bool number = true) {
+QTableWidgetItem* statementCell(const QString& text, bool number = true) {
     auto* item = new QTableWidgetItem(text);
     item->setFlags(item->flags() & ~Qt::ItemIsEditable);
     if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -163,15 +163,15 @@ void StatementsPanel::showTop(const PointStatements& p) {
     for (const auto& s : top) {
         int row = table_->rowCount();
         table_->insertRow(row);
-        table_->setItem(row, 0, cell(QString::number(s.totalMsPerRun, 'f', 1)));
-        table_->setItem(row, 1, cell(QString::number(s.sharePct, 'f', 1) + QLatin1Char('%')));
-        table_->setItem(row, 2, cell(QString::number(s.callsPerTransaction, 'f', 2)));
-        table_->setItem(row, 3, cell(ms(s.meanMs.mean)));
-        table_->setItem(row, 4, cell(interval(s.meanMs)));
-        table_->setItem(row, 5, cell(QString::number(s.rowsPerCall, 'f', 2)));
-        table_->setItem(row, 6, cell(QString::number(s.hitPerCall, 'f', 1)));
-        table_->setItem(row, 7, cell(QString::number(s.readPerCall, 'f', 2)));
-        auto* text = cell(QString::fromStdString(statementLine(texts_, s.queryId, 200)), false);
+        table_->setItem(row, 0, statementCell(QString::number(s.totalMsPerRun, 'f', 1)));
+        table_->setItem(row, 1, statementCell(QString::number(s.sharePct, 'f', 1) + QLatin1Char('%')));
+        table_->setItem(row, 2, statementCell(QString::number(s.callsPerTransaction, 'f', 2)));
+        table_->setItem(row, 3, statementCell(ms(s.meanMs.mean)));
+        table_->setItem(row, 4, statementCell(interval(s.meanMs)));
+        table_->setItem(row, 5, statementCell(QString::number(s.rowsPerCall, 'f', 2)));
+        table_->setItem(row, 6, statementCell(QString::number(s.hitPerCall, 'f', 1)));
+        table_->setItem(row, 7, statementCell(QString::number(s.readPerCall, 'f', 2)));
+        auto* text = statementCell(QString::fromStdString(statementLine(texts_, s.queryId, 200)), false);
         auto full = texts_.find(s.queryId);
         // The server's text: shown as written, never as rich text (PlainText.h).
         text->setToolTip(full == texts_.end() ? tr("queryid %1").arg(QString::fromStdString(s.queryId))
@@ -205,18 +205,18 @@ void StatementsPanel::showComparison(const PointStatements& a, const PointStatem
         const Comparison& k = ch.comparison;
         int row = table_->rowCount();
         table_->insertRow(row);
-        table_->setItem(row, 0, cell(ms(ch.a.meanMs.mean)));
-        table_->setItem(row, 1, cell(ms(ch.b.meanMs.mean)));
-        table_->setItem(row, 2, cell(k.percentChange ? QString::asprintf("%+.1f%%", *k.percentChange) : QStringLiteral("-")));
-        table_->setItem(row, 3, cell(QString::fromStdString(changeIntervalText(k.percentLow, k.percentHigh))));
-        auto* verdict = cell(QString::fromStdString(k.verdict), false);
+        table_->setItem(row, 0, statementCell(ms(ch.a.meanMs.mean)));
+        table_->setItem(row, 1, statementCell(ms(ch.b.meanMs.mean)));
+        table_->setItem(row, 2, statementCell(k.percentChange ? QString::asprintf("%+.1f%%", *k.percentChange) : QStringLiteral("-")));
+        table_->setItem(row, 3, statementCell(QString::fromStdString(changeIntervalText(k.percentLow, k.percentHigh))));
+        auto* verdict = statementCell(QString::fromStdString(k.verdict), false);
         if (k.verdict == "distinguishable") {
             QFont bold = verdict->font();
             bold.setBold(true);
             verdict->setFont(bold);
         }
         table_->setItem(row, 4, verdict);
-        auto* text = cell(QString::fromStdString(statementLine(texts_, ch.queryId, 200)), false);
+        auto* text = statementCell(QString::fromStdString(statementLine(texts_, ch.queryId, 200)), false);
         auto full = texts_.find(ch.queryId);
         if (full != texts_.end()) text->setToolTip(plainToolTip(QString::fromStdString(full->second)));
         table_->setItem(row, 5, text);
@@ -225,8 +225,8 @@ void StatementsPanel::showComparison(const PointStatements& a, const PointStatem
         for (const auto& id : ids) {
             int row = table_->rowCount();
             table_->insertRow(row);
-            table_->setItem(row, 4, cell(tr("only %1 ran it").arg(who), false));
-            table_->setItem(row, 5, cell(QString::fromStdString(statementLine(texts_, id, 200)), false));
+            table_->setItem(row, 4, statementCell(tr("only %1 ran it").arg(who), false));
+            table_->setItem(row, 5, statementCell(QString::fromStdString(statementLine(texts_, id, 200)), false));
         }
     };
     only(c.onlyBaseline, baseName);

@@ -9,7 +9,7 @@
 namespace scalelab {
 namespace {
 
-constexpr int kMaxArgs = 16;  // pgbench's MAX_FARGS
+constexpr int kMaxFunctionArgs = 16;  // pgbench's MAX_FARGS
 
 class Evaluator {
 public:
@@ -105,8 +105,8 @@ private:
     }
 
     bool standard(const ExprNode& n, ScriptValue& out) {
-        if (n.argCount > kMaxArgs) return fail("too many function arguments, maximum is " + std::to_string(kMaxArgs));
-        ScriptValue v[kMaxArgs];
+        if (n.argCount > kMaxFunctionArgs) return fail("too many function arguments, maximum is " + std::to_string(kMaxFunctionArgs));
+        ScriptValue v[kMaxFunctionArgs];
         bool hasNull = false;
         for (int k = 0; k < n.argCount; ++k) {
             if (!eval(arg(n, k), v[k])) return false;
