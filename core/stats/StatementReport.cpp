@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace scalelab {
 namespace {
@@ -13,9 +14,10 @@ uint64_t count(const nlohmann::json& row, const char* key) {
     return it != row.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
 }
 
-double numberOr0(const nlohmann::json& row, const char* key) {
+std::optional<double> rowNumber(const nlohmann::json& row, const char* key) {
     auto it = row.find(key);
-    return it != row.end() && it->is_number() ? it->get<double>() : 0.0;
+    if (it == row.end() || !it->is_number()) return std::nullopt;
+    return it->get<double>();
 }
 
 // A run's statements, or why it has none.
@@ -62,8 +64,11 @@ std::vector<PointStatements> pointStatements(const std::vector<RunRecord>& runs,
             StatementRun sr;
             sr.repetition = r.repetition;
             sr.calls = count(row, "calls");
-            sr.totalMs = numberOr0(row, "total_ms");
-            sr.meanMs = numberOr0(row, "mean_ms");
+            // A row without its times (a store edited by hand) is left out, never read as 0 ms.
+            auto totalMs = rowNumber(row, "total_ms"), meanMs = rowNumber(row, "mean_ms");
+            if (!totalMs || !meanMs) continue;
+            sr.totalMs = *totalMs;
+            sr.meanMs = *meanMs;
             sr.rows = count(row, "rows");
             sr.blksHit = count(row, "shared_blks_hit");
             sr.blksRead = count(row, "shared_blks_read");

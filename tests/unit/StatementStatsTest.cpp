@@ -141,6 +141,23 @@ TEST(StatementReport, APointsTopListRanksByTimeAndCountsCallsPerTransaction) {
     EXPECT_NEAR(top[0].hitPerCall, 3.0, 1e-12);
 }
 
+// A stored row without its times (a store edited by hand) is left out of the statement's runs,
+// not read as a run of 0 ms.
+TEST(StatementReport, ARowWithoutItsTimesIsLeftOutNotReadAsZero) {
+    std::vector<RunRecord> runs = {runWith("A", 1, {{"1", {1000, 0.50}}}), runWith("A", 2, {{"1", {1000, 0.52}}}),
+                                   runWith("A", 3, {{"1", {1000, 0.54}}})};
+    auto& row = runs[1].detail["system"]["statements"]["rows"][0];
+    ASSERT_TRUE(row.contains("mean_ms"));
+    row.erase("mean_ms");
+    runs[2].detail["system"]["statements"]["rows"][0]["total_ms"] = "fast";
+    auto points = pointStatements(runs, {"A"});
+    ASSERT_EQ(points.size(), 1u);
+    ASSERT_EQ(points[0].byQueryId.at("1").size(), 1u);
+    auto top = topStatements(points[0], 0.95);
+    ASSERT_EQ(top.size(), 1u);
+    EXPECT_NEAR(top[0].meanMs.mean, 0.50, 1e-12);
+}
+
 TEST(StatementReport, TheStatementThatGotSlowerIsCalledAndTheOthersAreNotAtTheCorrectedLevel) {
     std::vector<RunRecord> runs;
     const double a1[] = {0.50, 0.51, 0.49, 0.50, 0.52}, b1[] = {0.80, 0.82, 0.79, 0.81, 0.80};
