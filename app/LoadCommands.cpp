@@ -495,7 +495,7 @@ int runRunCommand(const RunArgs& a) {
 
         std::function<void(const LoadSample&)> progress;
         if (a.progress > 0)
-            progress = [stamp = a.progressTimestamp, live = live.publisher](const LoadSample& s) {
+            progress = [stamp = a.progressTimestamp, live = live.publisher, scriptSet = spec.workload.scriptSet](const LoadSample& s) {
                 if (live) live->add(s);
                 char when[48];
                 if (stamp) {  // pgbench's --progress-timestamp: the wall clock, to the millisecond
@@ -505,8 +505,11 @@ int runRunCommand(const RunArgs& a) {
                 } else {
                     std::snprintf(when, sizeof when, "%.1f", s.endS);
                 }
-                std::fprintf(stderr, "progress: %s s, %.1f tps, lat %.3f ms stddev %.3f, %llu failed%s\n", when, s.tps,
-                             s.latency.meanMs, s.latency.stddevMs, static_cast<unsigned long long>(s.failures),
+                // TPROC-C's interval NOPM after pgbench's fields, which stay as pgbench prints them.
+                std::string nopm;
+                if (auto n = tpcc::sampleNewOrdersPerMinute(scriptSet, s)) nopm = formatNumber(", %.0f NOPM", *n);
+                std::fprintf(stderr, "progress: %s s, %.1f tps, lat %.3f ms stddev %.3f, %llu failed%s%s\n", when, s.tps,
+                             s.latency.meanMs, s.latency.stddevMs, static_cast<unsigned long long>(s.failures), nopm.c_str(),
                              s.warmup ? " (warm-up)" : "");
             };
         else if (live.publisher)

@@ -66,6 +66,10 @@ done
 [[ $(grep -c '^SQL script [1-6]: ' "$work/out") == 6 ]] || fail "tprocc per-script sections: $(cat "$work/out")"
 [[ $(sed -n 's/^ - number of transactions actually processed: \([0-9]*\) .*/\1/p' "$work/out" | awk '{s += $1} END {print s}') == 360 ]] ||
   fail "per-script transactions must add up to 360: $(cat "$work/out")"
+# -P lines of a TPROC-C run carry the interval's NOPM after pgbench's fields.
+expect_rc 0 "run --workload tprocc -P 1" "$scalelab" run --data "$data" --workload tprocc -c 2 -j 1 -T 2 -P 1 --random-seed 4
+grep -Eq '^progress: [0-9.]+ s, [0-9.]+ tps, lat [0-9.]+ ms stddev [0-9.]+, 0 failed, [0-9]+ NOPM$' "$work/out" ||
+  fail "tprocc -P line without NOPM: $(cat "$work/out")"
 [[ $(q "select count(*) from warehouse w where w_ytd <> (select sum(d_ytd) from district where d_w_id = w_id)") == 0 ]] || fail "tprocc: W_YTD"
 [[ $(q "select count(*) from district where d_next_o_id - 1 <> (select max(o_id) from orders where o_w_id = d_w_id and o_d_id = d_id)") == 0 ]] ||
   fail "tprocc: D_NEXT_O_ID"
