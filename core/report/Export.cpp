@@ -18,8 +18,6 @@ namespace {
 std::string rateCell(const RunRecord& r) { return rateField(offeredRateOf(r)); }
 std::string scaleCell(const RunRecord& r) { return scaleField(dataScaleOf(r)); }
 
-std::string opt(const std::optional<double>& v) { return v ? csvNumber(*v) : ""; }
-
 // The machine the run's cpu_busy_pct (and samples' CPU columns) are of; "" when not recorded.
 std::string metricsMachineOf(const RunRecord& r) {
     auto m = metricsMachineFromJson(r.detail);
@@ -121,9 +119,9 @@ std::vector<std::string> writeCsvFiles(ExperimentStore& store, const std::string
                rateCell(r), scaleCell(r), std::to_string(r.threads), std::to_string(r.repetition), runStatusName(r.status), r.excluded ? "1" : "0", r.flags.joined(";"),
                csvNumber(r.tps), std::to_string(r.transactions), std::to_string(r.failures), csvNumber(r.measuredSeconds),
                csvNumber(l.meanMs), csvNumber(l.stddevMs), csvNumber(l.p50Ms), csvNumber(l.p90Ms), csvNumber(l.p95Ms),
-               csvNumber(l.p99Ms), csvNumber(l.p999Ms), csvNumber(l.maxMs), opt(r.cpuBusyPct), opt(r.loadGeneratorCpuPct),
-               opt(r.serverCpuPct), opt(r.logicalReadsPerSec), opt(r.commitsPerSec), r.startedAt, r.endedAt, r.source,
-               r.error, r.note, metricsMachineOf(r), opt(metricOf(r, RunMetric::Nopm)), opt(metricOf(r, RunMetric::Tpm))});
+               csvNumber(l.p99Ms), csvNumber(l.p999Ms), csvNumber(l.maxMs), csvNumber(r.cpuBusyPct), csvNumber(r.loadGeneratorCpuPct),
+               csvNumber(r.serverCpuPct), csvNumber(r.logicalReadsPerSec), csvNumber(r.commitsPerSec), r.startedAt, r.endedAt, r.source,
+               r.error, r.note, metricsMachineOf(r), csvNumber(metricOf(r, RunMetric::Nopm)), csvNumber(metricOf(r, RunMetric::Tpm))});
     }
     w.close();
     written.push_back(runsPath);

@@ -6,11 +6,6 @@
 #include <map>
 
 namespace scalelab {
-namespace {
-
-std::string csvOptional(const std::optional<double>& v) { return v ? csvNumber(*v) : ""; }
-
-} // namespace
 
 std::string rateField(double rate) { return rate > 0 ? csvNumber(rate) : ""; }
 std::string scaleField(int64_t scale) { return scale > 0 ? std::to_string(scale) : ""; }
@@ -31,7 +26,7 @@ void writePointRows(CsvWriter& csv, const std::vector<SeriesPoint>& points, RunM
         if (cell) row.push_back(rateField(cell->rate)), row.push_back(scaleField(cell->scale));
         for (std::string field : {std::string(runMetricName(metric)), std::to_string(s.n), csvNumber(s.mean),
                                  s.n > 1 ? csvNumber(s.sd) : "", s.n > 1 ? csvNumber(s.se) : "", csvNumber(s.confidence),
-                                 csvOptional(s.ciLow), csvOptional(s.ciHigh), csvNumber(s.median), csvNumber(s.min), csvNumber(s.max),
+                                 csvNumber(s.ciLow), csvNumber(s.ciHigh), csvNumber(s.median), csvNumber(s.min), csvNumber(s.max),
                                  std::string(s.ciLowClamped ? "1" : "0")})
             row.push_back(std::move(field));
         csv.row(row);
@@ -65,13 +60,13 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
             const RunCountAdvice& a = p.advice;
             auto count = [](const std::optional<int>& n) { return n ? std::to_string(*n) : std::string(); };
             csv.row({std::to_string(p.clients), o.baseline, o.candidate, csvNumber(c.a.mean), csvNumber(c.b.mean),
-                     csvNumber(c.difference), csvOptional(c.diffLow), csvOptional(c.diffHigh), csvOptional(c.percentChange),
-                     csvOptional(c.percentLow), csvOptional(c.percentHigh), csvOptional(c.pValue), o.paired ? "1" : "0", c.verdict,
-                     std::to_string(v.judged), csvOptional(p.pAdjusted), csvOptional(p.simultaneousLow), csvOptional(p.simultaneousHigh),
-                     pointCallName(p.call), p.why, csvNumber(a.changePct), csvOptional(a.powerNow), count(a.runsPerSide),
-                     count(a.runsForCurve), csvOptional(a.halfWidthPct), csvOptional(a.curveHalfWidthPct), c.singleRunSide,
-                     count(a.runsForSingleSide), csvOptional(v.options.equivalencePct), csvOptional(p.equivalenceLow),
-                     csvOptional(p.equivalenceHigh), p.equivalent ? (*p.equivalent ? "1" : "0") : ""});
+                     csvNumber(c.difference), csvNumber(c.diffLow), csvNumber(c.diffHigh), csvNumber(c.percentChange),
+                     csvNumber(c.percentLow), csvNumber(c.percentHigh), csvNumber(c.pValue), o.paired ? "1" : "0", c.verdict,
+                     std::to_string(v.judged), csvNumber(p.pAdjusted), csvNumber(p.simultaneousLow), csvNumber(p.simultaneousHigh),
+                     pointCallName(p.call), p.why, csvNumber(a.changePct), csvNumber(a.powerNow), count(a.runsPerSide),
+                     count(a.runsForCurve), csvNumber(a.halfWidthPct), csvNumber(a.curveHalfWidthPct), c.singleRunSide,
+                     count(a.runsForSingleSide), csvNumber(v.options.equivalencePct), csvNumber(p.equivalenceLow),
+                     csvNumber(p.equivalenceHigh), p.equivalent ? (*p.equivalent ? "1" : "0") : ""});
         }
         csv.close();
         written.push_back(dir + "/compare.csv");
@@ -105,8 +100,8 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
             const auto& a = f.amdahl;
             csv.row({row.series, f.model, csvNumber(f.lambda), csvNumber(f.lambdaSe), csvNumber(f.sigma),
                      csvNumber(f.sigmaSe), csvNumber(f.kappa), csvNumber(f.kappaSe), csvNumber(f.rSquared),
-                     f.kappaAboveZero ? "1" : "0", f.converged ? "1" : "0", csvOptional(f.peakClients), csvOptional(f.peakClientsSe),
-                     csvOptional(f.peakThroughput), csvOptional(f.peakThroughputSe), a ? csvNumber(a->lambda) : "",
+                     f.kappaAboveZero ? "1" : "0", f.converged ? "1" : "0", csvNumber(f.peakClients), csvNumber(f.peakClientsSe),
+                     csvNumber(f.peakThroughput), csvNumber(f.peakThroughputSe), a ? csvNumber(a->lambda) : "",
                      a ? csvNumber(a->lambdaSe) : "", a ? csvNumber(a->sigma) : "", a ? csvNumber(a->sigmaSe) : "",
                      a ? csvNumber(a->rSquared) : "", std::to_string(f.points), f.note});
         }
@@ -117,8 +112,8 @@ std::vector<std::string> writeReportCsv(const StatsReport& r, const std::string&
         CsvWriter csv(dir + "/peak.csv");
         csv.row({"series", "clients", "mean", "ci_low", "ci_high", "percent_of_baseline", "ci_low_clamped"});
         for (const auto& p : r.peaks)
-            csv.row({p.series, std::to_string(p.clients), csvNumber(p.at.mean), csvOptional(p.at.ciLow), csvOptional(p.at.ciHigh),
-                     csvOptional(p.percentOfBaseline), p.at.ciLowClamped ? "1" : "0"});
+            csv.row({p.series, std::to_string(p.clients), csvNumber(p.at.mean), csvNumber(p.at.ciLow), csvNumber(p.at.ciHigh),
+                     csvNumber(p.percentOfBaseline), p.at.ciLowClamped ? "1" : "0"});
         csv.close();
         written.push_back(dir + "/peak.csv");
     }

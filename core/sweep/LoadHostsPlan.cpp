@@ -1,7 +1,6 @@
 #include "sweep/LoadHostsPlan.h"
 
 #include "sweep/PlanReader.h"
-#include "util/Error.h"
 
 #include <sstream>
 

@@ -87,6 +87,8 @@ std::string csvNumber(double v) {
     return std::string(buf, r.ptr);
 }
 
+std::string csvNumber(const std::optional<double>& v) { return v ? csvNumber(*v) : ""; }
+
 namespace {
 // libcsv calls back from C: nothing may throw through it, so records are collected first and
 // handed to the caller's callback after parsing.

@@ -3,6 +3,7 @@
 // gnuplot), and a reader that reports the line of a malformed record.
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ std::string csvRestored(const std::string& field);
 
 // Shortest text that reads back as the same double ("2322.92", "1e-05"); "" for NaN.
 std::string csvNumber(double v);
+// A value that may be missing: an empty field when it is, never 0.
+std::string csvNumber(const std::optional<double>& v);
 
 // Calls `onRecord(fields, line)` for each record (fields through csvRestored) (line: where the record starts). Throws Error
 // "file:line: ..." for malformed quoting.

@@ -451,8 +451,8 @@ void ResultsPage::refresh() {
             peak_->setItem(row, 1, readOnlyCell(QString::number(r.clients)));
             peak_->setItem(row, 2, readOnlyCell(QString::number(r.at.mean, 'f', 1)));
             peak_->setItem(row, 3, readOnlyCell(!r.at.ciLow         ? tr("one run")
-                                        : r.at.ciLowClamped ? tr("0 (clamped) .. %1").arg(*r.at.ciHigh, 0, 'f', 1)
-                                                            : QStringLiteral("%1 .. %2").arg(*r.at.ciLow, 0, 'f', 1).arg(*r.at.ciHigh, 0, 'f', 1)));
+                                                : r.at.ciLowClamped ? tr("0 (clamped) .. %1").arg(*r.at.ciHigh, 0, 'f', 1)
+                                                                    : QStringLiteral("%1 .. %2").arg(*r.at.ciLow, 0, 'f', 1).arg(*r.at.ciHigh, 0, 'f', 1)));
             if (r.at.ciLowClamped)
                 peak_->item(row, 3)->setToolTip(tr("The interval reached below 0 and is clamped there: too few runs, or "
                                                     "runs far apart. More runs narrow it."));

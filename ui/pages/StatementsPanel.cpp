@@ -2,6 +2,7 @@
 
 #include "models/ScalingData.h"
 #include "pages/PlainText.h"
+#include "pages/TableCell.h"
 #include "report/StatementText.h"
 
 #include <QCheckBox>
@@ -18,9 +19,9 @@
 namespace scalelab::ui {
 namespace {
 
+// A read-only cell (TableCell.h), a number right-aligned.
 QTableWidgetItem* statementCell(const QString& text, bool number = true) {
-    auto* item = new QTableWidgetItem(text);
-    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+    auto* item = readOnlyCell(text);
     if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return item;
 }
