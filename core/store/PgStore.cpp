@@ -202,6 +202,45 @@ const char* const kMigrations[] = {
         END LOOP;
     END $$;
     )sql",
+    // 3: the functions row-level security calls cannot be redirected (issue 60.1). A function's
+    // unqualified names are looked up in its caller's search_path at run time, where every role
+    // may put pg_temp first: a temporary view named pg_roles made acts_as() true for any owner.
+    // Each function now fixes its search_path (pg_catalog, then pg_temp last, as PostgreSQL's
+    // manual says for SECURITY DEFINER functions) and names every catalog object with its schema.
+    // store_version gets row-level security too (issue 60.2): every role reads it, none but its
+    // owner (not FORCEd: the owner migrates) writes it, so no team member can set it to 99 and
+    // make every ScaleLab refuse the store.
+    R"sql(
+    CREATE OR REPLACE FUNCTION scalelab.acts_as(owner name) RETURNS boolean LANGUAGE sql STABLE
+        SET search_path = pg_catalog, pg_temp AS $$
+        SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+                       WHERE r.rolname OPERATOR(pg_catalog.=) owner
+                         AND pg_catalog.pg_has_role(CURRENT_USER, r.oid, 'MEMBER'::pg_catalog.text))
+    $$;
+    CREATE OR REPLACE FUNCTION scalelab.may_write(experiment bigint) RETURNS boolean LANGUAGE sql STABLE
+        SET search_path = pg_catalog, pg_temp AS $$
+        SELECT EXISTS (SELECT 1 FROM scalelab.experiments e WHERE e.id OPERATOR(pg_catalog.=) experiment
+                       AND (scalelab.acts_as(e.owner) OR CURRENT_USER OPERATOR(pg_catalog.=) ANY (e.writers)))
+    $$;
+    -- Migration 2's trigger again (a migration is history: 2 stays as stores ran it), now with its
+    -- search path fixed and its operators qualified.
+    CREATE OR REPLACE FUNCTION scalelab.guard_experiment() RETURNS trigger LANGUAGE plpgsql
+        SET search_path = pg_catalog, pg_temp AS $$
+    BEGIN
+        IF (NEW.id, NEW.name, NEW.owner, NEW.writers) IS DISTINCT FROM (OLD.id, OLD.name, OLD.owner, OLD.writers)
+           AND NOT scalelab.acts_as(OLD.owner) THEN
+            RAISE EXCEPTION 'only the owner of experiment "%" (role %) may rename it or change who may write it',
+                OLD.name, OLD.owner;
+        END IF;
+        IF NEW.last_written_by IS DISTINCT FROM OLD.last_written_by
+           AND NEW.last_written_by OPERATOR(pg_catalog.<>) CURRENT_USER THEN
+            RAISE EXCEPTION 'the last writer of experiment "%" can only be recorded as yourself (%)', OLD.name, CURRENT_USER;
+        END IF;
+        RETURN NEW;
+    END $$;
+    ALTER TABLE scalelab.store_version ENABLE ROW LEVEL SECURITY;
+    CREATE POLICY read ON scalelab.store_version FOR SELECT USING (true);
+    )sql",
 };
 constexpr int kMigrationCount = sizeof kMigrations / sizeof kMigrations[0];
 static_assert(kMigrationCount == kSchemaVersion, "one migration per store schema version");

@@ -50,7 +50,7 @@ struct ExperimentChange {
 ExperimentChange experimentChange(const std::string& location);
 
 namespace pgstore {
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 // The advisory lock space of experiment writers: pg_try_advisory_lock(kLockSpace, id).
 constexpr int kLockSpace = 0x5CA1AB;
 // The store's schema version; 0 when the database has none. Throws Error for a newer one.

@@ -321,6 +321,37 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(window.resultsPage()->data().pointCount(), 2, 10000);  // read off the GUI thread
         QCOMPARE(window.experimentPath(), path);
     }
+    // Issue 60.1: a plan stored in an experiment may have been written by anyone who could write
+    // the file or the shared store; its \shell ran on whoever resumed it. What it would run is
+    // shown first, and nothing runs unless the user accepts.
+    void resumingAStoredPlanShowsWhatItRunsAndRunsNothingUnlessAccepted() {
+        TempDir files("scalelab-gui-planted");
+        std::filesystem::path marker = files.path() / "planted-ran";
+        std::string script = (files.path() / "planted.sql").string();
+        std::ofstream(script) << "\\shell touch " << marker.string() << "\nSELECT 1;\n";
+        nlohmann::json plan = oneStatementPlan((files.path() / "data").string(), files.path());
+        plan["workload"]["files"] = script;
+        plan["target"]["pg_bindir"] = "/opt/elsewhere/bin";
+        QString path = QString::fromStdString((files.path() / "planted.slab").string());
+        ExperimentStore::create(path.toStdString())->savePlan(plan, 4);
+        MainWindow window;
+        test::SeenMessageBox seen;
+        test::answerNextMessageBox(QStringLiteral("Cancel"), &seen);
+        QString error = QStringLiteral("(no answer)");
+        window.resumeExperiment(path, [&error](const QString& e) { error = e; });
+        QTRY_VERIFY_WITH_TIMEOUT(seen.seen, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(error, QString(), 10000);
+        QVERIFY2(seen.text.contains(QStringLiteral("line 1: \\shell touch ") + QString::fromStdString(marker.string())),
+                 qPrintable(seen.text));
+        QVERIFY2(seen.text.contains(QStringLiteral("$.target.pg_bindir: runs PostgreSQL's programs from /opt/elsewhere/bin")),
+                 qPrintable(seen.text));
+        QVERIFY(seen.buttons.contains(QStringLiteral("Run them")));
+        QVERIFY(!window.controller()->running());
+        QTest::qWait(200);
+        QVERIFY(!std::filesystem::exists(marker));
+        QVERIFY(!ExperimentStore::open(path.toStdString(), true)->runs().size());
+    }
+
     // Issue 32.7: Start into an existing experiment asked the file dialog's "replace?", then
     // failed with "--resume continues the same plan only". The window says what the file
     // holds and offers its own choices: resume this plan's sweep, resume the file's own plan,

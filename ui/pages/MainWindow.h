@@ -113,6 +113,9 @@ private:
     void rememberRecent(const QString& path);
     void finishExperimentFile(bool failed);
     void startSweep(const SweepPlan& plan, const QString& path);
+    // Shows what a stored plan runs besides its load (commandsOfPlan); true when it runs nothing
+    // of the kind or the user accepted it.
+    bool acceptsCommandsOf(const SweepPlan& plan, const QString& path);
     void updateRecentMenu();
     void updateTitle();
 
