@@ -19,6 +19,7 @@
 #include "util/Clock.h"
 #include "util/Error.h"
 #include "util/Format.h"
+#include "util/HostCommand.h"
 
 
 #include <pthread.h>
@@ -79,8 +80,18 @@ std::string fmt(const char* format, double v) {
 void printSystemSummary(const SystemSample& m, const MetricsMachine* machine) {
     if (machine) std::printf("machine: %s\n", machine->describe().c_str());
     const CpuUsage& c = m.cpu.total;
-    std::printf("avg-cpu:  %%user   %%nice %%system %%iowait  %%steal   %%idle\n         %6.2f  %6.2f  %6.2f  %6.2f  %6.2f  %6.2f\n",
-                c.user, c.nice, c.system + c.irq + c.softirq, c.iowait, c.steal, c.idle);
+    if (m.cpuMeasured())
+        std::printf("avg-cpu:  %%user   %%nice %%system %%iowait  %%steal   %%idle\n         %6.2f  %6.2f  %6.2f  %6.2f  %6.2f  %6.2f\n",
+                    c.user, c.nice, c.system + c.irq + c.softirq, c.iowait, c.steal, c.idle);
+    else
+        std::printf("avg-cpu:  missing\n");
+    // What could not be read is said, with why: a missing figure is never shown as 0 (issue 60.5).
+    for (const auto& [kind, why] : m.missing)
+        std::printf("warning: the run's %s figures are missing: %s\n", kind.c_str(), why.c_str());
+    if (m.slowReadings)
+        std::printf("warning: slow-metrics: a reading of the measured machine took %.0f ms, over %.0f%% of the sample "
+                    "interval: the intervals around it, and the run's start, were delayed\n",
+                    m.slowestReadingMs, kSlowReadingShare * 100);
     if (!m.disks.empty()) {
         std::printf("Device            r/s      w/s    rMB/s    wMB/s  await  %%util\n");
         for (const auto& d : m.disks)
@@ -451,6 +462,13 @@ int runRunCommand(const RunArgs& a) {
         if (a.progress > 0) spec.sampleIntervalS = a.progress;
         if (spec.durationS == 0 && spec.transactionsPerClient == 0) spec.transactionsPerClient = 10;  // pgbench's default
         validate(spec);  // before anything starts: a typo must not cost an initdb
+        // The hosts as a plan's are checked (issue 60.8: --load-hosts -oProxyCommand=... ran a command).
+        for (const auto& h : a.loadHosts)
+            if (std::string why = sshDestinationProblem(h); !why.empty() && h != "local") throw UsageError("--load-hosts: " + why);
+        if (std::string why = sshDestinationProblem(a.metricsHost); !a.metricsHost.empty() && !why.empty())
+            throw UsageError("--metrics-host: " + why);
+        if (std::string why = remoteProgramProblem(a.remoteScalelab); !a.remoteScalelab.empty() && !why.empty())
+            throw UsageError("--remote-scalelab: " + why);
         if (!a.metricsHost.empty() && a.target.conninfo.empty())
             throw UsageError("--metrics-host is for a server of yours on another machine (--conninfo); the embedded server "
                              "runs here, and its machine is measured here");

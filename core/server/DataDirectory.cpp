@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <thread>
 #include <fstream>
 #include <sstream>
@@ -25,6 +26,20 @@ DataDirState inspectDataDir(const fs::path& dir) {
     int major = 0;
     if (version >> major && major > 0) return {DataDirState::Kind::Cluster, major};
     return {DataDirState::Kind::NotACluster, 0};
+}
+
+void refuseShellCharacters(const fs::path& path, const std::string& what) {
+    for (unsigned char c : path.string()) {
+        if (c != '"' && c != '$' && c != '`' && c != '\\' && c >= 0x20 && c != 0x7f) continue;
+        char shown[8];
+        if (c < 0x20 || c == 0x7f) std::snprintf(shown, sizeof shown, "\\x%02x", c);
+        else std::snprintf(shown, sizeof shown, "%c", c);
+        std::string printable;
+        for (unsigned char p : path.string()) printable += p < 0x20 || p == 0x7f ? '?' : static_cast<char>(p);
+        throw Error(what + " " + printable + " holds " + shown +
+                    ": PostgreSQL's pg_ctl passes it through /bin/sh, which would read it; choose a path without \", $, "
+                    "`, \\ or control characters");
+    }
 }
 
 void checkDataDirUsable(const fs::path& dir, const DataDirState& state, int binariesMajor) {

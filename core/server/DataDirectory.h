@@ -23,6 +23,13 @@ DataDirState inspectDataDir(const std::filesystem::path& dir);
 // directory that is not a cluster, or a cluster of another major version.
 void checkDataDirUsable(const std::filesystem::path& dir, const DataDirState& state, int binariesMajor);
 
+// pg_ctl starts postgres through `/bin/sh -c`, with the data directory, the log file and its own
+// directory inside double quotes, where $(...), backquotes, $VAR and \ still act (issue 60.3:
+// a data directory named DIR`id>FILE` ran id as postgres). Throws Error naming `what`, the path
+// and the character when `path` holds ", $, `, \ or a control character; a path without them
+// reaches the shell as it is.
+void refuseShellCharacters(const std::filesystem::path& path, const std::string& what);
+
 // The lines of postmaster.pid (see PostgreSQL's miscadmin.h, LOCK_FILE_LINE_*).
 struct PostmasterPid {
     pid_t pid = 0;

@@ -91,6 +91,9 @@ EmbeddedServer::EmbeddedServer(ServerOptions options) : options_(std::move(optio
     PgSearch search = PgSearch::fromEnvironment();
     if (options_.pgBindir) search.explicitBindir = options_.pgBindir;
     binaries_ = findPgBinaries(search);
+    refuseShellCharacters(options_.dataDir, "the data directory");
+    refuseShellCharacters(logFile(), "the server log");
+    refuseShellCharacters(binaries_.bindir, "PostgreSQL's program directory");
     user_ = serverUserForThisProcess();
 }
 

@@ -1,6 +1,7 @@
 #include "sweep/LoadHostsPlan.h"
 
 #include "sweep/PlanReader.h"
+#include "util/HostCommand.h"
 
 #include <sstream>
 
@@ -11,7 +12,7 @@ using plan::fail;  // "PATH: WHAT", as every plan error
 std::string hostName(const nlohmann::json& v, const std::string& at) {
     if (!v.is_string()) fail(at, "expected an ssh destination (user@host, host) or \"local\"");
     std::string h = v.get<std::string>();
-    if (h.empty() || h.find_first_of(" \t\n") != std::string::npos || h[0] == '-')
+    if (!sshDestinationProblem(h).empty())
         fail(at, "'" + h + "' is not an ssh destination (user@host, host) or \"local\"");
     return h;
 }
@@ -40,6 +41,7 @@ void sshOptions(const nlohmann::json& v, const std::string& path, const char* ho
         if (!v["scalelab"].is_string() || v["scalelab"].get<std::string>().empty())
             fail(path + ".scalelab", "expected ScaleLab's path on the hosts");
         scalelab = v["scalelab"].get<std::string>();
+        if (std::string why = remoteProgramProblem(scalelab); !why.empty()) fail(path + ".scalelab", why);
     }
 }
 } // namespace

@@ -5,6 +5,7 @@
 
 #include "load/LoadSpec.h"
 #include "server/Conninfo.h"
+#include "server/DataDirectory.h"
 #include "sweep/PlanReader.h"
 #include "topo/Placement.h"
 #include "util/Error.h"
@@ -32,6 +33,17 @@ namespace {
 
 using json = nlohmann::json;
 using plan::fail;
+
+// A path the embedded server hands to pg_ctl's shell (server/DataDirectory.h), refused here
+// with its JSON path before any run.
+std::string shellSafePath(const std::string& value, const std::string& path, const std::string& what) {
+    try {
+        refuseShellCharacters(value, what);
+    } catch (const Error& e) {
+        fail(path, e.what());
+    }
+    return value;
+}
 using plan::Reader;
 
 // A sweep is planned run by run: a count that could never finish (or overflow an int) is a
@@ -69,8 +81,8 @@ void readTarget(const json* t, SweepPlan& p) {
             fail("$.target.conninfo", "holds a password; ScaleLab never stores one: use ~/.pgpass, PGPASSFILE or PGPASSWORD");
     }
     std::string data = target.string("data_dir", ""), bindir = target.string("pg_bindir", "");
-    if (!data.empty()) p.dataDir = data;
-    if (!bindir.empty()) p.pgBindir = bindir;
+    if (!data.empty()) p.dataDir = shellSafePath(data, "$.target.data_dir", "the data directory");
+    if (!bindir.empty()) p.pgBindir = shellSafePath(bindir, "$.target.pg_bindir", "PostgreSQL's program directory");
     p.serverSettings = target.settings("settings");
     p.reconnectS = target.number("reconnect", p.reconnectS, 0, "at least 0");
     p.statements = target.boolean("statements", p.statements);
@@ -177,8 +189,8 @@ std::set<std::string> readSeries(Reader& root, SweepPlan& p) {
             fail(sr.at("real_smt"), "goes with the placements smt-on and smt-off");
         s.settings = sr.settings("settings");
         std::string data = sr.string("data_dir", ""), bindir = sr.string("pg_bindir", "");
-        if (!data.empty()) s.dataDir = data;
-        if (!bindir.empty()) s.pgBindir = bindir;
+        if (!data.empty()) s.dataDir = shellSafePath(data, path + ".data_dir", "the data directory");
+        if (!bindir.empty()) s.pgBindir = shellSafePath(bindir, path + ".pg_bindir", "PostgreSQL's program directory");
         if ((s.dataDir || s.pgBindir) && !p.conninfo.empty())
             fail(path, "data_dir and pg_bindir choose an embedded server; the target is a conninfo");
         sr.finish();

@@ -20,6 +20,16 @@ expect_rc 2 "--metrics-host with the embedded server" "$scalelab" run --data "$d
 grep -q 'is for a server of yours on another machine' "$work/out" || fail "embedded refusal: $(cat "$work/out")"
 [[ ! -e $data ]] || fail "a usage error must not create the cluster"
 
+# Issue 60.8: a host or remote program that ssh would read as an option is refused, as in a
+# plan, before anything runs (ssh -oProxyCommand=... runs its command here).
+bad="-oProxyCommand=touch $work/proxied"
+for args in "--metrics-host=$bad" "--metrics-host=db1|--load-hosts=$bad" "--metrics-host=db1|--remote-scalelab=$bad"; do
+  IFS='|' read -ra opts <<<"$args"
+  expect_rc 2 "$args" "$scalelab" run --conninfo "host=/nonexistent" -S -c 1 -t 1 "${opts[@]}"
+  grep -q "starts with '-': ssh would read it as an option" "$work/out" || fail "$args: $(cat "$work/out")"
+done
+[[ ! -e $work/proxied ]] || fail "a host name ran a command through ssh"
+
 expect_rc 0 "server start" "$scalelab" server start --data "$data"
 conninfo=$("$scalelab" server status --data "$data" --conninfo)
 expect_rc 0 "init" "$scalelab" init --conninfo "$conninfo" -s 1 -q
@@ -78,6 +88,16 @@ chmod +x "$work/old-ssh"
 expect_rc 1 "an agent of another version" "$scalelab" run --conninfo "$conninfo" -S -c 1 -T 1 --metrics-host db1 --ssh-command "$work/old-ssh"
 grep -q "metrics host db1: runs ScaleLab 0.0.1, this is $("$scalelab" --version | head -1 | awk '{print $2}')" "$work/out" ||
   fail "version refusal: $(cat "$work/out")"
+# Issue 60.4 and 60.10: a hello nested 200,000 levels deep overflowed the stack; a hello of
+# another shape gave nlohmann's words without the host. Both name the host and fail the run.
+python3 -c 'print("{\"hello\":" + "[" * 200000 + "]" * 200000 + "}")' >"$work/deep-hello"
+printf '#!/bin/sh\nread -r job\ncat %s\nsleep 5\n' "$work/deep-hello" >"$work/deep-ssh"
+printf '#!/bin/sh\nread -r job\necho %s\nsleep 5\n' "'{\"hello\":\"yes\"}'" >"$work/odd-ssh"
+chmod +x "$work/deep-ssh" "$work/odd-ssh"
+expect_rc 1 "a hello nested too deep" "$scalelab" run --conninfo "$conninfo" -S -c 1 -T 1 --metrics-host db1 --ssh-command "$work/deep-ssh"
+grep -q "metrics host db1: sent JSON nested deeper than 100 levels" "$work/out" || fail "deep hello: $(head -c 500 "$work/out")"
+expect_rc 1 "a hello of another shape" "$scalelab" run --conninfo "$conninfo" -S -c 1 -T 1 --metrics-host db1 --ssh-command "$work/odd-ssh"
+grep -q 'metrics host db1: answered with something else than hello: {"hello":"yes"}' "$work/out" || fail "odd hello: $(cat "$work/out")"
 expect_rc 1 "no ssh" "$scalelab" run --conninfo "$conninfo" -S -c 1 -T 1 --metrics-host db1 --ssh-command "$work/no-such-ssh"
 grep -q "metrics host db1: cannot start" "$work/out" || fail "no ssh: $(cat "$work/out")"
 

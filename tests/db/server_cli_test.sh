@@ -43,4 +43,13 @@ mkdir -p "$work/plain" && echo precious >"$work/plain/notes.txt"
 expect_rc 1 "start on a plain non-empty directory" "$scalelab" server start --data "$work/plain"
 grep -q "is not empty and is not a PostgreSQL data directory" "$work/out" || fail "plain dir message: $(cat "$work/out")"
 
+# Issue 60.3: pg_ctl hands the data directory to /bin/sh inside double quotes; a name with
+# $(...) or backquotes ran a command as postgres. Refused, before anything runs.
+for name in 'd`id>'"$work"'/ran-backquote`' 'd$(id>'"$work"'/ran-dollar)' 'd"x' 'd\x' $'d\nx'; do
+  expect_rc 1 "a data directory named $name" "$scalelab" server start --data "$work/$name"
+  grep -q "the data directory .* holds .*: PostgreSQL's pg_ctl passes it through /bin/sh" "$work/out" ||
+    fail "shell character message for $name: $(cat "$work/out")"
+done
+[[ ! -e $work/ran-backquote && ! -e $work/ran-dollar ]] || fail "a data directory's name ran a command"
+
 finish "server CLI"

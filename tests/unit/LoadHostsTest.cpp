@@ -4,6 +4,7 @@
 #include "load/hosts/LoadJob.h"
 #include "load/hosts/LoadResultJson.h"
 #include "util/Error.h"
+#include "util/HostCommand.h"
 #include "util/Format.h"
 
 #include "ErrorOf.h"
@@ -344,4 +345,23 @@ TEST(LoadHosts, AHostsClockOffsetComesFromTheShortestRoundTrip) {
     // Behind is negative; one reading is enough.
     EXPECT_EQ(clockOffset({{10'000, 4'000, 10'000}}).offsetNs, -6'000);
     EXPECT_THROW(clockOffset({}), Error);
+}
+
+// Issue 60.8: a host named "-oProxyCommand=..." ran a command here through ssh, and so did a
+// remote program of that name (OpenSSH parses options again after the destination). Every
+// host command is built by agentArgv, which refuses both, whoever checked them before.
+TEST(LoadHosts, NoHostNameOrRemoteProgramIsReadAsAnSshOption) {
+    HostCommand command;
+    EXPECT_EQ(test::errorOf([&] { command.agentArgv("-oProxyCommand=touch /tmp/x"); }),
+              "host -oProxyCommand=touch /tmp/x: '-oProxyCommand=touch /tmp/x' starts with '-': ssh would read it as an "
+              "option, not a destination");
+    EXPECT_NE(test::errorOf([&] { command.agentArgv("db1\nx"); }).find("no spaces or control characters"), std::string::npos);
+    command.remoteProgram = "-oProxyCommand=touch /tmp/x";
+    EXPECT_NE(test::errorOf([&] { command.agentArgv("db1"); }).find("ssh would read it as an option, not the program to run"),
+              std::string::npos);
+    command.remoteProgram = "/opt/scalelab/bin/scalelab";
+    EXPECT_EQ(command.agentArgv("bench@db1"),
+              (std::vector<std::string>{"ssh", "-o", "BatchMode=yes", "bench@db1", "/opt/scalelab/bin/scalelab", "agent"}));
+    EXPECT_EQ(sshDestinationProblem("local"), "");
+    EXPECT_EQ(remoteProgramProblem("scalelab"), "");
 }

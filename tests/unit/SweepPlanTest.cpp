@@ -1,4 +1,5 @@
 // Sweep plans: validation messages with JSON paths, client ranges, and the order of runs.
+#include "sweep/PlanCommands.h"
 #include "sweep/SweepEstimate.h"
 #include "sweep/SweepPlan.h"
 #include "sweep/SweepPreflight.h"
@@ -342,6 +343,8 @@ TEST(SweepPlan, LoadHostsProblemsNameTheirPath) {
     EXPECT_EQ(with("[]"), "$.load_hosts: expected a non-empty list of hosts, e.g. [\"bench@client1\", \"bench@client2\"]");
     EXPECT_EQ(with(R"(["c1", 3])"), "$.load_hosts[1]: expected an ssh destination (user@host, host) or \"local\"");
     EXPECT_EQ(with(R"(["-oProxyCommand=x"])"), "$.load_hosts[0]: '-oProxyCommand=x' is not an ssh destination (user@host, host) or \"local\"");
+    EXPECT_EQ(with(R"({"hosts": ["c1"], "scalelab": "-oProxyCommand=x"})"),
+              "$.load_hosts.scalelab: '-oProxyCommand=x' starts with '-': ssh would read it as an option, not the program to run");
     EXPECT_EQ(with(R"({"hosts": ["c1"], "user": "x"})"), "$.load_hosts.user: unknown member (hosts, ssh_command, scalelab)");
     EXPECT_EQ(with(R"(["c1", "c2", "c3"])"), "$.clients: 2 clients cannot be shared over 3 load hosts: each needs at least one");
     // The embedded server is reachable from this machine only.
@@ -494,4 +497,47 @@ TEST(SweepPlan, AScaleListSaysWhatItNeeds) {
     j.erase("precision");
     j["data"]["scale"] = json::array({0});
     EXPECT_EQ(problem(j), "$.data.scale[0]: expected a positive whole scale (pgbench -s) (at most 100000000), found 0");
+}
+
+// Issue 60.1: what a plan runs besides its load, as the window shows it before resuming a
+// stored plan.
+TEST(SweepPlan, CommandsOfPlanListWhatItRunsBesidesTheLoad) {
+    EXPECT_TRUE(commandsOfPlan(parsePlan(base())).empty()) << "pgbench's scripts on the embedded server run nothing else";
+    TempDir dir("scalelab-plan-commands");
+    std::string script = (dir.path() / "s.sql").string();
+    std::ofstream(script) << "\\set a 1\n\\setshell x echo 1\nSELECT :a;\n\\shell rm -f /tmp/y\n";
+    json j = base();
+    j["series"] = json::parse(R"([{"label": "A"}, {"label": "B"}])");
+    j["workload"] = {{"files", script}};
+    j["target"] = {{"pg_bindir", "/opt/pg/bin"}};
+    j["series"][1]["pg_bindir"] = "/opt/patched/bin";
+    EXPECT_EQ(commandsOfPlan(parsePlan(j)),
+              (std::vector<std::string>{"$.target.pg_bindir: runs PostgreSQL's programs from /opt/pg/bin",
+                                        "$.series[1].pg_bindir: runs PostgreSQL's programs from /opt/patched/bin",
+                                        "script " + script + " line 2: \\setshell x echo 1",
+                                        "script " + script + " line 4: \\shell rm -f /tmp/y"}));
+    json remote = json::parse(R"({"version": 1, "series": [{"label": "A"}], "clients": [2], "duration": 10,
+        "target": {"conninfo": "host=db1", "metrics_host": {"host": "bench@db1", "ssh_command": "ssh -F cfg"}},
+        "load_hosts": {"hosts": ["c1", "local"], "scalelab": "/opt/scalelab"}})");
+    EXPECT_EQ(commandsOfPlan(parsePlan(remote)),
+              (std::vector<std::string>{"$.target.metrics_host: runs scalelab on bench@db1 through `ssh -F cfg`",
+                                        "$.load_hosts[0]: runs /opt/scalelab on c1 through `ssh -o BatchMode=yes`",
+                                        "$.load_hosts[1]: runs /opt/scalelab here"}));
+}
+
+// Issue 60.3: a plan's data directory or program directory reaches pg_ctl's shell; the
+// characters that shell reads inside double quotes are refused with the member's path.
+TEST(SweepPlan, RefusesPathsThatPgCtlsShellWouldRead) {
+    for (const char* bad : {"/tmp/d`id`", "/tmp/d$(id)", "/tmp/d$HOME", "/tmp/d\"x", "/tmp/d\\x", "/tmp/d\nx"}) {
+        json j = base();
+        j["target"] = {{"data_dir", bad}};
+        EXPECT_EQ(problem(j).rfind("$.target.data_dir: the data directory /tmp/d", 0), 0u) << problem(j);
+        EXPECT_NE(problem(j).find("PostgreSQL's pg_ctl passes it through /bin/sh"), std::string::npos) << problem(j);
+        j = base();
+        j["series"][1]["pg_bindir"] = bad;
+        EXPECT_EQ(problem(j).rfind("$.series[1].pg_bindir: PostgreSQL's program directory /tmp/d", 0), 0u) << problem(j);
+    }
+    json j = base();
+    j["target"] = {{"data_dir", "/tmp/my data (copy) #2 'quoted' & more"}};
+    EXPECT_EQ(problem(j), "(valid)") << "spaces, parentheses, single quotes and & are inert inside double quotes";
 }
