@@ -61,12 +61,15 @@ public:
         line(p, buf);
     }
     void onRunFinished(const RunRecord& r) override {
+        ++(r.status == RunStatus::Completed ? completed : r.status == RunStatus::Failed ? failed : stopped);
         if (quiet_) return;
         if (tty_) std::fputc('\n', stderr);
         std::fprintf(stderr, "  %s, %s, round %d: %s, %s tps, p95 %s ms%s%s\n", terminalSafe(r.series).c_str(),
                      runPointText(r.clients, offeredRateOf(r)).c_str(), r.repetition, runStatusName(r.status), orMissing(r.tps, "%.1f").c_str(), orMissing(r.latency.p95Ms, "%.3f").c_str(),
                      r.error.empty() ? "" : ": ", terminalSafe(r.error).c_str());
     }
+    // This sweep's runs (a resumed one's earlier runs are not counted), for its exit status.
+    int completed = 0, failed = 0, stopped = 0;
     void onNote(const std::string& s) override {
         if (tty_) std::fputc('\n', stderr);
         std::fprintf(stderr, "scalelab: %s\n", terminalSafe(s, true).c_str());
@@ -133,6 +136,14 @@ int runSweepCommand(const SweepArgs& a) {
             return rc;
         }
         std::fprintf(stderr, "scalelab: experiment written to %s\n", a.output.c_str());
+        // A sweep that measured nothing failed, whatever it stored (issue 60.10): a script
+        // that exits 0 had every run failing.
+        if (rc == 0 && console.completed == 0 && console.failed > 0) {
+            std::fprintf(stderr, "scalelab: every run of this sweep failed (%d %s): nothing was measured; `scalelab runs %s` "
+                                 "shows each run's error\n",
+                         console.failed, console.failed == 1 ? "run" : "runs", a.output.c_str());
+            rc = 1;
+        }
         return rc;
     }, "\n");
 }

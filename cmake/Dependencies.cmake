@@ -6,7 +6,8 @@ pkg_check_modules(PQ REQUIRED IMPORTED_TARGET libpq)
 pkg_check_modules(PQXX REQUIRED IMPORTED_TARGET libpqxx)
 pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET hwloc)
 pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
-# cpp-httplib: the Prometheus endpoint's HTTP server (--metrics-listen).
+# cpp-httplib: the tests' HTTP client for the Prometheus endpoint (its server is ScaleLab's own,
+# core/live/HttpServer.h, which bounds what Debian 12's cpp-httplib 0.11 does not).
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)

@@ -1,20 +1,11 @@
 #include "live/MetricsEndpoint.h"
 
+#include "live/HttpServer.h"
 #include "live/MetricsExposition.h"
 #include "util/Error.h"
 
-#include <httplib.h>
-
 #include <arpa/inet.h>
-#include <netdb.h>
 #include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <chrono>
-#include <cstring>
-#include <thread>
 
 namespace scalelab {
 namespace {
@@ -33,27 +24,6 @@ bool isLoopback(const std::string& host) {
     if (host == "localhost" || host == "::1") return true;
     in_addr a{};
     return inet_pton(AF_INET, host.c_str(), &a) == 1 && (ntohl(a.s_addr) >> 24) == 127;
-}
-
-// httplib says only that binding failed; a plain bind to the same address says why.
-std::string bindProblem(const ListenAddress& a) {
-    addrinfo hints{}, *res = nullptr;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE;
-    std::string port = std::to_string(a.port);
-    if (int rc = getaddrinfo(a.host.c_str(), port.c_str(), &hints, &res)) return gai_strerror(rc);
-    std::string why = "unknown reason";
-    int fd = socket(res->ai_family, res->ai_socktype, res->ai_protocol);
-    if (fd < 0) {
-        why = std::strerror(errno);
-    } else {
-        int yes = 1;
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-        if (bind(fd, res->ai_addr, res->ai_addrlen) != 0) why = std::strerror(errno);
-        close(fd);
-    }
-    freeaddrinfo(res);
-    return why;
 }
 
 } // namespace
@@ -84,54 +54,40 @@ ListenAddress parseListenAddress(const std::string& text) {
 
 struct MetricsEndpoint::Impl {
     ListenAddress address;
-    std::shared_ptr<const MetricsPublisher> publisher;
-    httplib::Server server;
-    std::thread thread;
+    std::unique_ptr<HttpServer> server;
 };
 
 MetricsEndpoint::MetricsEndpoint(const std::string& listen, std::shared_ptr<const MetricsPublisher> publisher)
     : impl_(std::make_unique<Impl>()) {
     impl_->address = parseListenAddress(listen);
-    impl_->publisher = std::move(publisher);
-    httplib::Server& s = impl_->server;
-    // httplib sets SO_REUSEPORT by default: a second ScaleLab on the same port would then share
-    // it silently and Prometheus would scrape either at random. SO_REUSEADDR alone refuses it.
-    s.set_socket_options([](int fd) {
-        int yes = 1;
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    });
-    s.new_task_queue = [] { return new httplib::ThreadPool(2); };  // a scraper or two, not a web server
-    s.set_read_timeout(5, 0);
-    s.set_write_timeout(5, 0);
-    auto pub = impl_->publisher;
-    s.Get("/metrics", [pub](const httplib::Request& req, httplib::Response& res) {
-        ExpositionFormat f = expositionFormatFor(req.get_header_value("Accept"));
-        res.set_content(exposition(pub->snapshot(), f), expositionContentType(f));
-    });
-    s.Get("/", [](const httplib::Request&, httplib::Response& res) {
-        res.set_content("ScaleLab: the figures are at /metrics\n", "text/plain; charset=utf-8");
-    });
+    // Only GET /metrics has figures, and GET / says where they are; other paths are 404 and
+    // other methods 405 (core/live/HttpServer.h: bounded connections, request size and time).
+    auto serve = [pub = std::move(publisher)](const HttpRequest& req) {
+        std::string path = req.target.substr(0, req.target.find('?'));
+        HttpResponse res;
+        if (path == "/metrics") {
+            auto accept = req.headers.find("accept");
+            ExpositionFormat f = expositionFormatFor(accept == req.headers.end() ? std::string() : accept->second);
+            res.body = exposition(pub->snapshot(), f);
+            res.contentType = expositionContentType(f);
+        } else if (path == "/") {
+            res.body = "ScaleLab: the figures are at /metrics\n";
+        } else {
+            res.status = 404;
+            res.body = "Not Found: the figures are at /metrics\n";
+        }
+        return res;
+    };
     ListenAddress& a = impl_->address;
-    bool bound = false;
-    if (a.port == 0) {
-        int port = s.bind_to_any_port(a.host);
-        bound = port > 0;
-        if (bound) a.port = port;
-    } else {
-        bound = s.bind_to_port(a.host, a.port);
+    try {
+        impl_->server = std::make_unique<HttpServer>(a.host, a.port, serve);
+    } catch (const Error& e) {
+        throw Error(std::string(kOption) + " " + listen + ": " + e.what());
     }
-    if (!bound)
-        throw Error(std::string(kOption) + " " + listen + ": cannot listen on " + a.host + " port " + std::to_string(a.port) +
-                    ": " + bindProblem(a));
-    impl_->thread = std::thread([this] { impl_->server.listen_after_bind(); });
-    // stop() does nothing to a server not yet running: the destructor must not come first.
-    for (int i = 0; i < 10000 && !s.is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    a.port = impl_->server->port();
 }
 
-MetricsEndpoint::~MetricsEndpoint() {
-    impl_->server.stop();
-    if (impl_->thread.joinable()) impl_->thread.join();
-}
+MetricsEndpoint::~MetricsEndpoint() = default;
 
 std::string MetricsEndpoint::url() const {
     const ListenAddress& a = impl_->address;

@@ -127,12 +127,13 @@ void writeSweep(Writer& w, const LiveMetrics& m) {
 void writeSystem(Writer& w, const Labels& l, const SystemSample& sys) {
     const CpuUsage& c = sys.cpu.total;
     w.family("scalelab_cpu_ratio", "gauge", "Share of the measured machine's CPU time in each state over the last interval");
-    for (const auto& [state, v] : std::vector<std::pair<const char*, double>>{
-             {"user", c.user}, {"nice", c.nice}, {"system", c.system}, {"iowait", c.iowait},
-             {"irq", c.irq}, {"softirq", c.softirq}, {"steal", c.steal}, {"idle", c.idle}})
-        w.sample(with(l, "state", state), v / 100.0);
+    if (sys.cpuMeasured())  // unread: left out, never 0
+        for (const auto& [state, v] : std::vector<std::pair<const char*, double>>{
+                 {"user", c.user}, {"nice", c.nice}, {"system", c.system}, {"iowait", c.iowait},
+                 {"irq", c.irq}, {"softirq", c.softirq}, {"steal", c.steal}, {"idle", c.idle}})
+            w.sample(with(l, "state", state), v / 100.0);
     w.family("scalelab_cpu_busy_ratio", "gauge", "Share of the measured machine's CPU time busy (not idle, iowait or steal)");
-    w.sample(l, c.busy() / 100.0);
+    if (sys.cpuMeasured()) w.sample(l, c.busy() / 100.0);
     w.family("scalelab_process_cpu_pus", "gauge", "CPU used by a process and its children, in PUs (1 = one PU busy)");
     if (sys.loadGeneratorCpuPct) w.sample(with(l, "process", "load_generator"), *sys.loadGeneratorCpuPct / 100.0);
     if (sys.serverCpuPct) w.sample(with(l, "process", "server"), *sys.serverCpuPct / 100.0);

@@ -137,7 +137,9 @@ public:
                 last.counters = counters;
                 last.statements = statements;
             }
-            return sampler_->between(*windowStart_, last);
+            SystemSample w = sampler_->between(*windowStart_, last);
+            w.slowestReadingMs = std::max(w.slowestReadingMs, slowestMs_);
+            return w;
         } catch (const std::exception&) {
             return std::nullopt;
         }
@@ -149,6 +151,7 @@ private:
         if (!sampler_ || broken_) return false;
         try {
             into = sampler_->snapshot();
+            slowestMs_ = std::max(slowestMs_, into->readMs);
             return true;
         } catch (const std::exception&) {
             broken_ = true;
@@ -157,6 +160,7 @@ private:
     }
     SystemSampler* sampler_;
     bool broken_ = false;
+    double slowestMs_ = 0;  // the slowest reading of the machine so far
     std::optional<SystemSnapshot> previous_, windowStart_, windowEnd_;
 };
 
@@ -388,6 +392,8 @@ LoadResult LoadRun::run() {
     }
     for (auto& t : running) t.join();
     if (sh.go && !sh.failed) result.system = metrics.window();
+    if (result.system)
+        result.system->slowReadings = result.system->slowestReadingMs > kSlowReadingShare * 1000 * spec_.sampleIntervalS;
 
     // Totals of the counted window, exact now that the workers are gone.
     Totals measured;

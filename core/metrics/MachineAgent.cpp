@@ -2,6 +2,7 @@
 
 #include "metrics/MachineReading.h"
 #include "metrics/ProcessCpu.h"
+#include "util/JsonParse.h"
 
 #include <unistd.h>
 
@@ -21,7 +22,7 @@ int serveMachineAgent(std::istream& in, const std::function<void(const nlohmann:
     pid_t postmaster = 0;
     std::string line;
     while (std::getline(in, line)) {
-        nlohmann::json q = nlohmann::json::parse(line, nullptr, false);
+        nlohmann::json q = parseJsonOrDiscarded(line);
         if (q.is_object() && q.contains("read")) {
             send({{"reading", toJson(readMachine(root, postmaster))}});
         } else if (q.is_object() && q.contains("server") && q["server"].is_object() && q["server"].contains("backend_pid") &&

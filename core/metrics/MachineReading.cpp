@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,11 +18,13 @@ namespace fs = std::filesystem;
 namespace scalelab {
 namespace {
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
+// The file's text, or "" with the kind's reason recorded in `missing`.
+std::string readOrNote(const fs::path& p, const char* kind, std::map<std::string, std::string>& missing,
+                       bool absentIsFine = false) {
+    std::string why;
+    std::string text = readProcFile(p.string(), why, absentIsFine);
+    if (!why.empty()) missing.emplace(kind, why);
+    return text;
 }
 
 double nowSeconds() {
@@ -87,12 +91,37 @@ MachineReading readMachine(const std::string& rootText, pid_t postmaster) {
     fs::path root = rootText;
     MachineReading r;
     r.seconds = nowSeconds();
-    r.cpu = parseCpuStat(slurp(root / "proc/stat"));
-    r.disks = parseDiskStats(slurp(root / "proc/diskstats"));
-    if (postmaster) r.serverTicks = serverTreeTicks(postmaster, serverProcessStats(root / "proc", postmaster));
-    r.cpuPressure = parsePressure(slurp(root / "proc/pressure/cpu"));
-    r.ioPressure = parsePressure(slurp(root / "proc/pressure/io"));
+    std::string stat = readOrNote(root / "proc/stat", "cpu", r.missing);
+    r.cpu = parseCpuStat(stat);
+    if (!r.missing.count("cpu") && stat.rfind("cpu ", 0) != 0 && stat.find("\ncpu ") == std::string::npos)
+        r.missing.emplace("cpu", (root / "proc/stat").string() + " has no cpu line");
+    r.disks = parseDiskStats(readOrNote(root / "proc/diskstats", "disks", r.missing));
+    if (postmaster) {
+        // The postmaster's own line first: when even that cannot be read, the server's CPU is
+        // not known (a postmaster that is gone reads as no processes, as before).
+        std::string why;
+        readProcFile((root / "proc" / std::to_string(postmaster) / "stat").string(), why, true);
+        if (!why.empty()) r.missing.emplace("server", why);
+        else r.serverTicks = serverTreeTicks(postmaster, serverProcessStats(root / "proc", postmaster));
+    }
+    r.cpuPressure = parsePressure(readOrNote(root / "proc/pressure/cpu", "pressure", r.missing, true));
+    r.ioPressure = parsePressure(readOrNote(root / "proc/pressure/io", "pressure", r.missing, true));
+    if (r.missing.count("pressure")) r.cpuPressure.reset(), r.ioPressure.reset();
     return r;
+}
+
+std::string readProcFile(const std::string& path, std::string& why, bool absentIsFine) {
+    why.clear();
+    std::ifstream in(path);
+    if (!in) {
+        int error = errno;
+        if (!(absentIsFine && error == ENOENT)) why = "cannot read " + path + ": " + std::strerror(error);
+        return "";
+    }
+    std::stringstream s;
+    s << in.rdbuf();
+    if (in.bad()) why = "cannot read " + path + ": " + std::strerror(errno);
+    return s.str();
 }
 
 std::vector<std::string> wholeDisks(const std::string& root) {
@@ -115,8 +144,10 @@ nlohmann::json toJson(const MachineReading& r) {
     nlohmann::json disks = nlohmann::json::array();
     for (const auto& d : r.disks)
         disks.push_back({d.name, d.reads, d.sectorsRead, d.msReading, d.writes, d.sectorsWritten, d.msWriting, d.msDoingIo});
-    return {{"seconds", r.seconds}, {"cpu", cpu}, {"disks", disks}, {"server_ticks", r.serverTicks},
-            {"cpu_pressure", pressureJson(r.cpuPressure)}, {"io_pressure", pressureJson(r.ioPressure)}};
+    nlohmann::json j = {{"seconds", r.seconds}, {"cpu", cpu}, {"disks", disks}, {"server_ticks", r.serverTicks},
+                        {"cpu_pressure", pressureJson(r.cpuPressure)}, {"io_pressure", pressureJson(r.ioPressure)}};
+    if (!r.missing.empty()) j["missing"] = r.missing;
+    return j;
 }
 
 MachineReading machineReadingFromJson(const nlohmann::json& j) {
@@ -138,6 +169,8 @@ MachineReading machineReadingFromJson(const nlohmann::json& j) {
         r.serverTicks = j.at("server_ticks").get<uint64_t>();
         r.cpuPressure = pressureFrom(j, "cpu_pressure");
         r.ioPressure = pressureFrom(j, "io_pressure");
+        if (j.contains("missing"))  // an agent of this version; older ones sent none
+            r.missing = j["missing"].get<std::map<std::string, std::string>>();
         return r;
     } catch (const nlohmann::json::exception& e) {
         throw Error(std::string("a machine reading that is not ScaleLab's: ") + e.what());

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,7 +24,15 @@ struct MachineReading {
     std::vector<DiskCounters> disks;
     uint64_t serverTicks = 0;  // the postmaster's process tree; 0 when no postmaster was given
     std::optional<PressureTotals> cpuPressure, ioPressure;
+    // Figures that could not be read, by kind ("cpu", "disks", "server", "pressure"), with why
+    // ("cannot read /proc/stat: Too many open files"). Such a figure is missing, never 0 (issue
+    // 60.5: with every descriptor in use a run reported its CPU as 0.00 and completed).
+    std::map<std::string, std::string> missing;
 };
+
+// A /proc (or /sys) file's text; "" and `why` set when it cannot be read. A file that does not
+// exist leaves `why` empty when `absentIsFine` (pressure on a kernel without PSI).
+std::string readProcFile(const std::string& path, std::string& why, bool absentIsFine = false);
 
 // Files under ROOT/proc (tests give captured ones); `postmaster` 0: no server processes.
 MachineReading readMachine(const std::string& root, pid_t postmaster);

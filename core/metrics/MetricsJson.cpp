@@ -10,8 +10,12 @@ nlohmann::json toJson(const CpuUsage& u) {
 nlohmann::json toJson(const SystemSample& s, bool perPu) {
     nlohmann::json j;
     j["seconds"] = s.seconds;
-    j["cpu"] = toJson(s.cpu.total);
-    if (perPu) {
+    // A figure that could not be read is null, and "missing" says why (never a 0, issue 60.5).
+    j["cpu"] = s.cpuMeasured() ? toJson(s.cpu.total) : nlohmann::json();
+    if (!s.missing.empty()) j["missing"] = s.missing;
+    j["slowest_reading_ms"] = s.slowestReadingMs;
+    if (s.slowReadings) j["slow_readings"] = true;
+    if (perPu && s.cpuMeasured()) {
         nlohmann::json pus = nlohmann::json::object();
         for (const auto& [pu, usage] : s.cpu.perPu) pus[std::to_string(pu)] = toJson(usage);
         j["cpu_per_pu"] = pus;

@@ -1,6 +1,7 @@
 #include "metrics/RemoteMachine.h"
 
 #include "util/Error.h"
+#include "util/JsonParse.h"
 #include "util/PipedProcess.h"
 #include "util/Versions.h"
 
@@ -38,7 +39,17 @@ RemoteMachine::RemoteMachine(std::string host, const HostCommand& command, int a
     }
     process_->writeLine(nlohmann::json{{"protocol", kAgentProtocol}, {"version", scalelabVersion()}, {"machine", nlohmann::json::object()}}.dump());
     nlohmann::json hello = next("its hello");
-    if (!hello.contains("hello")) failed("answered with something else than hello: " + hello.dump().substr(0, 200));
+    if (!hello.contains("hello") || !hello["hello"].is_object())
+        failed("answered with something else than hello: " + hello.dump().substr(0, 200));
+    // A member of the wrong type is said with the host's name, not in nlohmann's words alone.
+    try {
+        readGreeting(hello);
+    } catch (const nlohmann::json::exception& e) {
+        failed(std::string("sent a hello ScaleLab cannot read (") + e.what() + ")");
+    }
+}
+
+void RemoteMachine::readGreeting(const nlohmann::json& hello) {
     std::string version = hello["hello"].value("version", std::string("?"));
     if (version != scalelabVersion())
         failed("runs ScaleLab " + version + ", this is " + scalelabVersion() + ": install the same version on every host");
@@ -101,9 +112,14 @@ nlohmann::json RemoteMachine::next(const std::string& waitingFor, int timeoutS) 
         line = std::move(lines_.front());
         lines_.pop_front();
     }
-    nlohmann::json m = nlohmann::json::parse(line, nullptr, false);
+    nlohmann::json m;
+    try {
+        m = parseJson(line, false);
+    } catch (const Error& e) {
+        failed(std::string("sent ") + e.what());
+    }
     if (!m.is_object()) failed("sent something that is not JSON: " + line.substr(0, 200));
-    if (m.contains("error") && m["error"].is_string()) failed(m["error"].get<std::string>());
+    if (m.contains("error")) failed(peerText(m["error"]));
     return m;
 }
 
@@ -134,6 +150,8 @@ MachineReading RemoteMachine::read() {
         return machineReadingFromJson(a);
     } catch (const Error& e) {
         failed(e.what());
+    } catch (const nlohmann::json::exception& e) {
+        failed(std::string("sent a reading ScaleLab cannot read (") + e.what() + ")");
     }
 }
 

@@ -65,6 +65,8 @@ public:
 private:
     nlohmann::json next(const std::string& waitingFor, int timeoutS = 0);
     [[noreturn]] void failed(const std::string& why);  // records it as lost() too
+    // The hello and the machine the agent describes (the constructor's second half).
+    void readGreeting(const nlohmann::json& hello);
     std::string stderrTail() const;                    // the agent's (ssh's) last lines on stderr
 
     std::string host_, hostname_, role_;

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -125,18 +126,22 @@ SystemSnapshot SystemSampler::readSystem() {
     fs::path root = sources_.root;
     SystemSnapshot s;
     s.seconds = nowSeconds();
+    auto asked = std::chrono::steady_clock::now();
     MachineReading m = sources_.machine ? sources_.machine->read() : readMachine(sources_.root, sources_.serverPostmaster);
+    s.readMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count();
     s.machineSeconds = sources_.machine ? m.seconds : s.seconds;
     s.cpu = std::move(m.cpu);
     s.disks = std::move(m.disks);
     s.serverTicks = m.serverTicks;
     s.cpuPressure = m.cpuPressure;
     s.ioPressure = m.ioPressure;
+    s.missing = std::move(m.missing);
     if (sources_.loadGenerator) {
-        std::ifstream in(root / "proc" / std::to_string(sources_.loadGenerator) / "stat");
-        std::string line;
-        if (std::getline(in, line))
-            if (auto p = parsePidStat(line)) s.loadGeneratorTicks = p->utime + p->stime;
+        std::string why;
+        std::string line = readProcFile((root / "proc" / std::to_string(sources_.loadGenerator) / "stat").string(), why);
+        auto p = why.empty() ? parsePidStat(line.substr(0, line.find('\n'))) : std::nullopt;
+        if (p) s.loadGeneratorTicks = p->utime + p->stime;
+        else s.missing.emplace("load_generator", why.empty() ? "cannot parse the load generator's /proc stat line" : why);
     }
     return s;
 }
@@ -147,14 +152,18 @@ SystemSample SystemSampler::between(const SystemSnapshot& a, const SystemSnapsho
     // The measured machine's rates over its own clock's interval (a metrics host's readings
     // are taken when asked, so both intervals are the same span, each on its own clock).
     double machineSeconds = b.machineSeconds - a.machineSeconds;
-    out.cpu = cpuBetween(a.cpu, b.cpu);
+    out.slowestReadingMs = std::max(a.readMs, b.readMs);
+    out.missing = a.missing;
+    out.missing.insert(b.missing.begin(), b.missing.end());
+    if (out.cpuMeasured()) out.cpu = cpuBetween(a.cpu, b.cpu);
     fs::path root = sources_.root;
     out.disks = sources_.machine
                     ? disksBetween(a.disks, b.disks, machineSeconds, sources_.disks, inRemoteBlock, sources_.machine.get())
                     : disksBetween(a.disks, b.disks, machineSeconds, sources_.disks, underSysBlock, &root);
-    if (sources_.loadGenerator)
+    if (out.missing.count("disks")) out.disks.clear();
+    if (sources_.loadGenerator && !out.missing.count("load_generator"))
         out.loadGeneratorCpuPct = cpuPercent(a.loadGeneratorTicks, b.loadGeneratorTicks, out.seconds, sources_.ticksPerSecond);
-    if (machine_.server)
+    if (machine_.server && !out.missing.count("server"))
         out.serverCpuPct = cpuPercent(a.serverTicks, b.serverTicks, machineSeconds, machineTicksPerSecond_);
     if (a.cpuPressure && b.cpuPressure) out.cpuPressure = pressureBetween(*a.cpuPressure, *b.cpuPressure, machineSeconds);
     if (a.ioPressure && b.ioPressure) out.ioPressure = pressureBetween(*a.ioPressure, *b.ioPressure, machineSeconds);

@@ -158,7 +158,7 @@ std::optional<std::pair<nlohmann::json, uint64_t>> PgExperiment::plan() {
     auto st = c_->prepare("SELECT json, seed FROM scalelab.plan WHERE experiment_id = ?");
     st.bind(1, id_);
     if (!st.step()) return std::nullopt;
-    return std::make_pair(nlohmann::json::parse(st.text(0)), static_cast<uint64_t>(st.integer(1)));
+    return std::make_pair(columns::storedJson(st.text(0), path(), "the plan"), static_cast<uint64_t>(st.integer(1)));
 }
 
 int64_t PgExperiment::nextId(const char* table) {
@@ -183,7 +183,7 @@ std::vector<ProvenanceRecord> PgExperiment::provenanceRecords() {
     std::vector<ProvenanceRecord> out;
     auto st = c_->prepare("SELECT taken_at, json FROM scalelab.provenance WHERE experiment_id = ? ORDER BY id");
     st.bind(1, id_);
-    while (st.step()) out.push_back({st.text(0), nlohmann::json::parse(st.text(1))});
+    while (st.step()) out.push_back({st.text(0), columns::storedJson(st.text(1), path(), "a provenance record")});
     return out;
 }
 
@@ -226,7 +226,8 @@ std::vector<StoredSeries> PgExperiment::series() {
     auto st = c_->prepare("SELECT id, position, label, config FROM scalelab.series WHERE experiment_id = ? ORDER BY position");
     st.bind(1, id_);
     while (st.step())
-        out.push_back({st.integer(0), static_cast<int>(st.integer(1)), st.text(2), nlohmann::json::parse(st.text(3))});
+        out.push_back({st.integer(0), static_cast<int>(st.integer(1)), st.text(2),
+                        columns::storedJson(st.text(3), path(), "the configuration of series " + st.text(2))});
     return out;
 }
 

@@ -5,6 +5,7 @@
 // memory, never 0.
 #include "store/ExperimentStore.h"
 #include "util/Error.h"
+#include "util/JsonParse.h"
 
 #include <cmath>
 #include <limits>
@@ -60,6 +61,9 @@ inline RunStatus statusOf(const std::string& text, int64_t runId, const std::str
 // A JSON column as stored: text that does not parse is damage, said with the file and the row
 // (a raw parser message names neither).
 inline nlohmann::json storedJson(const std::string& text, const std::string& where, const std::string& what) {
+    if (jsonDepth(text) > kMaxJsonDepth)
+        throw Error(where + " is damaged: " + what + " is JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                    " levels (ScaleLab's limit; nothing it writes comes near it)");
     nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded()) throw Error(where + " is damaged: " + what + " is not JSON");
     return j;

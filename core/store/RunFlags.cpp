@@ -6,7 +6,8 @@ namespace scalelab {
 namespace {
 
 constexpr RunFlag kAll[] = {RunFlag::Unstable, RunFlag::ClientBound, RunFlag::ExtraRound, RunFlag::Included,
-                            RunFlag::BelowRate};
+                            RunFlag::BelowRate, RunFlag::SystemMissing,
+                            RunFlag::SlowMetrics};
 
 } // namespace
 
@@ -17,6 +18,8 @@ const char* runFlagName(RunFlag flag) {
     case RunFlag::ExtraRound: return "extra-round";
     case RunFlag::Included: return "included";
     case RunFlag::BelowRate: return "below-rate";
+    case RunFlag::SystemMissing: return "system-missing";
+    case RunFlag::SlowMetrics: return "slow-metrics";
     }
     return "?";
 }

@@ -15,9 +15,12 @@ enum class RunFlag {
     ExtraRound,   // added by the plan's precision rule after the planned rounds
     Included,     // a run that did not complete, counted on purpose (`scalelab runs --include`)
     BelowRate,    // a rate was offered (-R) and the run achieved clearly less: it measured a queue
+    SystemMissing,  // some machine figures could not be read (detail.system.missing: which, and why)
+    SlowMetrics,    // a reading of the machine took over 10% of the sample interval: intervals were delayed
 };
 
-const char* runFlagName(RunFlag flag);  // "unstable", "client-bound", "extra-round", "included", "below-rate"
+// "unstable", "client-bound", "extra-round", "included", "below-rate", "system-missing", "slow-metrics"
+const char* runFlagName(RunFlag flag);
 
 class RunFlags {
 public:

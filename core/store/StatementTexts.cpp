@@ -1,6 +1,7 @@
 #include "store/StatementTexts.h"
 
 #include "util/Error.h"
+#include "util/JsonParse.h"
 
 namespace scalelab {
 
@@ -24,7 +25,7 @@ StatementTexts statementTexts(ExperimentStore& store) {
     StatementTexts texts;
     std::string stored = store.meta(kStatementTextsMeta);
     if (stored.empty()) return texts;
-    auto j = nlohmann::json::parse(stored, nullptr, false);
+    auto j = parseJsonOrDiscarded(stored);
     if (!j.is_object()) throw Error(store.path() + ": the statements' texts (meta " + kStatementTextsMeta + ") are not a JSON object");
     for (auto it = j.begin(); it != j.end(); ++it)
         if (it->is_string()) texts[it.key()] = it->get<std::string>();

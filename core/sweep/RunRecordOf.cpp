@@ -42,7 +42,9 @@ RunRecord recordOf(const LoadResult& r, const std::string& series, int repetitio
     rec.latency = r.latency;
     if (r.latency.count == 0) rec.latency = missingLatency();
     if (r.system) {
-        rec.cpuBusyPct = r.system->cpu.total.busy();
+        if (r.system->cpuMeasured()) rec.cpuBusyPct = r.system->cpu.total.busy();
+        if (!r.system->missing.empty()) rec.flags.add(RunFlag::SystemMissing);
+        if (r.system->slowReadings) rec.flags.add(RunFlag::SlowMetrics);
         rec.loadGeneratorCpuPct = r.system->loadGeneratorCpuPct;
         rec.serverCpuPct = r.system->serverCpuPct;
         if (r.system->server) {

@@ -4,6 +4,7 @@
 
 #include "server/Conninfo.h"
 #include "util/Error.h"
+#include "util/JsonParse.h"
 
 #include <algorithm>
 #include <fstream>
@@ -28,7 +29,9 @@ SweepPlan loadPlanFile(const std::string& path) {
     std::string s = text.str();
     json j;
     try {
-        j = json::parse(s);
+        j = parseJson(s);
+    } catch (const Error& e) {
+        throw Error(path + ": " + e.what());
     } catch (const json::parse_error& e) {
         size_t byte = std::min(e.byte, s.size());
         size_t line = 1, col = 1;

@@ -202,6 +202,16 @@ void SweepRunner::sayFlags(Session& s, const PlannedRun& planned, const RunRecor
                        formatNumber("%.0f", result.rate) + " tps, achieved " + formatNumber("%.0f", result.tps) + " (" +
                        formatNumber("%.0f", 100 * result.tps / result.rate) +
                        "%): its latency is that of a queue, not of the service at that load");
+    if (record.flags.has(RunFlag::SystemMissing) && result.system) {
+        std::string what;
+        for (const auto& [kind, why] : result.system->missing) what += (what.empty() ? "" : "; ") + kind + " (" + why + ")";
+        s.servers.note(label + " at " + clientsText(planned.clients) + round +
+                       ": some of the machine's figures could not be read and are missing, not 0: " + what);
+    }
+    if (record.flags.has(RunFlag::SlowMetrics) && result.system)
+        s.servers.note(label + " at " + clientsText(planned.clients) + round + ": slow-metrics: a reading of the machine took " +
+                       formatNumber("%.0f", result.system->slowestReadingMs) +
+                       " ms, over 10% of the sample interval: the intervals around it, and the start, were delayed");
     for (RunFlag flag : record.flags.known()) {
         if (flag != RunFlag::ClientBound && flag != RunFlag::Unstable) continue;
         s.servers.note(label + " at " + runPointText(planned.clients, planned.rate, s.progress.scale) + round + ": " +

@@ -3,6 +3,8 @@
 #include "topo/CpuHotplug.h"
 #include "topo/SmtControl.h"
 #include "util/Error.h"
+#include "util/JsonParse.h"
+#include "util/Redact.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -96,10 +98,13 @@ unsigned long long processStart(long pid) {
     return 0;
 }
 
+// A record without its process's start time is not one ScaleLab wrote (it always records it):
+// its pid proves nothing, since pids are reused, and a live one must not make it the owner for
+// ever (issue 60.9).
 bool processRunning(long pid, unsigned long long start) {
-    if (pid <= 0) return false;
+    if (pid <= 0 || start == 0) return false;
     if (kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM) return false;
-    return start == 0 || processStart(pid) == start;
+    return processStart(pid) == start;
 }
 
 std::string thisCommandLine() {
@@ -143,6 +148,7 @@ SwitchRecord parseRecord(const std::string& text, const fs::path& file) {
     auto bad = [&](const std::string& why) {
         return Error(file.string() + " is not a ScaleLab switch state file (" + why + "): remove it");
     };
+    if (jsonDepth(text) > kMaxJsonDepth) throw bad("JSON nested too deep");
     nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) throw bad("not a JSON object");
     SwitchRecord r;
@@ -169,7 +175,9 @@ std::optional<SwitchRecord> readRecord(const MachineSwitchDirs& dirs) {
     if (lstat(dirs.stateDir.c_str(), &dst) != 0) return std::nullopt;  // nothing ever switched here
     checkStateDir(dirs.stateDir);
     fs::path file = dirs.stateDir / kStateFile;
-    int fd = open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO planted as the state file would block the open for ever (issue 60.9);
+    // it is then refused below as not a regular file.
+    int fd = open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOENT) return std::nullopt;
         throw Error("cannot read " + file.string() + ": " + strerror(errno));
@@ -239,6 +247,9 @@ void undo(const SwitchRecord& r, const fs::path& cpuDir) {
     CpuHotplug hotplug(cpuDir);
     for (int cpu : cpus) {
         if (hotplug.isOnline(cpu) == true) continue;
+        // A CPU the kernel does not have (a planted or damaged state file) has nothing to put
+        // back: it must not fail every later command (issue 60.9).
+        if (!fs::exists(cpuDir / ("cpu" + std::to_string(cpu)))) continue;
         try {
             hotplug.setOnline(cpu, true);
         } catch (const Error& e) {
@@ -253,9 +264,26 @@ void undo(const SwitchRecord& r, const fs::path& cpuDir) {
     }
 }
 
+// The recorded command and time are the state file's words: shown without their control
+// characters (a planted escape sequence must not reach the terminal, issue 60.9).
 std::string owner(const SwitchRecord& r) {
-    return "ScaleLab pid " + std::to_string(r.pid) + (r.command.empty() ? "" : " (`" + r.command + "`)") +
-           (r.since.empty() ? "" : ", since " + r.since);
+    return "ScaleLab pid " + std::to_string(r.pid) + (r.command.empty() ? "" : " (`" + terminalSafe(r.command) + "`)") +
+           (r.since.empty() ? "" : ", since " + terminalSafe(r.since));
+}
+
+// The lock file, opened as a plain file of this user's: a symbolic link (O_NOFOLLOW: ELOOP) or
+// anything else planted there is said for what it is, not as "needs root" (issue 60.9).
+int openLock(const fs::path& lock) {
+    int fd = open(lock.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+    if (fd < 0 && errno == ELOOP)
+        throw Error(lock.string() + " is a symbolic link: ScaleLab never follows one there; remove it");
+    if (fd < 0) return fd;
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_uid != 0 && st.st_uid != geteuid())) {
+        close(fd);
+        throw Error(lock.string() + " is not a file of root's: ScaleLab does not trust it; remove it");
+    }
+    return fd;
 }
 
 std::string lockHolder(int fd) {
@@ -311,7 +339,13 @@ std::vector<std::string> recoverAbandonedSwitch(const MachineSwitchDirs& dirs) {
     }
     if (!p || p->ownerRunning) return {};
     fs::path lock = dirs.stateDir / kLockFile;
-    int fd = open(lock.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd = -1;
+    try {
+        fd = openLock(lock);
+    } catch (const Error& e) {
+        return {"warning: " + owner(p->record) + " ended without undoing its switches: " + p->record.describe() +
+                ", and it cannot be restored: " + e.what()};
+    }
     if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
         close(fd);
         return {};  // its owner (or another ScaleLab restoring it) is still at work
@@ -341,7 +375,7 @@ MachineLease::MachineLease(MachineSwitchDirs dirs, std::function<void(const std:
     : dirs_(std::move(dirs)) {
     makeStateDir(dirs_.stateDir);
     fs::path lock = dirs_.stateDir / kLockFile;
-    lockFd_ = open(lock.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    lockFd_ = openLock(lock);
     if (lockFd_ < 0)
         throw Error("cannot open " + lock.string() + ": " + strerror(errno) + " (switching the machine needs root)");
     if (flock(lockFd_, LOCK_EX | LOCK_NB) != 0) {

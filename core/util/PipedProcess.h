@@ -19,6 +19,9 @@ class PipedProcess {
 public:
     using LineHandler = std::function<void(const std::string& line)>;  // called on a reader thread
     using EndHandler = std::function<void()>;
+    // The longest line read from a process (an agent's answer, a load host's result): no honest
+    // line comes near it (a result with its latency histograms is tens of KB).
+    static constexpr size_t kMaxLineBytes = size_t{16} << 20;
 
     // Throws Error naming the program when it cannot be started. `onLine` gets each stdout line
     // (without its newline), `onEnd` once stdout is closed (the process ended or closed it);

@@ -36,6 +36,17 @@ for attempt in 1 2; do
   [[ ! -e $work/bad.slab ]] || fail "a sweep that stored no run left $work/bad.slab"
 done
 
+# Issue 60.10: a sweep in which every run failed exited 0. It exits 1 and says so; the failed
+# runs are kept, with their errors.
+echo 'SELECT 1/0;' >"$work/fails.sql"
+cat >"$work/all-fail.json" <<JSON
+{"version": 1, "target": {"data_dir": "$data"}, "workload": {"files": "$work/fails.sql", "vacuum": "none"},
+ "series": [{"label": "A"}], "clients": [1], "threads": 1, "duration": 1, "repetitions": 1, "retries": 0, "seed": 3}
+JSON
+expect_rc 1 "a sweep whose every run failed" "$scalelab" sweep "$work/all-fail.json" -o "$work/all-fail.slab"
+grep -q 'every run of this sweep failed (1 run): nothing was measured' "$work/out" || fail "all failed: $(cat "$work/out")"
+"$scalelab" runs "$work/all-fail.slab" | grep -q 'failed.*division by zero' || fail "the failed run was not kept"
+
 # Starts the plan's sweep into $1 in the background (sweep_pid) and returns once $2 runs are in.
 sweep_until_runs() {
   "$scalelab" sweep "$work/plan.json" -o "$1" >"$work/sweep.log" 2>&1 &

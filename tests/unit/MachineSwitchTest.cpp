@@ -252,3 +252,65 @@ TEST(MachineSwitch, SaysWhySmtOrACpuCannotBeSwitched) {
     ASSERT_TRUE(hotplug.online());
     EXPECT_EQ(hotplug.online()->toList(), "0-3");
 }
+
+// Issue 60.9: five tamperings of the state directory (root-planted). Each is said, none hangs,
+// and what can be put back is put back.
+TEST(MachineSwitch, AFifoAsTheStateFileIsRefusedWithoutWaiting) {
+    FakeMachine m;
+    fs::create_directories(m.dirs.stateDir);
+    ASSERT_EQ(mkfifo(m.stateFile().c_str(), 0600), 0);
+    std::vector<std::string> said = recoverAbandonedSwitch(m.dirs);  // opened without O_NONBLOCK, this hung
+    ASSERT_EQ(said.size(), 1u);
+    EXPECT_NE(said[0].find("is not a file of root's: ScaleLab does not trust it; remove it"), std::string::npos) << said[0];
+}
+
+TEST(MachineSwitch, ASymlinkedLockIsSaidForWhatItIs) {
+    FakeMachine m;
+    fs::create_directories(m.dirs.stateDir);
+    std::ofstream(m.dirs.cpuDir / "smt" / "control") << "off\n";
+    std::ofstream(m.stateFile()) << nlohmann::json{{"pid", 99999999}, {"process_start", 1}, {"smt_control_was", "on"}};
+    fs::create_symlink(m.dir.path() / "elsewhere", m.dirs.stateDir / "lock");
+    std::vector<std::string> said = recoverAbandonedSwitch(m.dirs);
+    ASSERT_EQ(said.size(), 1u);
+    EXPECT_NE(said[0].find("lock is a symbolic link: ScaleLab never follows one there; remove it"), std::string::npos)
+        << said[0];
+    EXPECT_EQ(said[0].find("run any scalelab command as root"), std::string::npos) << "root was told to be root";
+    EXPECT_NE(errorOf([&] { MachineLease lease(m.dirs); }).find("is a symbolic link"), std::string::npos);
+    EXPECT_FALSE(fs::exists(m.dir.path() / "elsewhere"));
+}
+
+TEST(MachineSwitch, ALivePidWithoutAStartTimeIsNotTheOwner) {
+    FakeMachine m;
+    fs::create_directories(m.dirs.stateDir);
+    std::ofstream(m.dirs.cpuDir / "smt" / "control") << "off\n";
+    std::ofstream(m.stateFile()) << nlohmann::json{{"pid", getpid()}, {"smt_control_was", "on"}};
+    auto pending = readPendingSwitch(m.dirs);
+    ASSERT_TRUE(pending);
+    EXPECT_FALSE(pending->ownerRunning) << "any live pid made it the owner for ever";
+    EXPECT_EQ(recoverAbandonedSwitch(m.dirs).size(), 1u);
+    EXPECT_EQ(m.smt(), "on");
+}
+
+TEST(MachineSwitch, TheRecordedCommandIsShownWithoutItsControlCharacters) {
+    FakeMachine m;
+    fs::create_directories(m.dirs.stateDir);
+    std::ofstream(m.stateFile()) << nlohmann::json{
+        {"pid", 99999999}, {"process_start", 1}, {"command", "scalelab \x1b]0;owned\x07\x1b[2J"}, {"smt_control_was", "on"}};
+    std::vector<std::string> said = recoverAbandonedSwitch(m.dirs);
+    ASSERT_EQ(said.size(), 1u);
+    EXPECT_EQ(said[0].find('\x1b'), std::string::npos) << said[0];
+    EXPECT_EQ(said[0].find('\x07'), std::string::npos) << said[0];
+}
+
+TEST(MachineSwitch, ACpuTheKernelDoesNotHaveDoesNotFailEveryLaterCommand) {
+    FakeMachine m;
+    fs::create_directories(m.dirs.stateDir);
+    std::ofstream(m.dirs.cpuDir / "cpu3" / "online") << "0\n";
+    std::ofstream(m.stateFile()) << nlohmann::json{{"pid", 99999999}, {"process_start", 1}, {"offline_cpus", {3, 4000}}};
+    std::vector<std::string> said = recoverAbandonedSwitch(m.dirs);
+    ASSERT_EQ(said.size(), 1u);
+    EXPECT_NE(said[0].find("restored"), std::string::npos) << said[0];
+    EXPECT_EQ(m.online(3), "1");
+    EXPECT_FALSE(fs::exists(m.stateFile()));
+    EXPECT_TRUE(recoverAbandonedSwitch(m.dirs).empty());
+}

@@ -4,11 +4,22 @@
 #include "metrics/DiskStats.h"
 #include "metrics/Pressure.h"
 #include "metrics/ProcessCpu.h"
+#include "metrics/MachineReading.h"
+#include "metrics/MetricsJson.h"
 #include "metrics/SystemSampler.h"
+#include "load/LoadRun.h"
+#include "sweep/RunRecordOf.h"
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace scalelab;
@@ -179,4 +190,48 @@ TEST(ProcParsers, LinesThatAreNotTheKernelsAreSkipped) {
     ASSERT_TRUE(pressure.has_value());
     EXPECT_EQ(pressure->someUs, 1234u);
     EXPECT_FALSE(parsePressure("some total=x\n").has_value());
+}
+
+// Issue 60.5: with every descriptor in use, /proc/stat could not be opened and the run reported
+// its CPU as 0.00 and completed. A file that cannot be read is a missing figure with its reason,
+// carried to the run's record (no CPU figure, the system-missing flag) and its JSON (null, and
+// "missing" saying why). Reproduced as the issue had it: no descriptor left.
+TEST(SystemSampler, AProcFileThatCannotBeReadIsAMissingFigureNeverZero) {
+    rlimit saved{};
+    ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &saved), 0);
+    std::set<int> open;
+    for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) open.insert(std::stoi(e.path().filename().string()));
+    int lowestFree = 0;
+    while (open.count(lowestFree) && fcntl(lowestFree, F_GETFD) != -1) ++lowestFree;  // the listing's own is free again
+    rlimit tight = saved;
+    tight.rlim_cur = static_cast<rlim_t>(lowestFree);  // the next descriptor would be past the limit: none free
+    ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &tight), 0);
+    MachineReading r = readMachine("/", getpid());
+    setrlimit(RLIMIT_NOFILE, &saved);
+    EXPECT_EQ(r.missing["cpu"], "cannot read /proc/stat: Too many open files");
+    EXPECT_EQ(r.missing["disks"], "cannot read /proc/diskstats: Too many open files");
+    EXPECT_EQ(r.missing["server"], "cannot read /proc/" + std::to_string(getpid()) + "/stat: Too many open files");
+    MachineReading back = machineReadingFromJson(nlohmann::json::parse(toJson(r).dump()));
+    EXPECT_EQ(back.missing, r.missing) << "an agent's reading says what it could not read";
+
+    MetricsSources src;
+    src.root = std::string(SCALELAB_TEST_DATA);
+    SystemSampler sampler(src);
+    SystemSnapshot a, b;
+    a.seconds = 1, b.seconds = 2;
+    a.cpu = parseCpuStat("cpu  100 0 50 800 10 0 5 0\n");
+    b.missing["cpu"] = "cannot read /proc/stat: Too many open files";
+    SystemSample s = sampler.between(a, b);
+    EXPECT_FALSE(s.cpuMeasured());
+    nlohmann::json j = toJson(s);
+    EXPECT_TRUE(j["cpu"].is_null());
+    EXPECT_EQ(j["missing"]["cpu"], "cannot read /proc/stat: Too many open files");
+
+    LoadResult result;
+    result.status = RunStatus::Completed;
+    result.system = s;
+    RunRecord rec = recordOf(result, "A", 1);
+    EXPECT_FALSE(rec.cpuBusyPct) << "missing, not 0";
+    EXPECT_TRUE(rec.flags.has(RunFlag::SystemMissing));
+    EXPECT_EQ(rec.flags.joined(), "system-missing");
 }

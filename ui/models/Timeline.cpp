@@ -40,18 +40,23 @@ void Timeline::add(const LoadSample& s, double x) {
     if (!s.system) return;
     const SystemSample& m = *s.system;
     const CpuUsage& c = m.cpu.total;
-    put("cpu.user", c.user + c.nice);
-    put("cpu.system", c.system + c.irq + c.softirq);
-    put("cpu.iowait", c.iowait);
-    put("cpu.steal", c.steal);
-    put("cpu.idle", c.idle);
-    put("cpu.busy", c.busy());
+    // A figure the sampler could not read is no point at all, never a 0 (issue 60.5).
+    if (m.cpuMeasured()) {
+        put("cpu.user", c.user + c.nice);
+        put("cpu.system", c.system + c.irq + c.softirq);
+        put("cpu.iowait", c.iowait);
+        put("cpu.steal", c.steal);
+        put("cpu.idle", c.idle);
+        put("cpu.busy", c.busy());
+    }
     double read = 0, write = 0, reads = 0, writes = 0;
     for (const auto& d : m.disks) read += d.readMBps, write += d.writeMBps, reads += d.readsPerSec, writes += d.writesPerSec;
-    put("disk.readMB", read);
-    put("disk.writeMB", write);
-    put("disk.reads", reads);
-    put("disk.writes", writes);
+    if (!m.missing.count("disks")) {
+        put("disk.readMB", read);
+        put("disk.writeMB", write);
+        put("disk.reads", reads);
+        put("disk.writes", writes);
+    }
     if (m.server) {
         put("server.commits", m.server->commits);
         put("server.logical_reads", m.server->logicalReads);

@@ -18,9 +18,11 @@
 #include "pages/WheelGuard.h"
 #include "store/ExperimentOverview.h"
 #include "store/Import.h"
+#include "sweep/PlanCommands.h"
 #include "sweep/SweepPlan.h"
 #include "sweep/SweepServers.h"
 #include "util/Error.h"
+#include "util/JsonParse.h"
 #include "topo/Placement.h"
 
 #include <QApplication>
@@ -137,7 +139,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     QString lastPlan = settings.value(QStringLiteral("setup/lastPlan")).toString();
     if (!lastPlan.isEmpty()) {
         try {
-            setup_->setPlanJson(nlohmann::json::parse(lastPlan.toStdString()));
+            setup_->setPlanJson(parseJson(lastPlan.toStdString()));
         } catch (const std::exception&) {
         }
     }
@@ -237,6 +239,7 @@ void MainWindow::resumeExperiment(const QString& path, Answer then) {
             try {
                 SweepPlan plan = parsePlan(stored);
                 setup_->setPlanJson(stored);  // shown on the Setup page, for reading
+                if (!acceptsCommandsOf(plan, path)) return answer(then, {});
                 startSweep(plan, path);
                 answer(then, {});
             } catch (const std::exception& e) {
@@ -244,6 +247,25 @@ void MainWindow::resumeExperiment(const QString& path, Answer then) {
             }
         },
         [this, then](const QString& error) { answer(then, error); });
+}
+
+bool MainWindow::acceptsCommandsOf(const SweepPlan& plan, const QString& path) {
+    // A stored plan may have been written by anyone who could write the file or the store
+    // (issue 60.1): what it would run besides the load is shown, and runs only when accepted.
+    QStringList lines;
+    for (const auto& line : commandsOfPlan(plan)) lines << QString::fromStdString(line);
+    if (lines.isEmpty()) return true;
+    // All in the box's text, which alone is set plain: Qt guesses an informative text's format.
+    QMessageBox ask(QMessageBox::Warning, tr("Resume"),
+                    tr("The plan stored in %1 runs programs and commands besides its load:\n\n%2\n\n"
+                       "Run them only if you trust whoever wrote this plan. The Setup page shows the whole plan.")
+                        .arg(path, lines.join(QLatin1Char('\n'))),
+                    QMessageBox::Cancel, this);
+    ask.setTextFormat(Qt::PlainText);
+    QPushButton* run = ask.addButton(tr("Run them"), QMessageBox::AcceptRole);
+    ask.setDefaultButton(QMessageBox::Cancel);
+    ask.exec();
+    return ask.clickedButton() == run;
 }
 
 QString MainWindow::savePlanTo(const QString& path) const {
@@ -260,9 +282,11 @@ QString MainWindow::loadPlanFrom(const QString& path) {
     if (!f.open(QIODevice::ReadOnly)) return tr("Cannot read %1: %2").arg(path, f.errorString());
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(f.readAll().toStdString());
+        j = parseJson(f.readAll().toStdString());
     } catch (const nlohmann::json::parse_error& e) {
         return tr("%1 is not JSON: %2").arg(path, errorText(e));
+    } catch (const Error& e) {
+        return tr("%1: %2").arg(path, errorText(e));
     }
     try {
         parsePlan(j);  // the same words as `scalelab sweep` for a plan it refuses

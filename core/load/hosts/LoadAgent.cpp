@@ -11,6 +11,7 @@
 #include "util/AtomicFile.h"
 #include "util/Clock.h"
 #include "util/Error.h"
+#include "util/JsonParse.h"
 #include "util/TempDir.h"
 #include "util/Versions.h"
 
@@ -59,9 +60,11 @@ public:
         if (!std::getline(in_, line)) return fail("no job on standard input");
         nlohmann::json job;
         try {
-            job = nlohmann::json::parse(line);
+            job = parseJson(line);
         } catch (const nlohmann::json::exception& e) {
             return fail(std::string("the job is not JSON: ") + e.what());
+        } catch (const Error& e) {
+            return fail(std::string("the job is ") + e.what());
         }
         send({{"hello", {{"version", scalelabVersion()}, {"host", thisHostName()}, {"protocol", kLoadAgentProtocol}}}});
         try {
@@ -122,7 +125,7 @@ private:
             nlohmann::json go;
             for (;;) {  // the coordinator reads this host's clock, then says when to start
                 if (!std::getline(in_, line)) throw Error("the coordinator went away before the start");
-                go = nlohmann::json::parse(line, nullptr, false);
+                go = parseJsonOrDiscarded(line);
                 if (!go.is_object() || !go.contains("clock")) break;
                 send({{"clock", {{"unix_ns", realtimeNs()}}}});
             }
@@ -155,7 +158,7 @@ private:
         nlohmann::json hostLoad = {{"rx_bytes", netAfter.first - netBefore.first}, {"tx_bytes", netAfter.second - netBefore.second},
                                    {"seconds", seconds}};
         if (result.system) {
-            hostLoad["cpu_busy_pct"] = result.system->cpu.total.busy();
+            if (result.system->cpuMeasured()) hostLoad["cpu_busy_pct"] = result.system->cpu.total.busy();
             if (result.system->loadGeneratorCpuPct) hostLoad["load_generator_cpu_pct"] = *result.system->loadGeneratorCpuPct;
             hostLoad["client_bound"] = result.system->clientBound;
         }

@@ -8,6 +8,7 @@
 #include "util/Clock.h"
 #include "util/Error.h"
 #include "util/HostCommand.h"
+#include "util/JsonParse.h"
 #include "util/PipedProcess.h"
 #include "util/Versions.h"
 
@@ -21,6 +22,9 @@
 #include <iterator>
 
 namespace scalelab {
+namespace {
+std::string errorOf(const nlohmann::json& m) { return peerText(m["error"]); }
+} // namespace
 
 struct LoadCoordinator::Host {
     HostShare share;
@@ -132,14 +136,25 @@ void LoadCoordinator::measureClock(size_t host) {
         Event e = next(options_.answerTimeoutS, "the clock of " + h.share.host);
         r.receivedNs = realtimeNs();
         if (e.host != host || e.end) hostFailed(e.host, e.end ? "disconnected before the start" : "spoke out of turn: " + e.line.substr(0, 200));
-        nlohmann::json m = nlohmann::json::parse(e.line, nullptr, false);
-        if (!m.is_object() || !m.contains("clock") || !m["clock"].contains("unix_ns"))
-            hostFailed(host, m.is_object() && m.contains("error") ? m["error"].get<std::string>()
-                                                                  : "answered the clock with " + e.line.substr(0, 200));
+        nlohmann::json m = lineOf(e);
+        if (!m.contains("clock") || !m["clock"].is_object() || !m["clock"].contains("unix_ns") ||
+            !m["clock"]["unix_ns"].is_number_integer())
+            hostFailed(host, m.contains("error") ? errorOf(m) : "answered the clock with " + e.line.substr(0, 200));
         r.hostNs = m["clock"]["unix_ns"].get<int64_t>();
         readings.push_back(r);
     }
     h.outcome.clock = clockOffset(readings);
+}
+
+nlohmann::json LoadCoordinator::lineOf(const Event& e) {
+    nlohmann::json m;
+    try {
+        m = parseJson(e.line, false);
+    } catch (const Error& err) {
+        hostFailed(e.host, std::string("sent ") + err.what());
+    }
+    if (!m.is_object()) hostFailed(e.host, "sent something that is not JSON: " + e.line.substr(0, 200));
+    return m;
 }
 
 void LoadCoordinator::requestStop() { sendAll(R"({"stop":true})"); }
@@ -199,9 +214,8 @@ LoadHostsResult LoadCoordinator::run(std::function<void(const LoadSample&)> obse
             std::string tail = h.tail();
             hostFailed(e.host, "disconnected (exit status " + std::to_string(status) + ")" + (tail.empty() ? "" : ": " + tail));
         }
-        nlohmann::json m = nlohmann::json::parse(e.line, nullptr, false);
-        if (!m.is_object()) hostFailed(e.host, "sent something that is not JSON: " + e.line.substr(0, 200));
-        if (m.contains("error")) hostFailed(e.host, m["error"].get<std::string>());
+        nlohmann::json m = lineOf(e);
+        if (m.contains("error")) hostFailed(e.host, errorOf(m));
         return m;
     };
     size_t ready = 0;
@@ -210,8 +224,13 @@ LoadHostsResult LoadCoordinator::run(std::function<void(const LoadSample&)> obse
         nlohmann::json m = message(e);
         Host& h = *hosts_[e.host];
         if (m.contains("hello")) {
-            h.outcome.version = m["hello"].value("version", std::string());
-            h.outcome.hostname = m["hello"].value("host", std::string());
+            // A hello of another shape is said with the host's name (issue 60.10).
+            const auto& hello = m["hello"];
+            if (!hello.is_object() || (hello.contains("version") && !hello["version"].is_string()) ||
+                (hello.contains("host") && !hello["host"].is_string()))
+                hostFailed(e.host, "sent a hello ScaleLab cannot read: " + e.line.substr(0, 200));
+            h.outcome.version = hello.value("version", std::string());
+            h.outcome.hostname = hello.value("host", std::string());
             if (h.outcome.version != scalelabVersion())
                 hostFailed(e.host, "runs ScaleLab " + h.outcome.version + ", this is " + scalelabVersion() +
                                        ": install the same version on every host");
@@ -222,7 +241,9 @@ LoadHostsResult LoadCoordinator::run(std::function<void(const LoadSample&)> obse
             ++ready;
         } else if (m.contains("result")) {
             // Its run ended before the start (its clients could not connect, or it was stopped).
-            std::string why = m["result"].value("error", std::string());
+            std::string why = m["result"].is_object() && m["result"].contains("error") && m["result"]["error"].is_string()
+                                  ? m["result"]["error"].get<std::string>()
+                                  : std::string();
             hostFailed(e.host, "its run ended before the start" + (why.empty() ? std::string() : ": " + why));
         } else {
             hostFailed(e.host, "sent an unexpected message before the start: " + e.line.substr(0, 200));
@@ -295,6 +316,8 @@ LoadHostsResult LoadCoordinator::run(std::function<void(const LoadSample&)> obse
             }
         } catch (const Error& err) {
             hostFailed(e.host, err.what());
+        } catch (const nlohmann::json::exception& err) {
+            hostFailed(e.host, std::string("sent a message ScaleLab cannot read (") + err.what() + ")");
         }
         mergeReady();
     }

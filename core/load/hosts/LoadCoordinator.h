@@ -80,6 +80,8 @@ private:
     // The next line or end from any host; throws Error after `timeoutS` (0: no limit).
     Event next(int timeoutS, const std::string& waitingFor);
     [[noreturn]] void hostFailed(size_t host, const std::string& why);
+    // A host's line as a JSON object; anything else (not JSON, nested past the limit) fails the host.
+    nlohmann::json lineOf(const Event& e);
     void sendAll(const std::string& line);
     void measureClock(size_t host);
 
