@@ -57,7 +57,7 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
     // What the command line names is checked before the window opens: a refused plan or an
     // unreadable experiment ends with the message on stderr and exit status 1.
     std::optional<SweepPlan> plan;
-    int width = 1400, height = 900;
+    int width = 0, height = 0;
     if (!a.size.empty()) {
         char x = 0;
         char rest = 0;
@@ -86,8 +86,7 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
     QApplication::setOrganizationName(QStringLiteral("ScaleLab"));
     ui::MainWindow window;
     if (live.publisher) window.controller()->publishTo(live.publisher);
-    window.resize(width, height);
-    window.show();
+    window.showAtFirstSize(width > 0 ? std::optional<QSize>(QSize(width, height)) : std::nullopt);
     bool liveShot = false;  // the Live page during a run is taken (with --sweep)
     auto grabAs = [&](const char* name) {
         QDir().mkpath(QString::fromStdString(a.screenshots));
@@ -201,7 +200,7 @@ Command addGuiCommand(CommandLine& line, int argc, char** argv) {
     auto* guiPlan = guiCmd->add_option("--sweep", gui->sweepPlan, "Run this plan through the window")->check(CLI::ExistingFile);
     guiCmd->add_option("--output", gui->sweepOutput, "Experiment file for --sweep")->needs(guiPlan);
     guiCmd->add_option("--screenshots", gui->screenshots, "Save a PNG of each page into this directory, then quit");
-    guiCmd->add_option("--size", gui->size, "Window size WIDTHxHEIGHT (default 1400x900)");
+    guiCmd->add_option("--size", gui->size, "Window size WIDTHxHEIGHT (default: the last size, or 1400x900, no larger than the screen)");
     guiCmd->add_option("--metrics-listen", gui->metricsListen, kMetricsListenHelp);
     line.takesStore(guiCmd, {&gui->open, &gui->sweepOutput});
     return {guiCmd, [gui, argc, argv] {

@@ -9,7 +9,7 @@ struct GuiArgs {
     std::string sweepPlan;    // run this plan through the window...
     std::string sweepOutput;  // ...into this experiment file
     std::string screenshots;  // then save a PNG of each page here and quit
-    std::string size;         // "WxH": the window's size (default 1400x900)
+    std::string size;         // "WxH": the window's size (default: MainWindow::showAtFirstSize's)
     std::string metricsListen;  // --metrics-listen ADDR:PORT: a Prometheus endpoint for the window's sweeps
 };
 

@@ -38,6 +38,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QScreen>
 #include <QScrollArea>
 #include <QVBoxLayout>
 #include <QShortcut>
@@ -135,7 +136,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     connect(live_, &LivePage::stopRequested, controller_, &SweepController::stop);
 
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoredGeometry_ = restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     QString lastPlan = settings.value(QStringLiteral("setup/lastPlan")).toString();
     if (!lastPlan.isEmpty()) {
         try {
@@ -145,6 +146,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), machine_(Topology
     }
     updateRecentMenu();
     updateTitle();
+    WheelGuard::takeWheelFocus(this);  // fields polished before the guard was installed
     // The bar has one line: the short form; the Setup page explains (and the tool tip here).
     if (!machine_.smtAvailable()) {
         statusLabel_->say(machine_.smtSwitchedOff() ? tr("SMT is switched off in this kernel: the Setup page says how to compare")
@@ -266,6 +268,19 @@ bool MainWindow::acceptsCommandsOf(const SweepPlan& plan, const QString& path) {
     ask.setDefaultButton(QMessageBox::Cancel);
     ask.exec();
     return ask.clickedButton() == run;
+}
+
+void MainWindow::showAtFirstSize(std::optional<QSize> asked) {
+    QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    QRect room = screen ? screen->availableGeometry() : QRect(0, 0, 1400, 900);
+    // A size asked for is taken as asked (screenshots of a laptop's size on a larger screen).
+    QSize size = asked ? *asked : (restoredGeometry_ ? this->size() : QSize(1400, 900)).boundedTo(room.size());
+    resize(size);
+    // The frame a window manager adds is not known before the window is shown: the window is
+    // placed from the screen's top left corner when it would not fit where it is.
+    QRect at(pos(), size);
+    if (!room.contains(at)) move(room.topLeft());
+    show();
 }
 
 QString MainWindow::savePlanTo(const QString& path) const {

@@ -8,6 +8,7 @@
 #include <QMainWindow>
 
 #include <functional>
+#include <optional>
 
 class QDialog;
 class QLabel;
@@ -45,6 +46,10 @@ public:
     OverviewPage* overviewPage() const { return overview_; }
     // Pages sit in scroll areas (the tabs hold those): this shows the tab of `page`.
     void showPage(QWidget* page);
+    // Shows the window at `asked` (gui --size), else at the size it last had or 1400x900, no
+    // larger than the screen it opens on, and placed on it (issue 61.5: it opened at 1400x900 on
+    // 1366x768 and 1024x700 screens, Start and the status bar off screen).
+    void showAtFirstSize(std::optional<QSize> asked = std::nullopt);
     SweepController* controller() const { return controller_; }
     QTabWidget* tabs() const { return tabs_; }
     // The scroll area of the page in tab `tab` (Setup's sits above its action bar).
@@ -119,6 +124,7 @@ private:
     void updateRecentMenu();
     void updateTitle();
 
+    bool restoredGeometry_ = false;  // the window's last size and place were read back
     TopologyInfo machine_;
     QTabWidget* tabs_;
     SetupPage* setup_;

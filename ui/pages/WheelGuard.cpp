@@ -23,9 +23,22 @@ QWidget* fieldOf(QObject* watched) {
     return nullptr;
 }
 
+void withoutWheelFocus(QWidget* field) {
+    if ((field->focusPolicy() & Qt::WheelFocus) == Qt::WheelFocus) field->setFocusPolicy(Qt::StrongFocus);
+}
+
 } // namespace
 
+void WheelGuard::takeWheelFocus(QWidget* root) {
+    for (auto* w : root->findChildren<QWidget*>())
+        if (isField(w)) withoutWheelFocus(w);
+}
+
 bool WheelGuard::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Polish) {
+        if (auto* w = qobject_cast<QWidget*>(watched); w && isField(w)) withoutWheelFocus(w);
+        return false;
+    }
     if (event->type() != QEvent::Wheel) return false;
     QWidget* field = fieldOf(watched);
     if (!field || field->hasFocus()) return false;
