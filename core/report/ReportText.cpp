@@ -63,7 +63,9 @@ std::string reportText(const StatsReport& r) {
                                .c_str()
                          : (level + " intervals").c_str());
         bool tost = v.options.equivalencePct.has_value();
-        add(out, "%7s %12s %12s %9s %21s %9s %9s %-14s %9s%s\n", pointAxisName(o.axis), A.substr(0, 12).c_str(), B.substr(0, 12).c_str(),
+        // The series' columns as wide as their names: a name is never cut ("half the cor", issue 61.13).
+        int wa = std::max<int>(12, static_cast<int>(A.size())), wb = std::max<int>(12, static_cast<int>(B.size()));
+        add(out, "%7s %*s %*s %9s %21s %9s %9s %-14s %9s%s\n", pointAxisName(o.axis), wa, A.c_str(), wb, B.c_str(),
             "change", "change interval", "p", "p adj.", "verdict", "runs/side",
             tost ? fmt("  within +/-%g%%", *v.options.equivalencePct).c_str() : "");
         for (const auto& p : v.points) {
@@ -72,7 +74,7 @@ std::string reportText(const StatsReport& r) {
             std::string runs = report_cells::runsPerSide(p);
             std::string change = report_cells::change(p);
             std::string same = !tost ? "" : !p.equivalent ? "  -" : *p.equivalent ? "  yes" : "  not shown";
-            add(out, "%7d %12.2f %12.2f %9s %21s %9s %9s %-14s %9s%s\n", p.clients, c.a.mean, c.b.mean, change.c_str(),
+            add(out, "%7d %*.2f %*.2f %9s %21s %9s %9s %-14s %9s%s\n", p.clients, wa, c.a.mean, wb, c.b.mean, change.c_str(),
                 interval.c_str(), opt("%.4f", c.pValue).c_str(), opt("%.4f", p.pAdjusted).c_str(), pointCallName(p.call),
                 runs.c_str(), same.c_str());
         }

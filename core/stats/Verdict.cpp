@@ -42,7 +42,8 @@ SideCaveats sideCaveats(const std::vector<RunRecord>& runs, const std::string& s
     return s;
 }
 
-// Why a point is not judged (empty: it is), and notes that do not stop the judgement.
+// Why a point is not judged (empty: it is), and notes that do not stop the judgement. A series
+// is named after "of", never with "'s" ("all cores's" was printed, issue 61.13).
 // The trend is of the runs' tps (or NOPM's own for a comparison of NOPM): latency and the other
 // metrics have no interval series of their own, and a run whose throughput still moved did not
 // measure a steady state of anything.
@@ -50,11 +51,11 @@ std::string notJudgedWhy(const std::string& name, const SideCaveats& s) {
     std::string why;
     auto of = [&](int k) { return " (" + std::to_string(k) + " of " + std::to_string(s.runs) + ")"; };
     if (s.clientBound)
-        why = name + "'s runs were client-bound" + of(s.clientBound) +
+        why = "the runs of " + name + " were client-bound" + of(s.clientBound) +
               ": the load generator's PUs were saturated, so the value understates the server";
     if (s.trending) {
         if (!why.empty()) why += "; ";
-        why += name + "'s " + s.trendOf + " was still trending within runs" + of(s.trending) + " (up to " +
+        why += std::string("the ") + s.trendOf + " of " + name + " was still trending within runs" + of(s.trending) + " (up to " +
                format("%+.0f%%", s.worstTrend) + " over a run): not a steady state";
     }
     return why;
@@ -197,7 +198,7 @@ CurveVerdict judgeCurve(const std::vector<PointRuns>& points, const std::vector<
         if (!whyB.empty()) why += (why.empty() ? "" : "; ") + whyB;
         for (const auto& [name, side] : {std::pair{baseline, a}, std::pair{candidate, b}})
             if (side.ioBound)
-                p.notes.push_back("at " + pointText(o.axis, clients) + " " + name + "'s CPUs waited on disk " +
+                p.notes.push_back("at " + pointText(o.axis, clients) + " the CPUs of " + name + " waited on disk " +
                                   format("%.0f%%", side.iowait) + " of the time and were busy " +
                                   format("%.0f%%", side.busy) + ": a difference there may be the disk's");
         if (!why.empty()) {

@@ -221,7 +221,16 @@ std::unique_ptr<ExperimentStore> ExperimentFile::open(const std::string& path, b
     bool cannotWrite = readOnly && (readOnlyFs || !whyNotWritable(path).empty());
     bool immutable = readOnlyFs || (cannotWrite && walEmpty && !beingWritten(path));
     int version = 0;
-    {
+    // A file that is refused is left as it was found: the -wal and -shm files SQLite made beside
+    // it while looking are taken away again (a truncated file left both behind, issue 61.12).
+    std::error_code none;
+    bool hadWal = std::filesystem::exists(path + "-wal", none), hadShm = std::filesystem::exists(path + "-shm", none);
+    auto removeWhatLookingMade = [&] {
+        std::error_code ec;
+        if (!hadWal && std::filesystem::file_size(path + "-wal", ec) == 0 && !ec) std::filesystem::remove(path + "-wal", ec);
+        if (!hadShm) std::filesystem::remove(path + "-shm", ec);
+    };
+    try {
         // Look before touching: a read-only connection cannot change the file.
         sqlite::Database probe(path, SQLITE_OPEN_READONLY, immutable);
         try {
@@ -249,6 +258,9 @@ std::unique_ptr<ExperimentStore> ExperimentFile::open(const std::string& path, b
                 throw Error("cannot read " + path + ": SQLite cannot open it (" + what + "); reading needs a " + path +
                             "-shm file next to it, so the directory " + directoryOf(path) +
                             " must be writable for you, or copy the file to one that is");
+            // SQLite's words without the file's path again (it was named twice).
+            size_t sqliteWords = what.find(": SQLite: ");
+            if (sqliteWords != std::string::npos) what = what.substr(sqliteWords + 2);
             throw Error(path + " is not a ScaleLab experiment file, or it is damaged (" + what + ")");
         }
         if (version > kSchemaVersion)
@@ -257,6 +269,9 @@ std::unique_ptr<ExperimentStore> ExperimentFile::open(const std::string& path, b
         if (std::string damage = damageOf(probe, version); !damage.empty())
             throw Error(path + " is damaged: " + damage + ". Nothing was read from it or written to it; open a copy "
                         "made before the damage, or `sqlite3 " + path + " .recover` to save what is left");
+    } catch (const Error&) {
+        removeWhatLookingMade();
+        throw;
     }
     int lock = readOnly ? -1 : lockForWriting(path);
     std::unique_ptr<sqlite::Database> db;

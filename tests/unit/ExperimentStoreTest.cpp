@@ -644,3 +644,20 @@ TEST_F(StoreTest, ASecondWriterIsRefusedAndReadersFollowTheFirst) {
     auto next = ExperimentStore::open(path);  // the lock went with the first writer
     EXPECT_EQ(next->runs().size(), 1u);
 }
+
+// Issue 61.12: opening a truncated file left -shm and -wal files beside it, and the error named
+// its path twice. A refused file is left as it was found, and named once.
+TEST_F(StoreTest, ATruncatedFileIsRefusedAndLeftAsItWasFound) {
+    {
+        auto store = ExperimentStore::create(path);
+        for (int rep = 1; rep <= 20; ++rep) store->saveRun(run("A", 1, rep, 100), {});
+    }
+    std::string whole = slurp(path);
+    ASSERT_GT(whole.size(), 6000u);
+    std::string cut = (dir.path() / "cut.slab").string();
+    std::ofstream(cut, std::ios::binary) << whole.substr(0, 6000);
+    std::string error = errorOf([&] { ExperimentStore::open(cut, true)->runs(); });
+    EXPECT_EQ(error, cut + " is not a ScaleLab experiment file, or it is damaged (SQLite: database disk image is malformed)");
+    EXPECT_FALSE(std::filesystem::exists(cut + "-wal"));
+    EXPECT_FALSE(std::filesystem::exists(cut + "-shm"));
+}

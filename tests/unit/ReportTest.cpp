@@ -538,3 +538,23 @@ TEST(Report, TheScaleAxisAndCurvesOfEveryValueOffIt) {
     EXPECT_EQ(errorOf([&] { runsOnAxis(experimentRuns(), kOrder, PointAxis::Scale); }),
               "no run has a recorded data scale: there is no scale axis to show");
 }
+
+// Issue 61.13: the comparison's column headers cut a series' name to 12 characters ("half the
+// cor"); each column is now as wide as its name, and its numbers line up under it.
+TEST(StatsReport, TheComparisonTableNamesEachSeriesWhole) {
+    std::vector<RunRecord> runs;
+    for (const auto& r : experimentRuns()) {
+        RunRecord renamed = r;
+        renamed.series = r.series == "A" ? "all cores (cores:2)" : "half the cores (cores:1)";
+        runs.push_back(renamed);
+    }
+    ReportOptions o = everything();
+    o.baseline = "all cores (cores:2)";
+    o.candidate = "half the cores (cores:1)";
+    o.peakBaseline = o.baseline;
+    std::string text = reportText(buildStatsReport(runs, {o.baseline, o.candidate}, o, "e.slab"));
+    size_t header = text.find("clients all cores (cores:2) half the cores (cores:1)");
+    ASSERT_NE(header, std::string::npos) << text;
+    std::string row = text.substr(text.find('\n', header) + 1, 60);
+    EXPECT_EQ(row.rfind("      1             1000.00                   800.00", 0), 0u) << row;
+}

@@ -150,14 +150,14 @@ TEST(Verdict, RunsThatMeasuredTheWrongThingAreNotJudged) {
     CurveVerdict v = judge(runs);
     EXPECT_EQ(v.judged, 5);
     EXPECT_EQ(v.points[6].call, PointCall::NotJudged);
-    EXPECT_EQ(v.points[6].why, "B's runs were client-bound (2 of 4): the load generator's PUs were saturated, so the "
+    EXPECT_EQ(v.points[6].why, "the runs of B were client-bound (2 of 4): the load generator's PUs were saturated, so the "
                                "value understates the server");
     EXPECT_EQ(v.points[5].call, PointCall::NotJudged);
-    EXPECT_EQ(v.points[5].why, "A's tps was still trending within runs (1 of 4) (up to +24% over a run): not a steady state");
+    EXPECT_EQ(v.points[5].why, "the tps of A was still trending within runs (1 of 4) (up to +24% over a run): not a steady state");
     EXPECT_EQ(v.points[4].call, PointCall::Higher);
     EXPECT_EQ(v.points[0].call, PointCall::NoDifference) << "IO-bound runs are judged, with a note";
     ASSERT_EQ(v.points[0].notes.size(), 2u);
-    EXPECT_EQ(v.points[0].notes[0], "at 1 client A's CPUs waited on disk 60% of the time and were busy 30%: a "
+    EXPECT_EQ(v.points[0].notes[0], "at 1 client the CPUs of A waited on disk 60% of the time and were busy 30%: a "
                                     "difference there may be the disk's");
     bool said64 = false, said16 = false;
     for (const auto& s : v.summary) {
