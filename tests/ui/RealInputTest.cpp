@@ -13,6 +13,7 @@
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QProcess>
@@ -153,6 +154,16 @@ private slots:
         QCOMPARE(cells(), before);
         QWidget* focused = QApplication::focusWidget();
         QVERIFY2(!focused || !table->isAncestorOf(focused), "a cell editor took the wheel");
+    }
+
+    // Issue 61.9: F1 opens the help, and Escape (a real key press) closes it.
+    void f1OpensTheHelpAndEscapeClosesIt() {
+        QVERIFY(xdotool({QStringLiteral("key"), QStringLiteral("F1")}));
+        QDialog* help = window_->findChild<QDialog*>();
+        QTRY_VERIFY(help && help->isVisible());
+        QTRY_VERIFY(help->isActiveWindow());
+        QVERIFY(xdotool({QStringLiteral("key"), QStringLiteral("Escape")}));
+        QTRY_VERIFY(!help->isVisible());
     }
 
     // A field takes the wheel once the user clicked into it, as in a browser's form.

@@ -37,6 +37,7 @@
 #include <QTextBrowser>
 #include <QToolButton>
 #include <QSpinBox>
+#include <QDialogButtonBox>
 #include <QWheelEvent>
 #include <QAbstractSpinBox>
 #include <QPainter>
@@ -422,6 +423,18 @@ private slots:
         for (const char* words : {"Setup", "Live", "Results", "Overview", "Ctrl+Tab", "scalelab sweep PLAN -o EXP.slab",
                                   "HTML report", "never as 0"})
             QVERIFY2(text.contains(QLatin1String(words)), words);
+        // Issue 61.9: every tab a user meets is named, the docs are where the package puts them,
+        // and the dialog has a Close button.
+        for (auto* tabs : window.findChildren<QTabWidget*>())
+            for (int i = 0; i < tabs->count(); ++i) {
+                QString tab = tabs->tabText(i).remove(QLatin1Char('&'));
+                QVERIFY2(text.contains(tab), qPrintable(QStringLiteral("the help does not name the tab ") + tab));
+            }
+        QVERIFY(text.contains(QStringLiteral("/usr/share/doc/scalelab")));
+        auto* box = help->findChild<QDialogButtonBox*>();
+        QVERIFY(box && box->button(QDialogButtonBox::Close));
+        box->button(QDialogButtonBox::Close)->click();
+        QVERIFY(!help->isVisible());
         // The runs table's word for a run Stop ended (issue 32.11): not "aborted".
         QVERIFY(text.contains(QStringLiteral("marked stopped")));
         QVERIFY(!text.contains(QStringLiteral("aborted")));

@@ -29,6 +29,7 @@
 #include <QGuiApplication>
 #include <QPushButton>
 #include <QCloseEvent>
+#include <QDialogButtonBox>
 #include <QDragEnterEvent>
 #include <QFile>
 #include <QFileDialog>
@@ -174,10 +175,14 @@ QDialog* MainWindow::showHelp() {
         text.open(QIODevice::ReadOnly);
         browser->setHtml(QString::fromUtf8(text.readAll()));
         layout->addWidget(browser);
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+        connect(buttons, &QDialogButtonBox::rejected, help_, &QDialog::reject);  // Close, and Escape
+        layout->addWidget(buttons);
         help_->resize(720, 600);
     }
     help_->show();
     help_->raise();
+    help_->activateWindow();  // the keys (Escape) go to it, with or without a window manager
     return help_;
 }
 
