@@ -12,6 +12,7 @@
 #include "util/Format.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 // parsePlan reads the plan by its sections, in docs/sweeps.md's order: target, workload,
@@ -33,6 +34,36 @@ namespace {
 
 using json = nlohmann::json;
 using plan::fail;
+
+// The known name nearest to `name` by edits (insert, delete, replace, swap two neighbours), when
+// it is near enough to be a typo: at most 1 edit for names up to 4 letters, 2 up to 10, 3 beyond.
+// "" when none is. Names are compared lower-cased, as PostgreSQL compares them.
+std::string nearestName(const std::string& name, const std::set<std::string>& known) {
+    auto lower = [](std::string s) {
+        for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    const std::string a = lower(name);
+    const size_t limit = a.size() <= 4 ? 1 : a.size() <= 10 ? 2 : 3;
+    std::string best;
+    size_t bestDistance = limit + 1;
+    for (const auto& candidate : known) {
+        const std::string b = lower(candidate);
+        if (b.size() > a.size() + limit || a.size() > b.size() + limit) continue;
+        // Optimal string alignment distance.
+        std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+        for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+        for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+        for (size_t i = 1; i <= a.size(); ++i)
+            for (size_t j = 1; j <= b.size(); ++j) {
+                size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+                d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+                if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+            }
+        if (d[a.size()][b.size()] < bestDistance) bestDistance = d[a.size()][b.size()], best = candidate;
+    }
+    return best;
+}
 
 // A path the embedded server hands to pg_ctl's shell (server/DataDirectory.h), refused here
 // with its JSON path before any run.
@@ -416,8 +447,11 @@ Workload SweepPlan::workload() const {
 
 void checkSettingNames(const std::vector<Setting>& settings, const std::string& path, const std::set<std::string>& known) {
     for (const auto& s : settings)
-        if (s.name.find('.') == std::string::npos && !known.count(s.name))
-            fail(path + "." + s.name, "unknown server setting (PostgreSQL has no parameter '" + s.name + "')");
+        if (s.name.find('.') == std::string::npos && !known.count(s.name)) {
+            std::string near = nearestName(s.name, known);
+            fail(path + "." + s.name, "unknown server setting (PostgreSQL has no parameter '" + s.name + "'" +
+                                          (near.empty() ? std::string(")") : "; did you mean " + near + "?)"));
+        }
 }
 
 void checkSettingNames(const SweepPlan& plan, const std::set<std::string>& known) {

@@ -35,12 +35,16 @@ void preflightSweep(const SweepPlan& plan) {
         checkSettingNames(plan, settingNames(plan.conninfo));
         return;
     }
+    std::map<std::string, std::set<std::string>> namesByBuild;
+    checkEmbeddedSettingNames(plan, namesByBuild);
+}
+
+void checkEmbeddedSettingNames(const SweepPlan& plan, std::map<std::string, std::set<std::string>>& namesByBuild) {
     // A server host's programs are there: its server refuses an unknown name when the setting is
     // applied, before the first run, in the host's words.
-    if (plan.serverHost) return;
+    if (!plan.embedded() || plan.serverHost) return;
     // Each series' server is of its own build (pg_bindir) and gets the target's settings and its
     // own; each build's names are asked for once (postgres --describe-config, no server needed).
-    std::map<std::string, std::set<std::string>> namesByBuild;
     for (size_t i = 0; i < plan.series.size(); ++i) {
         const SeriesSpec& series = plan.series[i];
         ServerOptions o;

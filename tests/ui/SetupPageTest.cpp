@@ -154,8 +154,18 @@ private slots:
         page.seriesTable()->item(1, 1)->setText(QStringLiteral("smt-off"));
         page.seriesTable()->item(0, 3)->setText(QStringLiteral("fsync"));
         QVERIFY(!page.startButton()->isEnabled());
-        QVERIFY2(page.problemsLabel()->text().startsWith(QStringLiteral("series row 1 settings.fsync")),
+        QVERIFY2(page.problemsLabel()->text().startsWith(QStringLiteral("series row 1 Server settings fsync")),
                  qPrintable(page.problemsLabel()->text()));
+        // Issue 61.2: a misspelt setting is named on its row, with the nearest real name, before
+        // any file dialog (the sweep used to fail with "$.series[0].settings.shared_bufers").
+        page.seriesTable()->item(0, 3)->setText(QStringLiteral("shared_bufers=64MB"));
+        QVERIFY(!page.startButton()->isEnabled());
+        QCOMPARE(page.problemsLabel()->text(),
+                 QStringLiteral("series row 1 Server settings shared_bufers: unknown server setting (PostgreSQL has no parameter "
+                                "'shared_bufers'; did you mean shared_buffers?)"));
+        QCOMPARE(page.seriesTable()->item(0, 1)->background().color(), QColor(0xfd, 0xec, 0xea));
+        page.seriesTable()->item(0, 3)->setText(QStringLiteral("shared_buffers=64MB"));
+        QVERIFY2(page.startButton()->isEnabled(), qPrintable(page.problemsLabel()->text()));
         page.seriesTable()->item(0, 3)->setText(QString());
         QVERIFY2(page.startButton()->isEnabled(), qPrintable(page.problemsLabel()->text()));
         for (int r = 0; r < 2; ++r) QVERIFY(page.seriesTable()->item(r, 1)->data(Qt::BackgroundRole).isNull());  // unmarked

@@ -124,8 +124,24 @@ TEST(SweepPlan, NamesTheJsonPathOfEachProblem) {
         checkSettingNames(p, {"autovacuum", "work_mem"});
         FAIL();
     } catch (const Error& e) {
-        EXPECT_STREQ(e.what(), "$.series[0].settings.autovacum: unknown server setting (PostgreSQL has no parameter 'autovacum')");
+        EXPECT_STREQ(e.what(), "$.series[0].settings.autovacum: unknown server setting (PostgreSQL has no parameter "
+                               "'autovacum'; did you mean autovacuum?)");
     }
+    // Issue 61.2: the nearest name when it is near enough to be a typo, none otherwise.
+    auto said = [&](const char* name) {
+        json k = base();
+        k["series"][0]["settings"] = {{name, "1"}};
+        try {
+            checkSettingNames(parsePlan(k), {"shared_buffers", "work_mem", "maintenance_work_mem", "fsync"});
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("(known)");
+    };
+    EXPECT_NE(said("shared_bufers").find("did you mean shared_buffers?"), std::string::npos);
+    EXPECT_NE(said("Work_Mem2").find("did you mean work_mem?"), std::string::npos);
+    EXPECT_NE(said("fsycn").find("did you mean fsync?"), std::string::npos) << "two letters swapped: one edit";
+    EXPECT_EQ(said("checkpoint_timeout").find("did you mean"), std::string::npos) << said("checkpoint_timeout");
     j = base();
     j["seriess"] = 1;
     EXPECT_EQ(problem(j), "$.seriess: unknown member (see docs/sweeps.md for the plan's members)");

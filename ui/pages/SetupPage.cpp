@@ -6,6 +6,7 @@
 #include "server/Conninfo.h"
 #include "server/EmbeddedServer.h"
 #include "sweep/SweepEstimate.h"
+#include "sweep/SweepPreflight.h"
 #include "topo/Placement.h"
 #include "util/Error.h"
 
@@ -66,6 +67,8 @@ QString forTheForm(const QString& problem) {
     QRegularExpressionMatch m = row.match(problem);
     if (!m.hasMatch()) return problem;
     QString rest = problem.mid(m.capturedLength());
+    // The table's column names: "settings.shared_bufers: ..." is "Server settings shared_bufers: ...".
+    if (rest.startsWith(QLatin1String("settings."))) rest = QStringLiteral("Server settings ") + rest.mid(9);
     return QStringLiteral("series row %1%2%3").arg(m.captured(1).toInt() + 1).arg(rest.startsWith(QLatin1Char(':')) ? QString() : QStringLiteral(" ")).arg(rest);
 }
 
@@ -381,6 +384,20 @@ void SetupPage::revalidate() {
         plan_ = parsePlan(j);
     } catch (const std::exception& e) {
         problems_ << errorText(e);
+    }
+    // A misspelt server setting is named here, on its row, with the nearest real name, not by the
+    // sweep after the file dialog (issue 61.2: "shared_bufers" failed the sweep in plan words).
+    if (plan_ && !settingNamesUnavailable_) {
+        try {
+            checkEmbeddedSettingNames(*plan_, settingNames_);
+        } catch (const Error& e) {
+            if (std::string(e.what()).rfind("$.", 0) == 0) {
+                problems_ << errorText(e);
+                plan_.reset();
+            } else {
+                settingNamesUnavailable_ = true;  // no server programs here: Start's check says so
+            }
+        }
     }
     if (plan_ && (builtin_->currentIndex() == 3 || builtin_->currentIndex() == 4)) {
         try {

@@ -7,7 +7,9 @@
 
 #include <QWidget>
 
+#include <map>
 #include <optional>
+#include <set>
 
 class QCheckBox;
 class QComboBox;
@@ -97,6 +99,11 @@ private:
     QPushButton *start_, *testConnection_;
     QWidget* actionBar_ = nullptr;  // not in the page's layout: the window lays it out (actionBar())
     std::optional<SweepPlan> plan_;
+    // Each PostgreSQL build's setting names, asked for once (postgres --describe-config) to check
+    // the series' server settings as they are typed (issue 61.2); none when the programs were
+    // not found (Start's own check says so then).
+    std::map<std::string, std::set<std::string>> settingNames_;
+    bool settingNamesUnavailable_ = false;
     QStringList problems_;
     QList<QWidget*> marked_;
     QList<int> markedRows_;  // series rows shown in red (a problem names them)
