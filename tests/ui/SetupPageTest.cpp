@@ -87,7 +87,34 @@ private slots:
         page.durationSpin()->setValue(0);
         QVERIFY(!page.startButton()->isEnabled());
         QCOMPARE(page.problemsLabel()->text(), QStringLiteral("Duration: must be a positive number of seconds (got 0)"));
-        QVERIFY(page.durationSpin()->styleSheet().contains(QStringLiteral("border")));
+        // Issue 61.10: marked by its colour, not by a style sheet (which drops a spin box's
+        // arrows); the bar under the form says the problem itself, not only "not valid".
+        QVERIFY(page.durationSpin()->styleSheet().isEmpty());
+        QCOMPARE(page.durationSpin()->palette().color(QPalette::Base), QColor(0xfd, 0xec, 0xea));
+        QCOMPARE(page.estimateLabel()->text(),
+                 QStringLiteral("not valid yet: Duration: must be a positive number of seconds (got 0)"));
+        page.durationSpin()->setValue(30);
+        QVERIFY2(page.startButton()->isEnabled(), qPrintable(page.problemsLabel()->text()));
+        QVERIFY(page.durationSpin()->palette().color(QPalette::Base) != QColor(0xfd, 0xec, 0xea));
+    }
+
+    // Issue 61.10: the thread count is only there to set with "fixed"; every series column says
+    // what it takes.
+    void theThreadCountIsEnabledOnlyForAFixedNumberAndColumnsExplainThemselves() {
+        SetupPage page(machine_);
+        auto* rule = page.findChildren<QComboBox*>().at(0);
+        for (auto* c : page.findChildren<QComboBox*>())
+            if (c->findText(QStringLiteral("fixed")) >= 0) rule = c;
+        QSpinBox* count = nullptr;
+        for (auto* s : page.findChildren<QSpinBox*>())
+            if (s->parentWidget() == rule->parentWidget() && s->maximum() == 1024) count = s;
+        QVERIFY(count);
+        rule->setCurrentIndex(0);
+        QVERIFY(!count->isEnabled());
+        rule->setCurrentIndex(2);
+        QVERIFY(count->isEnabled());
+        for (int c = 0; c < page.seriesTable()->columnCount(); ++c)
+            QVERIFY2(!page.seriesTable()->horizontalHeaderItem(c)->toolTip().isEmpty(), qPrintable(QString::number(c)));
     }
 
     // The form has no rules of its own: a server of yours left blank is the parser's error,

@@ -11,6 +11,7 @@
 #include "util/Error.h"
 
 #include <algorithm>
+#include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFrame>
@@ -28,6 +29,7 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QCoreApplication>
+#include <QPalette>
 #include <QPointer>
 #include <QThread>
 #include <QVBoxLayout>
@@ -212,6 +214,15 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     series_->setHorizontalHeaderLabels({tr("Label"), tr("Placement"), tr("Separate"), tr("Server settings"),
                                         tr("PUs: server / load generator")});
     series_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Each column says what it takes (issue 61.10: Separate had no word at all).
+    const char* const kColumnTips[] = {
+        QT_TR_NOOP("The series' name, as charts and reports show it"),
+        QT_TR_NOOP("Where the server runs: all, smt-on, smt-off, cores:N, cores:N+smt, pus:LIST[/LIST]"),
+        QT_TR_NOOP("Checked: the load generator runs on PUs of its own, away from the server's cores and their SMT "
+                   "siblings (needs a placement)"),
+        QT_TR_NOOP("Server settings for this series only, name=value, comma-separated (work_mem=64MB, jit=off)"),
+        QT_TR_NOOP("The PUs the placement gives the server and the load generator on this machine")};
+    for (int c = 0; c < SeriesColumns; ++c) series_->horizontalHeaderItem(c)->setToolTip(tr(kColumnTips[c]));
     auto* addRow = new QPushButton(tr("Add series"));
     auto* removeRow = new QPushButton(tr("Remove series"));
     auto* buttons = new QHBoxLayout;
@@ -233,6 +244,8 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     layout->addWidget(kept_);
     estimate_ = new QLabel;
     estimate_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
+    // A long problem there is cut, never widens the window (its tooltip has every problem).
+    estimate_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     problemsLabel_ = new QLabel;
     problemsLabel_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     problemsLabel_->setWordWrap(true);
@@ -361,7 +374,7 @@ void SetupPage::markSeriesRow(int row) {
 }
 
 void SetupPage::revalidate() {
-    for (QWidget* w : marked_) w->setStyleSheet(QString()), w->setToolTip(QString());
+    for (QWidget* w : marked_) w->setStyleSheet(QString()), w->setPalette(QPalette()), w->setToolTip(QString());
     marked_.clear();
     markSeriesRow(-1);
     problems_.clear();
@@ -377,6 +390,7 @@ void SetupPage::revalidate() {
     scales_->setEnabled(!tprocc);  // pgbench's data size; TPROC-C's is the warehouses
     warehouses_->setEnabled(tprocc);
     metricsHost_->setEnabled(remote_->isChecked());  // the embedded server is measured where it runs
+    threadsFixed_->setEnabled(threadsRule_->currentIndex() == 2);  // the count of "fixed" only
     serverHost_->setEnabled(embedded_->isChecked());
     // The plan parser is the one judge of the plan, the same as `scalelab sweep`'s; the form
     // marks the field the error's JSON path names.
@@ -428,7 +442,15 @@ void SetupPage::revalidate() {
         } else if (QWidget* w = fieldFor(path); w == series_) {
             for (int r = 0; r < series_->rowCount(); ++r) markSeriesRow(r);  // the series as a whole
         } else if (w) {
-            w->setStyleSheet(QString::fromLatin1(kInvalidStyle));
+            if (qobject_cast<QAbstractSpinBox*>(w)) {
+                // A style sheet on a spin box drops its arrows (issue 61.10): its colour marks it.
+                QPalette invalid = w->palette();
+                invalid.setColor(QPalette::Base, QColor(0xfd, 0xec, 0xea));
+                invalid.setColor(QPalette::Text, QColor(0xc0, 0x39, 0x2b));
+                w->setPalette(invalid);
+            } else {
+                w->setStyleSheet(QString::fromLatin1(kInvalidStyle));
+            }
             w->setToolTip(plainToolTip(forTheForm(p)));
             marked_.append(w);
         }
@@ -437,6 +459,7 @@ void SetupPage::revalidate() {
     problemsLabel_->setText(problems_.join(QLatin1Char('\n')));
     start_->setEnabled(plan_.has_value());
     if (plan_) {
+        estimate_->setToolTip(QString());
         SweepEstimate e = estimateSweep(*plan_);
         // Seconds for short sweeps (12 short runs are not "about 0 h 0 min"), minutes, hours.
         auto length = [this](double seconds) {
@@ -455,7 +478,9 @@ void SetupPage::revalidate() {
                                    .arg(runs)
                                    .arg(plan_->transactionsPerClient));
     } else {
-        estimate_->setText(tr("plan not valid yet"));
+        // The first problem itself, where the form's list may be scrolled away (issue 61.10).
+        estimate_->setText(problems_.isEmpty() ? tr("plan not valid yet") : tr("not valid yet: %1").arg(problems_.first()));
+        estimate_->setToolTip(problems_.join(QLatin1Char('\n')));
     }
 }
 
