@@ -115,6 +115,11 @@ private slots:
         QVERIFY(count->isEnabled());
         for (int c = 0; c < page.seriesTable()->columnCount(); ++c)
             QVERIFY2(!page.seriesTable()->horizontalHeaderItem(c)->toolTip().isEmpty(), qPrintable(QString::number(c)));
+        // Many clients on the embedded server: what it will do is said before Start.
+        page.clientsEdit()->setText(QStringLiteral("1000"));
+        QVERIFY2(page.estimateLabel()->text().endsWith(
+                     QStringLiteral("; the embedded server's max_connections goes up to 1013 for 1000 clients (one restart)")),
+                 qPrintable(page.estimateLabel()->text()));
     }
 
     // The form has no rules of its own: a server of yours left blank is the parser's error,

@@ -3,6 +3,7 @@
 #include "bridge/ErrorText.h"
 #include "pages/SetupPageForm.h"
 
+#include "server/ConnectionCapacity.h"
 #include "server/Conninfo.h"
 #include "server/EmbeddedServer.h"
 #include "sweep/SweepEstimate.h"
@@ -477,6 +478,15 @@ void SetupPage::revalidate() {
             estimate_->setText(tr("%1 of %2 transactions per client (time depends on the server)")
                                    .arg(runs)
                                    .arg(plan_->transactionsPerClient));
+        // What the embedded server will do for many clients, said before Start (issue 61.10:
+        // 100000 clients were accepted without a word against PostgreSQL's default of 100).
+        int most = *std::max_element(plan_->clients.begin(), plan_->clients.end());
+        constexpr int kDefaultMaxConnections = 100, kDefaultReserved = 3;
+        if (plan_->embedded() && maxConnectionsFor(most, kDefaultReserved) > kDefaultMaxConnections)
+            estimate_->setText(estimate_->text() + tr("; the embedded server's max_connections goes up to %1 for %2 clients "
+                                                      "(one restart)")
+                                                       .arg(maxConnectionsFor(most, kDefaultReserved))
+                                                       .arg(most));
     } else {
         // The first problem itself, where the form's list may be scrolled away (issue 61.10).
         estimate_->setText(problems_.isEmpty() ? tr("plan not valid yet") : tr("not valid yet: %1").arg(problems_.first()));
