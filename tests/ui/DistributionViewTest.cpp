@@ -8,17 +8,22 @@
 
 #include "charts/BoxPlotChartView.h"
 #include "charts/DistributionChartView.h"
+#include "charts/ScalingChartView.h"
 #include "load/hosts/LoadResultJson.h"
 #include "models/BoxPlotData.h"
 #include "models/DistributionData.h"
 #include "pages/MainWindow.h"
+#include "charts/ReportExport.h"
 #include "pages/ResultsPage.h"
 #include "store/ExperimentStore.h"
 #include "util/TempDir.h"
 
+#include <QChart>
 #include <QComboBox>
 #include <QFile>
 #include <QTabWidget>
+#include <QSet>
+#include <QRegularExpression>
 #include <QLabel>
 #include <QtTest>
 
@@ -132,6 +137,24 @@ private slots:
         QString rounds = QString::fromStdString((dir.path() / "rounds.svg").string());
         window.exportChart(rounds, 1);
         QVERIFY2(text(rounds).contains(QStringLiteral("p99 latency of each round")), qPrintable(text(rounds).left(400)));
+
+        // Issue 61.3: the window's export has the CLI's text (one renderer, one size): the font
+        // sizes of `scalelab export`'s SVG of the same experiment, and the screen keeps its own.
+        auto sizes = [&](const QString& file) {
+            QSet<QString> found;
+            static const QRegularExpression size(QStringLiteral("font-size=\"([0-9.]+)\""));
+            for (auto it = size.globalMatch(text(file)); it.hasNext();) found.insert(it.next().captured(1));
+            return found;
+        };
+        QString cli = QString::fromStdString((dir.path() / "cli.svg").string());
+        writeChartFiles(path, ScalingView{}, "", cli.toStdString(), QSize(1200, 800), 1);
+        QVERIFY(!sizes(cli).isEmpty());
+        QCOMPARE(sizes(scaling), sizes(cli));
+        QFont screen = window.resultsPage()->chart()->chart()->titleFont();
+        tabs->setCurrentIndex(0);
+        window.exportChart(scaling, 1);
+        QCOMPARE(window.resultsPage()->chart()->chart()->titleFont(), screen);
+        QCOMPARE(sizes(scaling), sizes(cli));
     }
 
     // The Rounds tab: a latency percentile of each run as a box per series and client count.

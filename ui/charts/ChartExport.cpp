@@ -94,6 +94,22 @@ void useExportFonts(QChart* chart, int pixelSize) {
     }
 }
 
+ExportFontsScope::ExportFontsScope(QChart* chart, int pixelSize)
+    : chart_(chart), title_(chart->titleFont()), legend_(chart->legend()->font()) {
+    for (QAbstractAxis* axis : chart->axes()) axes_.append({axis->labelsFont(), axis->titleFont()});
+    useExportFonts(chart, pixelSize);
+}
+
+ExportFontsScope::~ExportFontsScope() {
+    chart_->setTitleFont(title_);
+    chart_->legend()->setFont(legend_);
+    const auto axes = chart_->axes();
+    for (qsizetype i = 0; i < axes.size() && i < axes_.size(); ++i) {
+        axes[i]->setLabelsFont(axes_[i].first);
+        axes[i]->setTitleFont(axes_[i].second);
+    }
+}
+
 QByteArray withGenericFontFamilies(const QByteArray& svg) {
     static const QRegularExpression family(QStringLiteral("font-family=\"([^\"]*)\""));
     QString text = QString::fromUtf8(svg);

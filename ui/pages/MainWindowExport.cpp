@@ -42,6 +42,7 @@ void MainWindow::exportChart(const QString& path, int scale) {
             shown = results_->roundsChart()->chart();
         else if (tab && tab->isAncestorOf(results_->throughputChart()))
             shown = results_->throughputChart()->chart();
+        ExportFontsScope fonts(shown);  // the CLI's text (ReportExport.cpp), the screen's again after
         if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) exportChartSvg(shown, path, size, windowTitle());
         else exportChartPng(shown, path, size, scale);
         statusLabel_->say(tr("Wrote %1").arg(path));
