@@ -76,6 +76,10 @@ private slots:
         QCOMPARE(panel->seriesCombo()->count(), 2);
         QCOMPARE(panel->clientsCombo()->currentText(), QStringLiteral("4"));  // the highest first
         QCOMPARE(panel->againstCombo()->currentIndex(), 0);                   // none: A's own list
+        // Issue 61.8: the series shown is not offered against itself.
+        QCOMPARE(panel->againstCombo()->count(), 2);
+        QCOMPARE(panel->againstCombo()->itemText(1), QStringLiteral("B"));
+        QVERIFY(!panel->pairedBox()->isEnabled());
         QTableWidget* t = panel->table();
         QCOMPARE(t->rowCount(), 2);
         QCOMPARE(t->item(0, t->columnCount() - 1)->text(), QStringLiteral("UPDATE t SET x = x + $1 WHERE id = $2"));
@@ -90,6 +94,8 @@ private slots:
         QCOMPARE(t->item(0, 5)->text(), QStringLiteral("UPDATE t SET x = x + $1 WHERE id = $2"));
         QCOMPARE(t->item(0, 4)->text(), QStringLiteral("distinguishable"));
         QCOMPARE(t->item(1, 4)->text(), QStringLiteral("within run-to-run variation"));
+        QCOMPARE(panel->againstCombo()->findText(QStringLiteral("B")), -1);
+        QVERIFY(panel->pairedBox()->isEnabled());
         QString note = panel->note()->text();
         QVERIFY2(note.contains(QStringLiteral("Bonferroni over 2 statements")), qPrintable(note));
         QVERIFY2(note.contains(QStringLiteral("B at 4 clients: 1 of 4 runs have no statements")), qPrintable(note));

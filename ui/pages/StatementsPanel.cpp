@@ -97,8 +97,8 @@ void StatementsPanel::setData(std::vector<PointStatements> points, StatementText
     n.erase(std::unique(n.begin(), n.end()), n.end());
     for (int c : n) counts << QString::number(c);
     if (against_->count() == 0) against_->addItem(tr("(none)"));
+    seriesNames_ = series;
     offer(series_, series, 0);
-    offer(against_, series, 1);
     offer(clients_, counts, 0);
     refresh();
 }
@@ -114,6 +114,11 @@ void StatementsPanel::refresh() {
     table_->setRowCount(0);
     table_->setColumnCount(0);
     std::string series = series_->currentText().toStdString();
+    // "against" offers the other series only (issue 61.8: the series itself was offered, and
+    // picking it showed its own table with "Paired by round" enabled).
+    QStringList others = seriesNames_;
+    others.removeAll(series_->currentText());
+    offer(against_, others, 1);
     std::string against = against_->currentIndex() > 0 ? against_->currentText().toStdString() : std::string();
     paired_->setEnabled(!against.empty());
     int clients = clients_->currentText().toInt();

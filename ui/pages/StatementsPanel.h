@@ -49,6 +49,7 @@ private:
     QTableWidget* table_;
     QLabel* note_;
     std::vector<PointStatements> points_;
+    QStringList seriesNames_;  // the series that have statements, in the experiment's order
     StatementTexts texts_;
     PointAxis axis_ = PointAxis::Clients;
 };
