@@ -107,6 +107,26 @@ private slots:
         QCOMPARE(chart->seriesNames(), QStringList{QStringLiteral("B")});
     }
 
+    // Issue 61.7: after a sweep in the window (its counts arrive one by one, the first being 1)
+    // the tab stayed at 1 client; it shows the highest until the user picks a count.
+    void theHighestCountIsShownAsCountsArriveUntilTheUserPicksOne() {
+        TempDir dir("scalelab-distribution-growing");
+        std::string path = (dir.path() / "e.slab").string();
+        auto store = ExperimentStore::create(path);
+        store->saveRun(withLatencies(test::completedRun("A", 1, 1, 100, 0), 500, 1), {});
+        ResultsPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        QComboBox* clients = page.distributionClients();
+        QCOMPARE(clients->currentText(), QStringLiteral("1"));
+        store->saveRun(withLatencies(test::completedRun("A", 8, 1, 100, 1), 500, 3), {});
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        QCOMPARE(clients->currentText(), QStringLiteral("8"));
+        clients->setCurrentIndex(0);  // 1 is picked: kept from then on
+        store->saveRun(withLatencies(test::completedRun("A", 16, 1, 100, 2), 500, 3), {});
+        QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
+        QCOMPARE(clients->currentText(), QStringLiteral("1"));
+    }
+
     void theWindowExportsTheChartOnTheVisibleTab() {
         TempDir dir("scalelab-distribution");
         std::string path = (dir.path() / "e.slab").string();

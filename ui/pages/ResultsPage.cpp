@@ -131,7 +131,13 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     charts_->addTab(chartTab(tr("Clients"), latencyClients_, latencyChart_, latencyNote_), tr("Latency"));
     charts_->setTabToolTip(2, tr("Latency percentiles (p0 to p99.99 and the maximum) of each series at one client count: "
                                  "its rounds merged, each round pale behind"));
-    connect(latencyClients_, &QComboBox::currentIndexChanged, this, [this] { refreshDistribution(); });
+    // Until a count is picked, the highest is shown as the sweep adds counts (issue 61.7: after a
+    // sweep in the window the tab stayed at its first count, 1 client). The page's own updates
+    // of the list are made with its signals blocked, so this is a choice.
+    connect(latencyClients_, &QComboBox::currentIndexChanged, this, [this] {
+        latencyClientsChosen_ = true;
+        refreshDistribution();
+    });
     // A latency percentile of each round as box plots by clients: the rounds' own spread.
     roundsPercentile_ = new QComboBox;
     for (LatencyPercentile p : allLatencyPercentiles())
@@ -472,7 +478,7 @@ namespace scalelab::ui {
 
 void ResultsPage::refreshDistribution() {
     ViewRuns on = shownRuns();
-    int wanted = latencyClients_->currentData().toInt();
+    int wanted = latencyClientsChosen_ ? latencyClients_->currentData().toInt() : 0;  // 0: the highest
     DistributionData d;
     try {
         d = buildDistributionData(on.runs, on.order, on.view.drawn(on.order), wanted);

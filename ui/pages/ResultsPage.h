@@ -161,6 +161,7 @@ private:
     QLabel* roundsNote_;
     StatementsPanel* statements_;
     QComboBox* latencyClients_;
+    bool latencyClientsChosen_ = false;  // the user picked a count (else the highest is shown)
     QLabel* latencyNote_;
     QTableWidget* peak_;
     RunsTableModel* runs_;

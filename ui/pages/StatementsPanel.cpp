@@ -67,6 +67,9 @@ StatementsPanel::StatementsPanel(QWidget* parent) : QWidget(parent) {
     for (QComboBox* box : {series_, against_, clients_})
         connect(box, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
     connect(paired_, &QCheckBox::toggled, this, [this] { refresh(); });
+    // Until a count is picked, the highest is shown as a sweep adds counts (issue 61.7); offer()
+    // changes the list with the box's signals blocked, so this is a choice.
+    connect(clients_, &QComboBox::currentIndexChanged, this, [this] { clientsChosen_ = true; });
 }
 
 void StatementsPanel::offer(QComboBox* box, const QStringList& items, int firstFixed) {
@@ -78,6 +81,7 @@ void StatementsPanel::offer(QComboBox* box, const QStringList& items, int firstF
     while (box->count() > firstFixed) box->removeItem(box->count() - 1);
     box->addItems(items);
     int at = box->findText(chosen);
+    if (box == clients_ && !clientsChosen_) at = -1;  // the highest, until the user picks one
     box->setCurrentIndex(at >= 0 ? at : box == clients_ && box->count() > 0 ? box->count() - 1 : 0);
 }
 

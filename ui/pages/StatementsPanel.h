@@ -49,7 +49,8 @@ private:
     QTableWidget* table_;
     QLabel* note_;
     std::vector<PointStatements> points_;
-    QStringList seriesNames_;  // the series that have statements, in the experiment's order
+    QStringList seriesNames_;
+    bool clientsChosen_ = false;  // the user picked a count (else the highest is shown)  // the series that have statements, in the experiment's order
     StatementTexts texts_;
     PointAxis axis_ = PointAxis::Clients;
 };
