@@ -130,6 +130,10 @@ private slots:
         QVERIFY(ratioAxisFor(d).halfRange < std::log2(1.1));
         d.series[0].points = {{1, 1.01, 0.5, 1.03, 3, {}}};
         QCOMPARE(ratioAxisFor(d).halfRange, std::log2(1.25) * 1.08);
+        // Issue 61.11: bars to about 1.9 had no tick above 1.5.
+        d.series[0].points = {{1, 1.3, 0.9, 1.9, 3, {}}};
+        QVERIFY2(ratioAxisFor(d).ticks.last().at >= std::log2(1.75) - 1e-9,
+                 qPrintable(ratioAxisFor(d).ticks.last().label));
         d.series[0].points = {{1, 300, 200, 400, 3, {}}, {2, 0.01, 0, 0.02, 2, {}}};
         QVERIFY(ratioAxisFor(d).ticks.size() <= 9);
         QVERIFY(ratioAxisFor(d).halfRange >= std::log2(300));

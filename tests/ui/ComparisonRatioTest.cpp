@@ -22,6 +22,7 @@
 #include <QDoubleSpinBox>
 #include <QTableWidget>
 #include <QWheelEvent>
+#include <QHeaderView>
 #include <QLabel>
 #include <QTabWidget>
 #include <QApplication>
@@ -130,7 +131,7 @@ private slots:
         QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
         ComparisonPanel* panel = page.comparison();
         QTableWidget* table = panel->table();
-        QVERIFY(table->isColumnHidden(8));
+        QVERIFY(table->isColumnHidden(ColSame));
         QVERIFY(!panel->summary()->text().contains(QStringLiteral("the same as")));
 
         QWheelEvent wheel(QPointF(5, 5), panel->equivalenceBox()->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, 120),
@@ -139,15 +140,15 @@ private slots:
         QCOMPARE(panel->equivalenceBox()->value(), 0.0);
 
         panel->equivalenceBox()->setValue(5);
-        QVERIFY(!table->isColumnHidden(8));
-        QCOMPARE(table->horizontalHeaderItem(8)->text(), QStringLiteral("Same within \u00b15%"));
+        QVERIFY(!table->isColumnHidden(ColSame));
+        QCOMPARE(table->horizontalHeaderItem(ColSame)->text(), QStringLiteral("Same within \u00b15%"));
         QCOMPARE(table->rowCount(), 3);
-        for (int r = 0; r < 3; ++r) QCOMPARE(table->item(r, 8)->text(), QStringLiteral("yes"));
+        for (int r = 0; r < 3; ++r) QCOMPARE(table->item(r, ColSame)->text(), QStringLiteral("yes"));
         QVERIFY(panel->summary()->text().contains(QStringLiteral("B is the same as A within +/-5% at every client count")));
         QCOMPARE(panel->choice().equivalencePct, std::optional<double>(5.0));
 
         panel->equivalenceBox()->setValue(0);
-        QVERIFY(table->isColumnHidden(8));
+        QVERIFY(table->isColumnHidden(ColSame));
         QVERIFY(!panel->choice().equivalencePct);
     }
     // Issue 32.3: at a laptop's 1024x700 the Ratio tab's labels were all "...", its axis ran
@@ -212,8 +213,12 @@ private slots:
         QVERIFY(test::loadAndWait(page, QString::fromStdString(path)));
         QTableWidget* table = page.comparison()->table();
         QCOMPARE(table->rowCount(), 1);
-        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("too few runs to bound"));
-        QVERIFY(table->item(0, 4)->toolTip().contains(QStringLiteral("Runs/side says how many")));
+        QCOMPARE(table->item(0, ColInterval)->text(), QStringLiteral("too few runs to bound"));
+        // Issue 61.11: the raw p beside the adjusted one, and no row numbers to read as data.
+        QCOMPARE(table->horizontalHeaderItem(ColP)->text(), QStringLiteral("p"));
+        QVERIFY(!table->item(0, ColP)->text().isEmpty());
+        QVERIFY(table->verticalHeader()->isHidden());
+        QVERIFY(table->item(0, ColInterval)->toolTip().contains(QStringLiteral("Runs/side says how many")));
         QTableWidget* peaks = nullptr;
         for (auto* t : page.findChildren<QTableWidget*>())
             if (t->horizontalHeaderItem(1) && t->horizontalHeaderItem(1)->text() == QStringLiteral("Clients at peak")) peaks = t;
@@ -262,8 +267,8 @@ private slots:
         QCOMPARE(t->rowCount(), 3);
         QCOMPARE(t->item(2, 0)->text(), QStringLiteral("400"));
         page.metricCombo()->setCurrentIndex(page.metricCombo()->findData(QStringLiteral("latency_p95")));
-        QCOMPARE(t->item(2, 6)->text(), QStringLiteral("higher"));
-        QCOMPARE(t->item(0, 6)->text(), QStringLiteral("no difference"));
+        QCOMPARE(t->item(2, ColVerdict)->text(), QStringLiteral("higher"));
+        QCOMPARE(t->item(0, ColVerdict)->text(), QStringLiteral("no difference"));
         QLabel* summary = nullptr;
         for (auto* l : page.comparison()->findChildren<QLabel*>())
             if (l->text().contains(QStringLiteral("tps offered"))) summary = l;

@@ -12,7 +12,9 @@ namespace {
 constexpr double kMinHalfRange = 0.32192809488736235;  // log2(1.25)
 constexpr double kPadding = 1.08;
 // Ratios that read well, above 1; their reciprocals are the ticks below 1.
-constexpr double kLadder[] = {1.01, 1.02, 1.05, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100, 1000, 10000, 100000};
+// 1.75 and 2.5: an axis that ends just short of 2 or 3 has a tick near its end (issue 61.11:
+// error bars reached 1.9 above a last tick of 1.5).
+constexpr double kLadder[] = {1.01, 1.02, 1.05, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 5, 10, 20, 50, 100, 1000, 10000, 100000};
 constexpr size_t kMaxTicksPerSide = 4;
 
 } // namespace

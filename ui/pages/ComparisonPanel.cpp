@@ -53,11 +53,14 @@ ComparisonPanel::ComparisonPanel(QWidget* parent) : QWidget(parent) {
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::PlainText);  // series labels are the user's text, never markup
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    table_ = new QTableWidget(0, 9);
+    // The raw p beside the adjusted one, as the CLI and the HTML report have them (issue 61.11).
+    table_ = new QTableWidget(0, CompareColumns);
     table_->setHorizontalHeaderLabels({tr("Clients"), tr("Baseline mean"), tr("Compared mean"), tr("Change"),
-                                       tr("Change interval"), tr("p (adjusted)"), tr("Verdict"), tr("Runs/side for 5%"),
-                                       tr("Same within margin")});
-    table_->setColumnHidden(8, true);
+                                       tr("Change interval"), tr("p"), tr("p (adjusted)"), tr("Verdict"),
+                                       tr("Runs/side for 5%"), tr("Same within margin")});
+    table_->setColumnHidden(ColSame, true);
+    // No row numbers: 1-4 beside client counts 1, 2, 4, 8 read as data (issue 61.11).
+    table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     layout->addLayout(row);
     layout->addWidget(summary_);
@@ -151,10 +154,10 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
         const Comparison& c = p.comparison;
         int r = table_->rowCount();
         table_->insertRow(r);
-        table_->setItem(r, 0, readOnlyCell(QString::number(p.clients)));
-        table_->setItem(r, 1, readOnlyCell(QString::number(c.a.mean, 'f', 1)));
-        table_->setItem(r, 2, readOnlyCell(QString::number(c.b.mean, 'f', 1)));
-        table_->setItem(r, 3, readOnlyCell(c.percentChange ? signedPercent(*c.percentChange) : QStringLiteral("-")));
+        table_->setItem(r, ColX, readOnlyCell(QString::number(p.clients)));
+        table_->setItem(r, ColBaseline, readOnlyCell(QString::number(c.a.mean, 'f', 1)));
+        table_->setItem(r, ColCompared, readOnlyCell(QString::number(c.b.mean, 'f', 1)));
+        table_->setItem(r, ColChange, readOnlyCell(c.percentChange ? signedPercent(*c.percentChange) : QStringLiteral("-")));
         // An interval from -100% to +2e9% is not a number anyone can use: in words (issue 32.5).
         auto* interval = readOnlyCell(QString::fromStdString(changeIntervalText(p.simultaneousLow, p.simultaneousHigh)));
         if (p.simultaneousLow && !changeIntervalBounded(*p.simultaneousLow, *p.simultaneousHigh))
@@ -162,11 +165,12 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
                                     "nothing. More runs narrow it: Runs/side says how many.")
                                      .arg(signedPercent(*p.simultaneousLow), signedPercent(*p.simultaneousHigh))
                                      .arg(kUnboundedRatioSpan));
-        table_->setItem(r, 4, interval);
-        table_->setItem(r, 5, readOnlyCell(numberOrMissing(p.pAdjusted, 4)));
+        table_->setItem(r, ColInterval, interval);
+        table_->setItem(r, ColP, readOnlyCell(numberOrMissing(c.pValue, 4)));
+        table_->setItem(r, ColPAdjusted, readOnlyCell(numberOrMissing(p.pAdjusted, 4)));
         auto* verdict = readOnlyCell(QString::fromLatin1(pointCallName(p.call)));
         if (!p.why.empty()) verdict->setToolTip(plainToolTip(QString::fromStdString(p.why)));
-        table_->setItem(r, 6, verdict);
+        table_->setItem(r, ColVerdict, verdict);
         QString runsText = p.advice.runsForCurve ? QString::number(*p.advice.runsForCurve)
                        : p.advice.powerNow  ? QStringLiteral("> %1").arg(kMaxAdvisedRuns)
                                             : QStringLiteral("-");
@@ -174,12 +178,12 @@ void ComparisonPanel::refresh(const std::vector<RunRecord>& runs, const std::vec
             runsText = p.advice.runsForSingleSide
                        ? tr("%1 of the %2").arg(*p.advice.runsForSingleSide).arg(QString::fromStdString(c.singleRunSide))
                        : QStringLiteral("-");
-        table_->setItem(r, 7, readOnlyCell(runsText));
-        table_->setItem(r, 8, readOnlyCell(!p.equivalent ? QStringLiteral("-") : *p.equivalent ? tr("yes") : tr("not shown")));
+        table_->setItem(r, ColRuns, readOnlyCell(runsText));
+        table_->setItem(r, ColSame, readOnlyCell(!p.equivalent ? QStringLiteral("-") : *p.equivalent ? tr("yes") : tr("not shown")));
     }
-    table_->setColumnHidden(8, !v.options.equivalencePct);
+    table_->setColumnHidden(ColSame, !v.options.equivalencePct);
     if (v.options.equivalencePct)
-        table_->horizontalHeaderItem(8)->setText(tr("Same within \u00b1%1%").arg(*v.options.equivalencePct));
+        table_->horizontalHeaderItem(ColSame)->setText(tr("Same within \u00b1%1%").arg(*v.options.equivalencePct));
     // The same ratio chart as `export --ratio A B`, at the verdict's confidence.
     if (v.points.empty())
         return showRatio(tr("%1 and %2 have no %4 with completed runs of both%3.")

@@ -23,6 +23,10 @@ namespace scalelab::ui {
 
 class ScalingChartView;
 
+// The comparison table's columns; ColSame shows only with an equivalence margin.
+enum CompareColumn { ColX, ColBaseline, ColCompared, ColChange, ColInterval, ColP, ColPAdjusted, ColVerdict, ColRuns, ColSame,
+                     CompareColumns };
+
 class ComparisonPanel : public QWidget {
     Q_OBJECT
 public:
