@@ -55,6 +55,33 @@ class LivePageTest : public QObject {
 private slots:
     void initTestCase() { scalelab::test::startWithFreshSettings(); }
 
+    // Issue 61.4 and 61.14: idle, the page says what it is for; elapsed and time left move every
+    // second between progress reports; once the sweep ends the PU tiles show no figure.
+    void theClockRunsAndTheTilesClearWhenTheSweepEnds() {
+        LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QVERIFY(page.statusLabel()->text().contains(QStringLiteral("start one with Start sweep on the Setup page")));
+        page.startSweep();
+        page.setRunning(true);
+        SweepProgress p = at(1, SweepState::Running);
+        p.elapsedS = 10;
+        p.etaS = 100;
+        page.showProgress(p);
+        QVERIFY2(page.statusLabel()->text().contains(QStringLiteral("elapsed 0:00:10, about 0:01:40 left")),
+                 qPrintable(page.statusLabel()->text()));
+        QTRY_VERIFY2_WITH_TIMEOUT(page.statusLabel()->text().contains(QStringLiteral("elapsed 0:00:12")),
+                                  qPrintable(page.statusLabel()->text()), 5000);
+        QVERIFY(page.statusLabel()->text().contains(QStringLiteral("about 0:01:38 left")));
+        LoadSample s = sample(1, 100);
+        SystemSample sys;
+        sys.cpu.perPu = {{0, CpuUsage{}}, {1, CpuUsage{}}};
+        s.system = sys;
+        page.addSample(p, s);
+        QVERIFY(!page.puStrip()->busy().empty());
+        page.setRunning(false);
+        page.showFinished(QString());
+        QVERIFY(page.puStrip()->busy().empty());
+    }
+
     void aRetryOfTheSameRunStartsItsOwnTimeline() {
         LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
         page.showProgress(at(3, SweepState::Running));

@@ -32,7 +32,9 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     bar_ = new QProgressBar;
-    status_ = new QLabel(tr("No sweep running"));
+    // Idle, the page says what it is for (issue 61.14: six empty charts and no word).
+    status_ = new QLabel(tr("No sweep running: start one with Start sweep on the Setup page; each run is drawn here "
+                            "as it is measured"));
     status_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     // A long failure message wraps (and a long word is cut) instead of widening the page past
     // the window, which pushed Pause and Stop off-screen (issue 32.8).
@@ -123,6 +125,10 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     serverLogTimer_ = new QTimer(this);
     serverLogTimer_->setInterval(1000);
     connect(serverLogTimer_, &QTimer::timeout, this, &LivePage::readServerLog);
+    // Elapsed and time left move every second, not only when a run starts (issue 61.4).
+    connect(serverLogTimer_, &QTimer::timeout, this, [this] {
+        if (lastState_ && last_.total > 0) showStatus(last_, sinceProgress_.elapsed() / 1000.0);
+    });
     auto* side = new QWidget;
     side->setLayout(puBox);
     side->setMinimumWidth(180);
@@ -261,6 +267,11 @@ void LivePage::showProgress(const SweepProgress& p) {
     if (p.total == 0) return;
     bar_->setRange(0, std::max(1, p.total));
     bar_->setValue(p.done);
+    sinceProgress_.start();
+    showStatus(p, 0);
+}
+
+void LivePage::showStatus(const SweepProgress& p, double since) {
     // Pause takes effect between runs: until then the run goes on, and the status says so.
     QString shown = QString::fromLatin1(sweepStateName(p.state));
     QString state = paused_ && p.state != SweepState::Paused ? tr("%1; pausing after this run").arg(shown) : shown;
@@ -270,7 +281,7 @@ void LivePage::showProgress(const SweepProgress& p) {
                          .arg(QString::fromStdString(p.series))
                          .arg(QString::fromStdString(runPointText(p.clients, p.rate, p.scale)))
                          .arg(p.repetition)
-                         .arg(clock(p.elapsedS), clock(p.etaS), state));
+                         .arg(clock(p.elapsedS + since), clock(std::max(0.0, p.etaS - since)), state));
 }
 
 void LivePage::showFinished(const QString& error) {
@@ -278,6 +289,7 @@ void LivePage::showFinished(const QString& error) {
                      : lastState_ == SweepState::Stopped ? tr("The sweep was stopped; every finished run is in the file")
                                                : tr("The sweep finished"));
     lastState_.reset();
+    pus_->setBusy({});  // no run, no busy figure: the tiles go grey, not the last run's red
 }
 
 void LivePage::addSample(const SweepProgress& p, const LoadSample& s) {

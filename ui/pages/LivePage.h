@@ -7,6 +7,7 @@
 #include "sweep/SweepRunner.h"
 #include "topo/Topology.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <map>
@@ -75,12 +76,15 @@ signals:
     void stopRequested();
 
 private:
+    // The status line for `p`, `since` seconds after it came (elapsed up, time left down).
+    void showStatus(const SweepProgress& p, double since);
     Timeline timeline_;
     Timeline sweep_;
     double runStartX_ = 0;  // the current attempt's start on the sweep's axis
     int currentRun_ = -1;
     std::optional<SweepState> lastState_;  // none between sweeps
     SweepProgress last_;
+    QElapsedTimer sinceProgress_;  // since last_ came: the clock runs on between progress reports
     bool paused_ = false;
     QProgressBar* bar_;
     QLabel* status_;

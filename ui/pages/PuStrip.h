@@ -17,6 +17,7 @@ public:
     // Another machine's PUs (a metrics host's, docs/hosts.md); the values shown are cleared.
     void setMachine(const TopologyInfo& machine);
     const TopologyInfo& machine() const { return machine_; }
+    const std::map<int, double>& busy() const { return busy_; }  // empty: no figure (grey tiles)
     QSize sizeHint() const override;
 
 protected:

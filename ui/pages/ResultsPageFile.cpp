@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace scalelab::ui {
@@ -246,13 +247,16 @@ void ResultsPage::showRunDetail(int row) {
         [this, id = run.id, generation = generation_](std::vector<StoredSample> samples) {
             if (generation != generation_ || id != detailRun_) return;  // another run was selected meanwhile
             Timeline t;
+            double span = 0;  // the run's own length on the x axis (issue 61.14: 0-10 s for a 3 s run)
             for (const auto& s : samples) {
+                span = std::max(span, s.endS);
                 LoadSample ls;
                 ls.endS = s.endS;
                 ls.tps = s.tps;
                 ls.latency.p95Ms = s.latP95Ms;
                 t.add(ls);
             }
+            detail_->setSpan(std::ceil(span));
             detail_->refresh(t, 600);
             emit runShown(id);
         },
