@@ -22,7 +22,7 @@ std::string opt(const std::optional<double>& v, int decimals, const std::string&
     return v ? num(*v, decimals) + suffix : "&ndash;";
 }
 // An interval's lower end; one clamped at 0 says so (issue 32.5).
-std::string low(const PointSummary& s) {
+std::string htmlLow(const PointSummary& s) {
     return opt(s.ciLow, 2) + (s.ciLowClamped ? " <span class=\"meta\">(clamped at 0)</span>" : "");
 }
 std::string signedPct(double v) {
@@ -246,7 +246,7 @@ std::string htmlReport(const HtmlReportInput& in) {
         for (const auto& p : r.points) {
             const PointSummary& s = p.summary;
             t.row({htmlEscape(p.series), std::to_string(p.clients), std::to_string(s.n), num(s.mean, 2),
-                   s.n > 1 ? num(s.sd, 2) : "&ndash;", low(s), opt(s.ciHigh, 2), num(s.median, 2), num(s.min, 2),
+                   s.n > 1 ? num(s.sd, 2) : "&ndash;", htmlLow(s), opt(s.ciHigh, 2), num(s.median, 2), num(s.min, 2),
                    num(s.max, 2)});
         }
     }
@@ -320,7 +320,7 @@ std::string htmlReport(const HtmlReportInput& in) {
         Table t(out, {"Series", "Clients at peak", "Mean", "CI low", "CI high",
                       o.peakBaseline.empty() ? std::string("% of a baseline") : "% of " + o.peakBaseline});
         for (const auto& p : r.peaks)
-            t.row({htmlEscape(p.series), std::to_string(p.clients), num(p.at.mean, 2), low(p.at),
+            t.row({htmlEscape(p.series), std::to_string(p.clients), num(p.at.mean, 2), htmlLow(p.at),
                    opt(p.at.ciHigh, 2), opt(p.percentOfBaseline, 1, "%")});
     }
 
