@@ -3,6 +3,7 @@
 #include "metrics/ProcessCpu.h"
 #include "util/Error.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 #include <time.h>
 
@@ -111,17 +112,28 @@ MachineReading readMachine(const std::string& rootText, pid_t postmaster) {
 }
 
 std::string readProcFile(const std::string& path, std::string& why, bool absentIsFine) {
+    // open() and read(), not a stream: their errno is the reason said (EMFILE, EACCES, ...).
     why.clear();
-    std::ifstream in(path);
-    if (!in) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
         int error = errno;
         if (!(absentIsFine && error == ENOENT)) why = "cannot read " + path + ": " + std::strerror(error);
         return "";
     }
-    std::stringstream s;
-    s << in.rdbuf();
-    if (in.bad()) why = "cannot read " + path + ": " + std::strerror(errno);
-    return s.str();
+    std::string text;
+    char buf[8192];
+    for (;;) {
+        ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            why = "cannot read " + path + ": " + std::strerror(errno);
+            break;
+        }
+        if (n == 0) break;
+        text.append(buf, static_cast<size_t>(n));
+    }
+    ::close(fd);
+    return text;
 }
 
 std::vector<std::string> wholeDisks(const std::string& root) {
