@@ -61,7 +61,8 @@ public:
         line(p, buf);
     }
     void onRunFinished(const RunRecord& r) override {
-        ++(r.status == RunStatus::Completed ? completed : r.status == RunStatus::Failed ? failed : stopped);
+        if (r.status == RunStatus::Completed) ++completed;
+        if (r.status == RunStatus::Failed) ++failed;
         if (quiet_) return;
         if (tty_) std::fputc('\n', stderr);
         std::fprintf(stderr, "  %s, %s, round %d: %s, %s tps, p95 %s ms%s%s\n", terminalSafe(r.series).c_str(),
@@ -69,7 +70,7 @@ public:
                      r.error.empty() ? "" : ": ", terminalSafe(r.error).c_str());
     }
     // This sweep's runs (a resumed one's earlier runs are not counted), for its exit status.
-    int completed = 0, failed = 0, stopped = 0;
+    int completed = 0, failed = 0;
     void onNote(const std::string& s) override {
         if (tty_) std::fputc('\n', stderr);
         std::fprintf(stderr, "scalelab: %s\n", terminalSafe(s, true).c_str());

@@ -61,10 +61,12 @@ inline RunStatus statusOf(const std::string& text, int64_t runId, const std::str
 // A JSON column as stored: text that does not parse is damage, said with the file and the row
 // (a raw parser message names neither).
 inline nlohmann::json storedJson(const std::string& text, const std::string& where, const std::string& what) {
-    if (jsonDepth(text) > kMaxJsonDepth)
-        throw Error(where + " is damaged: " + what + " is JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
-                    " levels (ScaleLab's limit; nothing it writes comes near it)");
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    nlohmann::json j;
+    try {
+        j = parseJson(text, false);  // past the depth limit: Error "JSON nested deeper than ..."
+    } catch (const Error& e) {
+        throw Error(where + " is damaged: " + what + " is " + e.what());
+    }
     if (j.is_discarded()) throw Error(where + " is damaged: " + what + " is not JSON");
     return j;
 }

@@ -234,19 +234,24 @@ void MainWindow::startSweepInto(const QString& path) {
 // question to a server).
 void MainWindow::resumeExperiment(const QString& path, Answer then) {
     if (controller_->running()) return answer(then, tr("A sweep is running; stop it first"));
-    std::function<nlohmann::json()> read = [file = path.toStdString()] {
+    // What the plan runs besides its load is found here too: it reads the plan's script files.
+    struct StoredPlan {
+        nlohmann::json json;
+        std::vector<std::string> commands;
+    };
+    std::function<StoredPlan()> read = [file = path.toStdString()] {
         auto plan = ExperimentStore::open(file, true)->plan();
         if (!plan) throw Error(file + " holds no sweep plan (imported runs only): there is nothing to resume");
-        return plan->first;
+        return StoredPlan{plan->first, commandsOfPlan(parsePlan(plan->first))};
     };
-    files_->call<nlohmann::json>(
+    files_->call<StoredPlan>(
         std::move(read),
-        [this, path, then](nlohmann::json stored) {
+        [this, path, then](StoredPlan stored) {
             if (controller_->running()) return answer(then, tr("A sweep is running; stop it first"));
             try {
-                SweepPlan plan = parsePlan(stored);
-                setup_->setPlanJson(stored);  // shown on the Setup page, for reading
-                if (!acceptsCommandsOf(plan, path)) return answer(then, {});
+                SweepPlan plan = parsePlan(stored.json);
+                setup_->setPlanJson(stored.json);  // shown on the Setup page, for reading
+                if (!acceptsCommands(stored.commands, path)) return answer(then, {});
                 startSweep(plan, path);
                 answer(then, {});
             } catch (const std::exception& e) {
@@ -256,11 +261,11 @@ void MainWindow::resumeExperiment(const QString& path, Answer then) {
         [this, then](const QString& error) { answer(then, error); });
 }
 
-bool MainWindow::acceptsCommandsOf(const SweepPlan& plan, const QString& path) {
+bool MainWindow::acceptsCommands(const std::vector<std::string>& commands, const QString& path) {
     // A stored plan may have been written by anyone who could write the file or the store
     // (issue 60.1): what it would run besides the load is shown, and runs only when accepted.
     QStringList lines;
-    for (const auto& line : commandsOfPlan(plan)) lines << QString::fromStdString(line);
+    for (const auto& line : commands) lines << QString::fromStdString(line);
     if (lines.isEmpty()) return true;
     // All in the box's text, which alone is set plain: Qt guesses an informative text's format.
     QMessageBox ask(QMessageBox::Warning, tr("Resume"),

@@ -118,9 +118,9 @@ private:
     void rememberRecent(const QString& path);
     void finishExperimentFile(bool failed);
     void startSweep(const SweepPlan& plan, const QString& path);
-    // Shows what a stored plan runs besides its load (commandsOfPlan); true when it runs nothing
-    // of the kind or the user accepted it.
-    bool acceptsCommandsOf(const SweepPlan& plan, const QString& path);
+    // Shows what a stored plan runs besides its load (commandsOfPlan, found off the GUI thread);
+    // true when it runs nothing of the kind or the user accepted it.
+    bool acceptsCommands(const std::vector<std::string>& commands, const QString& path);
     void updateRecentMenu();
     void updateTitle();
 

@@ -22,10 +22,6 @@
 #include <iterator>
 
 namespace scalelab {
-namespace {
-std::string errorOf(const nlohmann::json& m) { return peerText(m["error"]); }
-} // namespace
-
 struct LoadCoordinator::Host {
     HostShare share;
     std::unique_ptr<PipedProcess> process;
@@ -139,7 +135,7 @@ void LoadCoordinator::measureClock(size_t host) {
         nlohmann::json m = lineOf(e);
         if (!m.contains("clock") || !m["clock"].is_object() || !m["clock"].contains("unix_ns") ||
             !m["clock"]["unix_ns"].is_number_integer())
-            hostFailed(host, m.contains("error") ? errorOf(m) : "answered the clock with " + e.line.substr(0, 200));
+            hostFailed(host, m.contains("error") ? peerText(m["error"]) : "answered the clock with " + e.line.substr(0, 200));
         r.hostNs = m["clock"]["unix_ns"].get<int64_t>();
         readings.push_back(r);
     }
@@ -215,7 +211,7 @@ LoadHostsResult LoadCoordinator::run(std::function<void(const LoadSample&)> obse
             hostFailed(e.host, "disconnected (exit status " + std::to_string(status) + ")" + (tail.empty() ? "" : ": " + tail));
         }
         nlohmann::json m = lineOf(e);
-        if (m.contains("error")) hostFailed(e.host, errorOf(m));
+        if (m.contains("error")) hostFailed(e.host, peerText(m["error"]));
         return m;
     };
     size_t ready = 0;
