@@ -15,7 +15,9 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QProcess>
 #include <QScreen>
 #include <QScrollArea>
@@ -164,6 +166,24 @@ private slots:
         QTRY_VERIFY(help->isActiveWindow());
         QVERIFY(xdotool({QStringLiteral("key"), QStringLiteral("Escape")}));
         QTRY_VERIFY(!help->isVisible());
+    }
+
+    // Issue 61.10: a number typed out of range is kept and said, never silently put back (a typed
+    // -5 in Duration became 20.00 s again with no word).
+    void aNegativeDurationTypedIsKeptAndSaid() {
+        SetupPage* setup = window_->setupPage();
+        QDoubleSpinBox* duration = setup->durationSpin();
+        area_->ensureWidgetVisible(duration, 10, 60);
+        QTest::qWait(50);
+        QVERIFY(click(duration));
+        QVERIFY(duration->hasFocus());
+        QVERIFY(xdotool({QStringLiteral("key"), QStringLiteral("ctrl+a")}));
+        QVERIFY(xdotool({QStringLiteral("type"), QStringLiteral("--"), QStringLiteral("-5")}));
+        QVERIFY(xdotool({QStringLiteral("key"), QStringLiteral("Tab")}));
+        QCOMPARE(duration->text(), QStringLiteral("-5.00 s"));
+        QVERIFY(!setup->startButton()->isEnabled());
+        QCOMPARE(setup->problemsLabel()->text(),
+                 QStringLiteral("Duration: must be a positive number of seconds (got -5)"));
     }
 
     // A field takes the wheel once the user clicked into it, as in a browser's form.

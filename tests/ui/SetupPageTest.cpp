@@ -98,6 +98,21 @@ private slots:
         QVERIFY(page.durationSpin()->palette().color(QPalette::Base) != QColor(0xfd, 0xec, 0xea));
     }
 
+    // Issue 61.10: a negative number stays in its field and the plan's rule says what is wrong
+    // (the spin boxes put the old value back without a word).
+    void aNegativeNumberIsKeptAndSaid() {
+        SetupPage page(machine_);
+        page.repetitionsSpin()->setValue(-2);
+        QCOMPARE(page.repetitionsSpin()->value(), -2);
+        QVERIFY(!page.startButton()->isEnabled());
+        QCOMPARE(page.problemsLabel()->text(), QStringLiteral("Repetitions: must be at least 1 (got -2)"));
+        page.repetitionsSpin()->setValue(2);
+        QVERIFY2(page.startButton()->isEnabled(), qPrintable(page.problemsLabel()->text()));
+        page.warmupSpin()->setValue(-1);
+        QVERIFY(!page.startButton()->isEnabled());
+        QVERIFY2(page.problemsLabel()->text().startsWith(QStringLiteral("Warm-up: ")), qPrintable(page.problemsLabel()->text()));
+    }
+
     // Issue 61.10: the thread count is only there to set with "fixed"; every series column says
     // what it takes.
     void theThreadCountIsEnabledOnlyForAFixedNumberAndColumnsExplainThemselves() {

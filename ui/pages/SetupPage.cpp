@@ -170,10 +170,13 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     rates_->setPlaceholderText(tr("empty: as fast as the server goes; or 500, 1000, 2000 tps (pgbench -R)"));
     rates_->setToolTip(tr("The rate the clients ask for, in transactions per second (pgbench -R), or a list or range "
                           "(500-4000 x2): an offered-load sweep, latency against the load asked for (docs/sweeps.md)"));
+    // The number fields take negative numbers too (issue 61.10): a spin box refuses what is out of
+    // its range without a word and puts the old value back, so a typed -5 became 20 s again. The
+    // plan's own rules say what is wrong, beside the field, as for any other mistake.
     threadsRule_ = new QComboBox;
     threadsRule_->addItems({tr("one per load-generator PU"), tr("one per client"), tr("fixed")});
     threadsFixed_ = new QSpinBox;
-    threadsFixed_->setRange(1, 1024);
+    threadsFixed_->setRange(-1024, 1024);
     threadsFixed_->setValue(2);
     auto* threadsRow = new QHBoxLayout;
     threadsRow->addWidget(threadsRule_);
@@ -181,21 +184,21 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     length_ = new QComboBox;
     length_->addItems({tr("timed (duration)"), tr("transactions per client")});
     transactions_ = new QSpinBox;
-    transactions_->setRange(0, 100000000);
+    transactions_->setRange(-100000000, 100000000);
     transactions_->setValue(10000);
     auto* lengthRow = new QHBoxLayout;
     lengthRow->addWidget(length_);
     lengthRow->addWidget(transactions_);
     duration_ = new QDoubleSpinBox;
-    duration_->setRange(0, 86400);
+    duration_->setRange(-86400, 86400);
     duration_->setValue(20);
     duration_->setSuffix(QStringLiteral(" s"));
     warmup_ = new QDoubleSpinBox;
-    warmup_->setRange(0, 3600);
+    warmup_->setRange(-3600, 3600);
     warmup_->setValue(5);
     warmup_->setSuffix(QStringLiteral(" s"));
     repetitions_ = new QSpinBox;
-    repetitions_->setRange(0, 1000);
+    repetitions_->setRange(-1000, 1000);
     repetitions_->setValue(3);
     order_ = new QComboBox;
     order_->addItems({QStringLiteral("interleaved"), QStringLiteral("sequential")});

@@ -215,7 +215,7 @@ nlohmann::json SetupPage::planFromForm() const {
     }
     if (length_->currentIndex() == 0) {
         j["duration"] = duration_->value();
-        if (warmup_->value() > 0) j["warmup"] = warmup_->value();
+        if (warmup_->value() != 0) j["warmup"] = warmup_->value();
     } else {
         j["transactions"] = transactions_->value();
     }
