@@ -47,17 +47,26 @@ std::string inlineSvg(const std::string& svg, const std::string& prefix) {
     return out;
 }
 
+// A table; one made with `cards` becomes a card per row on a phone (each cell with its
+// column's name), so its last columns are not off the screen's edge (issue 61.6).
 struct Table {
     std::string& out;
-    explicit Table(std::string& o, const std::vector<std::string>& headings) : out(o) {
-        out += "<table>\n<thead><tr>";
-        for (const auto& h : headings) out += "<th>" + htmlEscape(h) + "</th>";
+    std::vector<std::string> labels;  // escaped headings, for the cells' data-label
+    bool cards;
+    Table(std::string& o, const std::vector<std::string>& headings, bool asCards = false) : out(o), cards(asCards) {
+        out += cards ? "<table class=\"cards\">\n<thead><tr>" : "<table>\n<thead><tr>";
+        for (const auto& h : headings) {
+            labels.push_back(htmlEscape(h));
+            out += "<th>" + labels.back() + "</th>";
+        }
         out += "</tr></thead>\n<tbody>\n";
     }
     // Cells are HTML already (numbers, escaped text).
     void row(const std::vector<std::string>& cells, const std::string& cls = "") {
         out += cls.empty() ? "<tr>" : "<tr class=\"" + cls + "\">";
-        for (const auto& c : cells) out += "<td>" + c + "</td>";
+        for (size_t i = 0; i < cells.size(); ++i)
+            out += cards && i < labels.size() ? "<td data-label=\"" + labels[i] + "\">" + cells[i] + "</td>"
+                                              : "<td>" + cells[i] + "</td>";
         out += "</tr>\n";
     }
     ~Table() { out += "</tbody>\n</table>\n"; }
@@ -68,8 +77,9 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; 
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
 h3 { font-size: 1.05em; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
-/* On a phone a wide table scrolls by itself; the page and its charts keep the screen's width. */
-table { display: block; max-width: 100%; overflow-x: auto; }
+/* On a phone a wide table scrolls by itself; the page and its charts keep the screen's width. A
+   table is as wide as its columns, not a full-width frame around them (issue 61.6). */
+table { display: block; width: max-content; max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; vertical-align: top; }
 th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }
 table.overview td { text-align: left; } table.overview td:first-child { white-space: nowrap; }
@@ -78,8 +88,22 @@ pre { margin: 0; white-space: pre-wrap; font-size: 0.95em; }
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
 .note { background: #fffbe6; border-left: 4px solid #e6c200; padding: 0.5em 1em; white-space: pre-wrap; }
 .meta { color: #666; font-size: 0.9em; }
+/* Each chart is drawn twice, for a wide page and for a phone's, so that its text reads at about
+   12 px on both (one drawing shrunk to a phone had 5 px text). */
+.narrow { display: none; }
+/* On a phone: the narrow charts, and a comparison table as one card per row, each cell with its
+   column's name, so that the verdict is on the screen. */
+@media (max-width: 640px) {
+  .narrow { display: block; } .wide { display: none; }
+  table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: auto; }
+  table.cards thead { display: none; }
+  table.cards tr { border: 1px solid #ccc; margin-bottom: 0.6em; }
+  table.cards td { border: none; border-bottom: 1px solid #eee; text-align: right; }
+  table.cards td::before { content: attr(data-label); float: left; margin-right: 1em; font-weight: bold; text-align: left; }
+}
 /* Printed (or saved as PDF): a chart or a table is not cut between two pages, nor at the edge. */
 @media print { body { max-width: none; margin: 0; } figure, table, tr { break-inside: avoid; }
+  .narrow { display: none; } .wide { display: block; }
   table { display: table; overflow: visible; font-size: 0.8em; } }
 )css";
 
@@ -135,12 +159,12 @@ std::string statementCell(const StatementTexts& texts, const std::string& id) {
 void statementsSection(std::string& out, const HtmlReportInput& in) {
     out += "<h2>Statements</h2>\n";
     if (in.statementComparisons.empty() && in.topStatements.empty()) {
-        out += "<p>No run recorded what the server ran";
-        if (!in.statementsMissing.empty()) {
-            out += ": ";
-            for (size_t i = 0; i < in.statementsMissing.size(); ++i) out += (i ? "; " : "") + htmlEscape(in.statementsMissing[i]);
-        }
-        out += ".</p>\n";
+        // Each point's reason on a line of its own (each is a sentence: joined with "; " they
+        // ran together and ended in "..").
+        out += in.statementsMissing.empty() ? "<p>No run recorded what the server ran.</p>\n"
+                                            : "<p>No run recorded what the server ran:</p>\n<ul>\n";
+        for (const auto& why : in.statementsMissing) out += "<li>" + htmlEscape(why) + "</li>\n";
+        if (!in.statementsMissing.empty()) out += "</ul>\n";
         return;
     }
     for (const auto& c : in.statementComparisons) {
@@ -150,7 +174,7 @@ void statementsSection(std::string& out, const HtmlReportInput& in) {
                           num(c.confidence * 100, 2) + "% (Bonferroni over " + std::to_string(c.changes.size()) +
                           " statements).") +
                "</p>\n";
-        Table t(out, {"Statement", c.baseline + " mean ms", c.candidate + " mean ms", "Change", "Change interval", "Verdict"});
+        Table t(out, {"Statement", c.baseline + " mean ms", c.candidate + " mean ms", "Change", "Change interval", "Verdict"}, true);
         int shown = 0;
         for (const auto& ch : c.changes) {
             if (shown++ >= 15) break;
@@ -224,7 +248,7 @@ std::string htmlReport(const HtmlReportInput& in) {
     const StatsReport& r = in.report;
     const ReportOptions& o = r.options;
     const std::string metric = runMetricName(o.metric), level = confidenceLabel(o.confidence);
-    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ScaleLab: " +
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>ScaleLab: " +
                       htmlEscape(in.title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
     out += "<h1>" + htmlEscape(in.title) + "</h1>\n<p class=\"meta\">Report written by ScaleLab " +
            htmlEscape(scalelabVersion()) + " at " + htmlEscape(in.generatedAt) + ". Charts: " + htmlEscape(in.view) +
@@ -235,7 +259,12 @@ std::string htmlReport(const HtmlReportInput& in) {
     out += "<h2>Charts</h2>\n";
     for (size_t i = 0; i < in.charts.size(); ++i) {
         const HtmlChart& c = in.charts[i];
-        out += "<figure>\n" + inlineSvg(c.svg, "chart" + std::to_string(i + 1) + "-") + "\n<figcaption>" + htmlEscape(c.caption) + "</figcaption>\n</figure>\n";
+        const std::string id = "chart" + std::to_string(i + 1);
+        std::string drawings = c.narrowSvg.empty()
+                                   ? inlineSvg(c.svg, id + "-")
+                                   : "<div class=\"wide\">" + inlineSvg(c.svg, id + "-") + "</div>\n<div class=\"narrow\">" +
+                                         inlineSvg(c.narrowSvg, id + "n-") + "</div>";
+        out += "<figure>\n" + drawings + "\n<figcaption>" + htmlEscape(c.caption) + "</figcaption>\n</figure>\n";
     }
 
     out += "<h2>Points</h2>\n<p>" + htmlEscape(metric + " (" + runMetricUnit(o.metric) + "), mean with " + level +
@@ -270,7 +299,7 @@ std::string htmlReport(const HtmlReportInput& in) {
                                       "p", "p adjusted", "Verdict", "Runs/side"};
         const std::optional<double>& margin = v.options.equivalencePct;
         if (margin) head.push_back("Same within ±" + num(*margin, 1) + "%");
-        Table t(out, head);
+        Table t(out, head, true);
         for (const auto& p : v.points) {
             const Comparison& c = p.comparison;
             std::string runs = !c.singleRunSide.empty()
@@ -282,7 +311,7 @@ std::string htmlReport(const HtmlReportInput& in) {
             std::vector<std::string> row{
                 std::to_string(p.clients), num(c.a.mean, 2), num(c.b.mean, 2),
                 c.percentChange ? signedPct(*c.percentChange) : "&ndash;",
-                p.simultaneousLow ? htmlEscape(changeIntervalText(p.simultaneousLow, p.simultaneousHigh)) : "&ndash;",
+                p.simultaneousLow ? noWrap(changeIntervalText(p.simultaneousLow, p.simultaneousHigh)) : "&ndash;",
                 opt(c.pValue, 4), opt(p.pAdjusted, 4), htmlEscape(pointCallName(p.call)), runs};
             if (margin) row.push_back(!p.equivalent ? "&ndash;" : *p.equivalent ? "yes" : "not shown");
             t.row(row);

@@ -15,7 +15,8 @@ namespace scalelab {
 
 struct HtmlChart {
     std::string caption;
-    std::string svg;  // an SVG document (its XML prolog is dropped when inlined)
+    std::string svg;        // an SVG document (its XML prolog is dropped when inlined)
+    std::string narrowSvg;  // the same drawn for a phone's width, shown there instead; may be empty
 };
 
 struct HtmlReportInput {

@@ -6,12 +6,20 @@
 // (tests/ui/CMakeLists.txt); it fails, never skips, without the xcb platform, a display or
 // xdotool.
 #include "FreshSettings.h"
+#include "OpenAndWait.h"
+#include "RunRecords.h"
 
+#include "charts/ScalingChartView.h"
 #include "pages/MainWindow.h"
+#include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
+#include "store/ExperimentStore.h"
+#include "util/TempDir.h"
 
 #include <QAbstractSpinBox>
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QDialog>
 #include <QDoubleSpinBox>
@@ -25,9 +33,12 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QScatterSeries>
 #include <QTableWidget>
+#include <QToolTip>
 #include <QtTest>
 
+using namespace scalelab;
 using namespace scalelab::ui;
 
 namespace {
@@ -184,6 +195,68 @@ private slots:
         QVERIFY(!setup->startButton()->isEnabled());
         QCOMPARE(setup->problemsLabel()->text(),
                  QStringLiteral("Duration: must be a positive number of seconds (got -5)"));
+    }
+
+    // Issue 61.5: on a laptop's screen the Comparison table shows every row of a four-count
+    // comparison (at 1366x768 two rows sat under an empty band; at 1024x700 only the header), and
+    // hovering a point of the scaling chart moves nothing (its figures took three lines under the
+    // chart and pushed the lower half down, away from the pointer).
+    void theResultsFitALaptopAndHoveringMovesNothing() {
+        TempDir dir("scalelab-real-input");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            int64_t index = 0;
+            for (int rep = 1; rep <= 3; ++rep)
+                for (int clients : {1, 2, 4, 8}) {
+                    double wiggle = 1 + 0.02 * (rep - 2);
+                    store->saveRun(test::completedRun("A", clients, rep, 1000 * clients * wiggle, index++), {});
+                    store->saveRun(test::completedRun("B", clients, rep, 1100 * clients * wiggle, index++), {});
+                }
+        }
+        QVERIFY(test::openAndWait(*window_, QString::fromStdString(path)));
+        ResultsPage* results = window_->resultsPage();
+        window_->showPage(results);
+        QTest::qWait(300);
+        QTableWidget* table = results->comparisonTable();
+        QScrollArea* page = window_->pageArea(window_->tabs()->currentIndex());
+        QVERIFY(page);
+        QVERIFY2(!page->verticalScrollBar()->isVisible(),
+                 qPrintable(QStringLiteral("the page is %1 px high in a %2 px window area")
+                                .arg(page->widget()->minimumSizeHint().height()).arg(page->viewport()->height())));
+        QCOMPARE(table->rowCount(), 4);
+        QVERIFY(table->isVisible());
+        for (int row = 0; row < table->rowCount(); ++row) {
+            QRect cell = table->visualRect(table->model()->index(row, 0));
+            QVERIFY2(table->viewport()->rect().contains(cell),
+                     qPrintable(QStringLiteral("row %1 of the comparison is at y %2..%3 in a %4 px high table")
+                                    .arg(row + 1).arg(cell.top()).arg(cell.bottom()).arg(table->viewport()->height())));
+        }
+
+        // The pointer over the point of A at 4 clients, through the X server.
+        ScalingChartView* view = results->chart();
+        auto* chartView = view->findChild<QChartView*>();
+        QVERIFY(chartView);
+        QChart* chart = view->chart();
+        QScatterSeries* dots = nullptr;
+        for (QAbstractSeries* series : chart->series())  // A's points: the first series' dots
+            if (auto* d = qobject_cast<QScatterSeries*>(series); d && !dots) dots = d;
+        QVERIFY(dots);
+        QPointF point;
+        for (const QPointF& p : dots->points())
+            if (p.x() == 4) point = p;
+        QPoint local = chartView->mapFromScene(chart->mapToScene(chart->mapToPosition(point, dots)));
+        QPoint global = chartView->viewport()->mapToGlobal(local);
+        QPoint tableBefore = table->mapToGlobal(QPoint(0, 0));
+        QRect chartBefore = QRect(view->mapToGlobal(QPoint(0, 0)), view->size());
+        QVERIFY(xdotool({QStringLiteral("mousemove"), QString::number(global.x()), QString::number(global.y())}));
+        QTRY_VERIFY2(QToolTip::isVisible(), "no figures shown over the point");
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("4 clients")), qPrintable(QToolTip::text()));
+        QTest::qWait(200);
+        QCOMPARE(table->mapToGlobal(QPoint(0, 0)), tableBefore);
+        QCOMPARE(QRect(view->mapToGlobal(QPoint(0, 0)), view->size()), chartBefore);
+        QVERIFY(xdotool({QStringLiteral("mousemove"), QString::number(global.x()), QString::number(global.y() + 60)}));
+        QTRY_VERIFY(!QToolTip::isVisible());
     }
 
     // A field takes the wheel once the user clicked into it, as in a browser's form.

@@ -3,7 +3,9 @@
 # a small experiment with every host name resolving nowhere; no console error, no request of
 # any kind (the report is one file); every chart is drawn, inside the screen, at 1366 px and at
 # a 390 px phone width (the report in an iframe that wide), and the page itself does not scroll
-# sideways there; printing to PDF works. Screenshots at both widths are left in
+# sideways there; chart text is at least 11 px high on the screen at both widths; every cell of
+# the comparison table is on the screen at 390 px; at 1366 px no table is a wider frame than its
+# rows (issue 61.6); printing to PDF works. Screenshots at both widths are left in
 # report-screenshots/ beside the test (ctest's working directory) for whoever changes the report.
 # Needs Debian's chromium (scripts/install-deps installs it): missing, the test skips, except
 # under CI=true.
@@ -44,9 +46,24 @@ for width in (1366, 390):
 const frame = document.getElementById('r');
 frame.addEventListener('load', () => {{
   const d = frame.contentDocument, w = frame.contentWindow, out = [];
-  d.querySelectorAll('figure svg').forEach((s, i) => {{
+  // The charts shown at this width (each is drawn for a wide page and for a phone), and the
+  // median height of their text on the screen.
+  [...d.querySelectorAll('figure svg')].filter(s => s.getBoundingClientRect().width > 0).forEach((s, i) => {{
     const b = s.getBoundingClientRect();
+    const h = [...s.querySelectorAll('text')].filter(t => t.textContent.trim())
+                .map(t => t.getBoundingClientRect().height).sort((x, y) => x - y);
     out.push(`chart ${{i}} ${{Math.round(b.left)}} ${{Math.round(b.right)}} ${{Math.round(b.width)}} ${{Math.round(b.height)}}`);
+    out.push(`text ${{i}} ${{h.length ? h[Math.floor(h.length / 2)].toFixed(1) : 0}}`);
+  }});
+  // Each cell of a comparison table (its verdict above all) inside the screen.
+  d.querySelectorAll('table.cards td').forEach((c, i) => {{
+    const b = c.getBoundingClientRect();
+    out.push(`cell ${{i}} ${{Math.round(b.left)}} ${{Math.round(b.right)}}`);
+  }});
+  // A table's frame as wide as its rows, not the page's width with empty space in it.
+  d.querySelectorAll('table').forEach((t, i) => {{
+    const r = t.querySelector('tr');
+    if (r) out.push(`table ${{i}} ${{Math.round(t.getBoundingClientRect().width)}} ${{Math.round(r.getBoundingClientRect().width)}}`);
   }});
   out.push(`page ${{w.innerWidth}} ${{d.documentElement.scrollWidth}}`);
   out.push(`requests ${{w.performance.getEntriesByType('resource').length}}`);
@@ -65,6 +82,20 @@ for width in 1366 390; do
     ((left >= 0 && right <= width)) || fail "$width px: chart $i runs off the screen ($left..$right)"
     ((cw >= (width < 1200 ? width : 1200) / 2)) || fail "$width px: chart $i is only $cw px wide"
   done < <(grep '^chart ' <<<"$probe")
+  # Chart text reads on a phone too (issue 61.6: the wide drawing shrunk to 390 px had 5 px text).
+  while read -r _ i height; do
+    awk -v h="$height" 'BEGIN { exit !(h >= 11) }' || fail "$width px: chart $i's text is $height px high"
+  done < <(grep '^text ' <<<"$probe")
+  cells=$(grep -c '^cell ' <<<"$probe")
+  ((cells >= 1)) || fail "$width px: no comparison table"
+  while read -r _ i left right; do
+    ((left >= 0 && right <= width)) || fail "$width px: comparison cell $i runs off the screen ($left..$right)"
+  done < <(grep '^cell ' <<<"$probe")
+  if ((width > 1000)); then
+    while read -r _ i tw rw; do
+      ((tw <= rw + 4)) || fail "$width px: table $i is a ${tw} px frame around ${rw} px rows"
+    done < <(grep '^table ' <<<"$probe")
+  fi
   read -r _ inner scroll < <(grep '^page ' <<<"$probe")
   ((scroll <= inner)) || fail "$width px: the page scrolls sideways ($scroll px in $inner)"
   grep -qx 'requests 0' <<<"$probe" || fail "$width px: the report made requests: $probe"

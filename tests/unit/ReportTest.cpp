@@ -282,8 +282,10 @@ TEST(HtmlReport, IsOneSelfContainedFileWithEveryPartEscaped) {
     in.runs = runs;
     in.overview = {{"Machine", "Topology", "1 package, 2 cores"}, {"Plan", "JSON", "{\n  \"a\": 1\n}"}};
     in.charts = {{"tps", "<?xml version=\"1.0\"?>\n<svg viewBox=\"0 0 10 10\"><defs><linearGradient id=\"gradient1\"/></defs>"
-                         "<rect fill=\"url(#gradient1)\"/></svg>"},
-                 {"p95", "<svg><linearGradient id=\"gradient1\"/><rect fill=\"url(#gradient1)\"/></svg>"}};
+                         "<rect fill=\"url(#gradient1)\"/></svg>",
+                 ""},
+                 {"p95", "<svg><linearGradient id=\"gradient1\"/><rect fill=\"url(#gradient1)\"/></svg>",
+                  "<svg><linearGradient id=\"gradient1\"/><rect width=\"4\" fill=\"url(#gradient1)\"/></svg>"}};
     std::string html = htmlReport(in);
 
     EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
@@ -305,9 +307,33 @@ TEST(HtmlReport, IsOneSelfContainedFileWithEveryPartEscaped) {
     EXPECT_NE(html.find("id=\"chart1-gradient1\""), std::string::npos);
     EXPECT_NE(html.find("url(#chart2-gradient1)"), std::string::npos);
     EXPECT_EQ(html.find("id=\"gradient1\""), std::string::npos);
+    // A chart drawn for a phone too: both inline, each shown at its width, with ids of its own.
+    EXPECT_EQ(html.find("<div class=\"narrow\"><svg viewBox"), std::string::npos) << "chart 1 has no phone drawing";
+    EXPECT_NE(html.find("<div class=\"wide\"><svg><linearGradient id=\"chart2-gradient1\"/>"), std::string::npos);
+    EXPECT_NE(html.find("<div class=\"narrow\"><svg><linearGradient id=\"chart2n-gradient1\"/><rect width=\"4\" "
+                        "fill=\"url(#chart2n-gradient1)\"/>"),
+              std::string::npos);
+    EXPECT_NE(html.find("@media (max-width: 640px)"), std::string::npos);
+    EXPECT_NE(html.find("<meta name=\"viewport\""), std::string::npos);
+    // The comparison table becomes cards on a phone: each cell carries its column's name.
+    EXPECT_NE(html.find("<table class=\"cards\">\n<thead><tr><th>Clients</th><th>A mean</th>"), std::string::npos);
+    EXPECT_NE(html.find("<td data-label=\"Verdict\">"), std::string::npos);
     // B at 16 clients, one run: no interval, shown as a dash.
     EXPECT_NE(html.find("<td>16</td><td>1</td><td>1500.00</td><td>&ndash;</td><td>&ndash;</td><td>&ndash;</td>"),
               std::string::npos);
+}
+
+// Why no point has statements: one reason per line, each its own sentence (joined, they read
+// "...was not read)).").
+TEST(HtmlReport, SaysWhyNoRunHasStatementsOnePointPerLine) {
+    HtmlReportInput in;
+    in.title = "e.slab";
+    in.statementsMissing = {"A at 2 clients: 1 run without statements (not read).", "B at 8 clients: 2 runs without statements (reset)."};
+    std::string html = htmlReport(in);
+    EXPECT_NE(html.find("<p>No run recorded what the server ran:</p>\n<ul>\n<li>A at 2 clients: 1 run without statements "
+                        "(not read).</li>\n<li>B at 8 clients: 2 runs without statements (reset).</li>\n</ul>"),
+              std::string::npos);
+    EXPECT_EQ(html.find(").."), std::string::npos);
 }
 
 // A machine whose SMT was switched off in the kernel when the sweep began: present, not online.

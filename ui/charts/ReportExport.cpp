@@ -21,6 +21,23 @@ namespace scalelab::ui {
 namespace {
 
 constexpr int kReportChartText = 15;  // px in a 1000 px wide chart
+// Drawn at about the width the page shows it (the body is at most 1200 px wide), with text
+// that reads at 12-16 px there, also on a 1024-wide screen (issue 32.4); and again for a phone
+// (390 px, less the page's margins), whose text reads at about 11-12 px there (issue 61.6: the
+// wide drawing shrunk to a phone had 5 px text).
+const QSize kReportChartSize(1000, 600);
+const QSize kPhoneChartSize(400, 380);
+constexpr int kPhoneChartText = 13;
+
+// `chart` as the report shows it: at the page's width and at a phone's.
+HtmlChart reportChart(std::string caption, QChart* chart, const std::string& title) {
+    HtmlChart out{std::move(caption), {}, {}};
+    useExportFonts(chart, kReportChartText);
+    out.svg = chartSvg(chart, kReportChartSize, QString::fromStdString(title)).toStdString();
+    useExportFonts(chart, kPhoneChartText);
+    out.narrowSvg = chartSvg(chart, kPhoneChartSize, QString::fromStdString(title)).toStdString();
+    return out;
+}
 
 void checkSeries(const ScalingView& view, const std::vector<std::string>& order, const std::string& experiment) {
     for (const QString& s : view.series)
@@ -185,28 +202,24 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& asked, con
     in.runs = files.runs.runs;
     in.statementTexts = c.statementTexts;
     addStatements(in, c.runs, view.drawn(c.order));  // the series the report's tables are of
-    // Drawn at about the width the page shows it (the body is at most 1200 px wide), with text
-    // that reads at 12-16 px there, also on a 1024-wide screen (issue 32.4).
-    const QSize size(1000, 600);
-    auto chartOf = [&](const ScalingView& v) {
+    auto chartOf = [&](std::string caption, const ScalingView& v) {
         ScalingChart chart;
         drawRuns(c, v, chart, experiment);
-        useExportFonts(&chart, kReportChartText);
-        return chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString();
+        return reportChart(std::move(caption), &chart, in.title);
     };
     std::string machines = view.metric == RunMetric::CpuBusy ? metricsMachinesOf(c.runs) : std::string();
-    in.charts.push_back({std::string(runMetricLabel(view.metric)) + (machines.empty() ? "" : " of " + machines) + " " +
-                             byAxis(view.axis) + ": " + in.view,
-                         chartOf(view)});
+    in.charts.push_back(chartOf(std::string(runMetricLabel(view.metric)) + (machines.empty() ? "" : " of " + machines) + " " +
+                                    byAxis(view.axis) + ": " + in.view,
+                                view));
     auto present = metricsPresent(c.runs);
     if (isThroughputMetric(view.metric) &&
         std::find(present.begin(), present.end(), RunMetric::LatencyP95) != present.end()) {
         ScalingView latency = view;
         latency.metric = RunMetric::LatencyP95;
         latency.usl = false;
-        in.charts.push_back({std::string(runMetricLabel(RunMetric::LatencyP95)) + " " + byAxis(view.axis) + ": " +
-                                 latency.describe().toStdString(),
-                             chartOf(latency)});
+        in.charts.push_back(chartOf(std::string(runMetricLabel(RunMetric::LatencyP95)) + " " + byAxis(view.axis) + ": " +
+                                        latency.describe().toStdString(),
+                                    latency));
     }
     {
         // How far apart the rounds were: each run's p99 as a box per series and client count.
@@ -215,9 +228,9 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& asked, con
         if (!rounds.clientCounts.isEmpty()) {
             BoxPlotChart chart;
             chart.setData(rounds);
-            useExportFonts(&chart, kReportChartText);
-            in.charts.push_back({"p99 latency of each round " + byAxis(view.axis) + ", box plots: " + rounds.note.toStdString(),
-                                 chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
+            in.charts.push_back(reportChart("p99 latency of each round " + byAxis(view.axis) + ", box plots: " +
+                                                rounds.note.toStdString(),
+                                            &chart, in.title));
         }
     }
     {
@@ -228,9 +241,7 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& asked, con
         if (!lt.curves.isEmpty()) {
             LatencyThroughputChart chart;
             chart.setData(lt, false);
-            useExportFonts(&chart, kReportChartText);
-            in.charts.push_back({"p99 latency against achieved tps: " + lt.note.toStdString(),
-                                 chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
+            in.charts.push_back(reportChart("p99 latency against achieved tps: " + lt.note.toStdString(), &chart, in.title));
         }
     }
     if (in.report.verdict && !in.report.verdict->points.empty()) {
@@ -241,10 +252,10 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& asked, con
         try {
             ScalingChart chart;
             drawRatios(c, view, ratio, chart);
-            useExportFonts(&chart, kReportChartText);
-            in.charts.push_back({std::string(runMetricLabel(view.metric)) + " ratio " + o.candidate + " / " + o.baseline +
-                                     " " + byAxis(view.axis) + " (" + (o.paired ? "paired by round" : "Welch") + ")",
-                                 chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
+            in.charts.push_back(reportChart(std::string(runMetricLabel(view.metric)) + " ratio " + o.candidate + " / " +
+                                                o.baseline + " " + byAxis(view.axis) + " (" +
+                                                (o.paired ? "paired by round" : "Welch") + ")",
+                                            &chart, in.title));
         } catch (const Error&) {
         }
         // Each compared client count's latency distribution: the two series' rounds merged.
@@ -254,10 +265,10 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& asked, con
             if (d.clients != p.clients || d.series.size() < 2) continue;  // a side without histograms
             DistributionChart chart;
             chart.setData(d);
-            useExportFonts(&chart, kReportChartText);
-            in.charts.push_back({"latency distribution at " + pointText(view.axis, p.clients) + ": " +
-                                     o.candidate + " against " + o.baseline + " (rounds merged, each round pale behind)",
-                                 chartSvg(&chart, size, QString::fromStdString(in.title)).toStdString()});
+            in.charts.push_back(reportChart("latency distribution at " + pointText(view.axis, p.clients) + ": " +
+                                                o.candidate + " against " + o.baseline +
+                                                " (rounds merged, each round pale behind)",
+                                            &chart, in.title));
         }
     }
     writeFileAtomically(output, htmlReport(in));  // whole or not at all

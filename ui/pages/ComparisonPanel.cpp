@@ -61,7 +61,12 @@ ComparisonPanel::ComparisonPanel(QWidget* parent) : QWidget(parent) {
     table_->setColumnHidden(ColSame, true);
     // No row numbers: 1-4 beside client counts 1, 2, 4, 8 read as data (issue 61.11).
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Rows of one line, columns as wide as their figures: at 1024 px equal columns broke the
+    // interval over two lines, and the style's 30 px rows left room for two rows on a laptop
+    // (issue 61.5).
+    table_->setWordWrap(false);
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     layout->addLayout(row);
     layout->addWidget(summary_);
     layout->addWidget(table_, 1);

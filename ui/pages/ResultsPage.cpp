@@ -22,7 +22,9 @@
 #include <QMenu>
 #include <QToolButton>
 #include <QSortFilterProxyModel>
+#include <QCursor>
 #include <QSplitter>
+#include <QToolTip>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -32,6 +34,8 @@
 
 namespace scalelab::ui {
 namespace {
+constexpr int kChartMinimumHeight = 200;
+
 // A chart tab: "`what` [choice]" above the chart, a note in plain text (series labels are
 // user text) under it.
 QWidget* chartTab(const QString& what, QComboBox* choice, QWidget* chart, QLabel*& note, QWidget* extra = nullptr) {
@@ -102,9 +106,9 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical);
     auto* top = new QWidget;
     auto* topLayout = new QVBoxLayout(top);
-    chart_ = new ScalingChartView(QSize(0, 320));
-    tooltip_ = new QLabel;
-    tooltip_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
+    // The charts' smallest height lets the page fit a laptop's screen with the Comparison table's
+    // rows in view (issue 61.5: at 1366x768 the page scrolled and the table showed two rows).
+    chart_ = new ScalingChartView(QSize(0, kChartMinimumHeight));
     fitText_ = new QLabel;
     fitText_->setTextFormat(Qt::PlainText);  // shows user text: never markup (issue 31.3)
     fitText_->setWordWrap(true);
@@ -115,7 +119,6 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     emptyNote_->setWordWrap(true);
     topLayout->addWidget(emptyNote_);
     topLayout->addWidget(chart_, 1);
-    topLayout->addWidget(tooltip_);
     topLayout->addWidget(fitText_);
     // The ratio chart beside the curves, with the same room (issue 32.3: in a tab under the
     // splitter it had a third of the height, and every label was elided).
@@ -127,7 +130,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     // Each series' latency percentiles at one client count, its rounds merged (docs/gui.md).
     latencyClients_ = new QComboBox;
     latencyClients_->setToolTip(tr("The client count whose latency distribution is drawn"));
-    latencyChart_ = new DistributionChartView(QSize(0, 280));
+    latencyChart_ = new DistributionChartView(QSize(0, kChartMinimumHeight));
     charts_->addTab(chartTab(tr("Clients"), latencyClients_, latencyChart_, latencyNote_), tr("Latency"));
     charts_->setTabToolTip(2, tr("Latency percentiles (p0 to p99.99 and the maximum) of each series at one client count: "
                                  "its rounds merged, each round pale behind"));
@@ -144,7 +147,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
         roundsPercentile_->addItem(QString::fromLatin1(latencyPercentileName(p)), static_cast<int>(p));
     roundsPercentile_->setCurrentIndex(roundsPercentile_->findText(QStringLiteral("p99")));
     roundsPercentile_->setToolTip(tr("The latency percentile of each run drawn"));
-    roundsChart_ = new BoxPlotChartView(QSize(0, 280));
+    roundsChart_ = new BoxPlotChartView(QSize(0, kChartMinimumHeight));
     charts_->addTab(chartTab(tr("Percentile"), roundsPercentile_, roundsChart_, roundsNote_), tr("Rounds"));
     charts_->setTabToolTip(3, tr("A latency percentile of each round (run) as a box plot per series and client count: "
                                  "how far apart the rounds were"));
@@ -157,7 +160,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     throughputY_->setCurrentIndex(throughputY_->findData(QStringLiteral("p99")));
     throughputY_->setToolTip(tr("What is drawn against achieved tps: a latency percentile or a run metric"));
     throughputLogY_ = new QCheckBox(tr("log y"));
-    throughputChart_ = new LatencyThroughputChartView(QSize(0, 280));
+    throughputChart_ = new LatencyThroughputChartView(QSize(0, kChartMinimumHeight));
     charts_->addTab(chartTab(tr("y"), throughputY_, throughputChart_, throughputNote_, throughputLogY_),
                     tr("vs achieved tps"));
     charts_->setTabToolTip(4, tr("A latency percentile (or CPU, logical reads) against the achieved tps of each point, "
@@ -207,7 +210,7 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     connect(runs_, &QAbstractItemModel::modelReset, this, gridColumns);
     connect(runs_, &QAbstractItemModel::rowsInserted, this, gridColumns);
     gridColumns();
-    detail_ = new TimelineChartView({tr("Selected run"), tr("tps"), {QStringLiteral("tps")}, {QStringLiteral("tps")}}, QSize(0, 200));
+    detail_ = new TimelineChartView({tr("Selected run"), tr("tps"), {QStringLiteral("tps")}, {QStringLiteral("tps")}}, QSize(0, 160));
     auto* runsSplit = new QSplitter(Qt::Horizontal);
     auto* left = new QWidget;
     auto* ll = new QVBoxLayout(left);
@@ -228,17 +231,24 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     rl->addWidget(runsSplit);
     tabs->addTab(runsTab, tr("Runs"));
     split->addWidget(tabs);
-    // Neither half collapses to nothing when the handle is dragged; the charts get more room.
+    // Neither half collapses to nothing when the handle is dragged. The halves share the room
+    // evenly: with 3:2 for the charts, the Comparison table showed two of four rows at 1024x700
+    // (issue 61.5).
     split->setChildrenCollapsible(false);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
 
     for (auto* c : {metric_, bars_, axis_}) connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &ResultsPage::refresh);
     for (auto* c : {logX_, usl_}) connect(c, &QCheckBox::toggled, this, &ResultsPage::refresh);
     connect(compare_, &ComparisonPanel::choiceChanged, this, &ResultsPage::refreshComparison);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
-    connect(chart_, &ScalingChartView::pointHovered, this, [this](const QString& text, bool on) { tooltip_->setText(on ? text : QString()); });
+    // A point's figures beside the pointer, as a tooltip: shown in a label under the chart they
+    // took three lines and pushed the lower half away from the pointer (issue 61.5).
+    connect(chart_, &ScalingChartView::pointHovered, this, [this](const QString& text, bool on) {
+        if (on) QToolTip::showText(QCursor::pos(), text.trimmed(), chart_);
+        else QToolTip::hideText();
+    });
     // The model shows the edit at once; the file is written off the GUI thread. A failed write
     // says why and shows what the file holds again.
     connect(runs_, &RunsTableModel::exclusionChanged, this, [this](qint64 id, bool excluded) {
@@ -434,6 +444,7 @@ void ResultsPage::refresh() {
         if (!s.fitText.isEmpty()) fits << s.label + QStringLiteral(": ") + s.fitText;
     if (!axisProblem.isEmpty()) fits.prepend(axisProblem);
     fitText_->setText(fits.join(QLatin1Char('\n')));
+    fitText_->setVisible(!fits.isEmpty());  // no empty band under the chart
 
     compare_->setSeries(order);
     refreshComparison();

@@ -140,7 +140,7 @@ private:
     std::vector<std::string> seriesOrder_;
     ScalingData data_;
     ScalingChartView* chart_;
-    QLabel *tooltip_, *fitText_;
+    QLabel* fitText_;
     QLabel* emptyNote_ = nullptr;  // what to do on an empty page
     QComboBox *metric_, *bars_, *axis_;
     QLabel* axisLabel_;
