@@ -42,6 +42,9 @@
 #include <QAbstractSpinBox>
 #include <QPainter>
 #include <QRegularExpression>
+#include <QBuffer>
+#include <QGraphicsScene>
+#include <QSvgGenerator>
 #include <QSvgRenderer>
 #include <QtTest>
 
@@ -472,6 +475,51 @@ private slots:
         QVERIFY2(why.startsWith(QStringLiteral("Not saved: ")), qPrintable(why));
         QCOMPARE(overview->noteEdit()->toPlainText(), QStringLiteral("second thoughts"));
     }
+    // An SVG without the empty groups QSvgGenerator writes is drawn exactly as with them, and is
+    // a fraction of their size.
+    void anSvgWithoutEmptyGroupsDrawsTheSame() {
+        ScalingChart chart;
+        ScalingData d;
+        d.metric = QStringLiteral("tps");
+        d.unit = QStringLiteral("transactions/s");
+        d.errorBars = QStringLiteral("test");
+        ScalingSeriesView s;
+        s.label = QStringLiteral("A");
+        s.points = {{1, 100, 80, 120, 2, {}}, {2, 200, 150, 250, 3, {}}, {4, 300, 260, 340, 3, {}}};
+        d.series.append(s);
+        chart.setData(d, false);
+        useExportFonts(&chart);
+        const QSize size(800, 500);
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        {
+            QSvgGenerator generator;
+            generator.setOutputDevice(&buffer);
+            generator.setSize(size);
+            generator.setViewBox(QRect(QPoint(0, 0), size));
+            QPainter painter(&generator);
+            painter.setRenderHint(QPainter::Antialiasing);
+            chart.resize(size);
+            QGraphicsScene scene;
+            scene.addItem(&chart);
+            scene.setSceneRect(QRectF(QPointF(0, 0), size));
+            scene.render(&painter, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), size));
+            scene.removeItem(&chart);
+        }
+        QByteArray full = buffer.data(), lean = withoutEmptyGroups(full);
+        QVERIFY(full.contains("<g"));
+        QVERIFY2(lean.size() * 3 < full.size(), qPrintable(QStringLiteral("%1 of %2 bytes").arg(lean.size()).arg(full.size())));
+        QVERIFY(!QString::fromUtf8(lean).contains(QRegularExpression(QStringLiteral("<g\\b[^>]*>\\s*</g>"))));
+        auto draw = [size](const QByteArray& svg) {
+            QImage image(size, QImage::Format_ARGB32);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            QSvgRenderer(svg).render(&painter, QRectF(QPointF(0, 0), size));
+            return image;
+        };
+        QCOMPARE(draw(lean), draw(full));
+    }
+
     // Issue 32.4: an SVG export drew an error bar with a negative lower end through the axis
     // labels and off the image (QSvgGenerator ignores the clip), and named its font "Sans
     // Serif", which a browser draws in serif. Rendered back from the SVG: nothing of the bar's

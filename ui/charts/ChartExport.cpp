@@ -76,7 +76,7 @@ QByteArray chartSvg(QChart* chart, QSize size, const QString& title) {
     QSvgGenerator svg;
     svg.setOutputDevice(&buffer);
     if (!paintSvg(svg, chart, size, title)) throw Error("cannot draw the chart as SVG");
-    return withGenericFontFamilies(buffer.data());
+    return withoutEmptyGroups(withGenericFontFamilies(buffer.data()));
 }
 
 void useExportFonts(QChart* chart, int pixelSize) {
@@ -128,6 +128,18 @@ QByteArray withGenericFontFamilies(const QByteArray& svg) {
     }
     out += QStringView(text).mid(from);
     return out.toUtf8();
+}
+
+QByteArray withoutEmptyGroups(const QByteArray& svg) {
+    // A group's attributes never hold '>' (QSvgGenerator writes styles and a matrix); one that
+    // held only empty groups is empty once they are gone, hence the loop.
+    static const QRegularExpression empty(QStringLiteral("<g\\b[^>]*>\\s*</g>\\s*"));
+    QString text = QString::fromUtf8(svg);
+    for (qsizetype before = -1; before != text.size();) {
+        before = text.size();
+        text.remove(empty);
+    }
+    return text.toUtf8();
 }
 
 } // namespace scalelab::ui
