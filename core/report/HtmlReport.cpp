@@ -152,6 +152,10 @@ std::string noWrap(const std::string& text) {
     return out;
 }
 
+// A change interval's cell: its numbers on one line; the words that stand for an unbounded one
+// ("too few runs to bound") wrap as words do.
+std::string intervalCell(const std::string& text) { return text == kTooFewToBound ? htmlEscape(text) : noWrap(text); }
+
 std::string statementCell(const StatementTexts& texts, const std::string& id) {
     return "<span title=\"" + htmlEscape(statementLine(texts, id, 4000)) + "\">" + htmlEscape(statementLine(texts, id, 90)) + "</span>";
 }
@@ -181,7 +185,7 @@ void statementsSection(std::string& out, const HtmlReportInput& in) {
             const Comparison& k = ch.comparison;
             t.row({statementCell(in.statementTexts, ch.queryId), num(ch.a.meanMs.mean, 4), num(ch.b.meanMs.mean, 4),
                    k.percentChange ? signedPct(*k.percentChange) : "&ndash;",
-                   noWrap(changeIntervalText(k.percentLow, k.percentHigh)), htmlEscape(k.verdict)});
+                   intervalCell(changeIntervalText(k.percentLow, k.percentHigh)), htmlEscape(k.verdict)});
         }
         for (const auto& id : c.onlyBaseline)
             t.row({statementCell(in.statementTexts, id), "", "", "", "", "only " + htmlEscape(c.baseline) + " ran it"});
@@ -311,7 +315,7 @@ std::string htmlReport(const HtmlReportInput& in) {
             std::vector<std::string> row{
                 std::to_string(p.clients), num(c.a.mean, 2), num(c.b.mean, 2),
                 c.percentChange ? signedPct(*c.percentChange) : "&ndash;",
-                p.simultaneousLow ? noWrap(changeIntervalText(p.simultaneousLow, p.simultaneousHigh)) : "&ndash;",
+                p.simultaneousLow ? intervalCell(changeIntervalText(p.simultaneousLow, p.simultaneousHigh)) : "&ndash;",
                 opt(c.pValue, 4), opt(p.pAdjusted, 4), htmlEscape(pointCallName(p.call)), runs};
             if (margin) row.push_back(!p.equivalent ? "&ndash;" : *p.equivalent ? "yes" : "not shown");
             t.row(row);
