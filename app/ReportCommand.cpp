@@ -5,6 +5,7 @@
 #include "stats/Report.h"
 #include "report/ReportText.h"
 #include "report/StatementText.h"
+#include "report/WaitText.h"
 #include "store/CombinedRuns.h"
 #include "store/ExperimentOverview.h"
 #include "store/Import.h"
@@ -20,11 +21,13 @@ namespace scalelab::app {
 int runReportCommand(const ReportArgs& a) {
     return runCommand([&] {
         ReportOptions o;
-        if (a.statements && (!a.equivalence.empty() || a.usl || a.peak || !a.csvDir.empty() || !a.format.empty() || a.metric != "tps"))
-            throw UsageError("--statements shows the statements' tables: it takes --compare, --paired, --clients, --top, "
+        if (a.statements && a.waits) throw UsageError("--statements and --waits are two reports: give one");
+        const char* tables = a.statements ? "--statements" : a.waits ? "--waits" : nullptr;
+        if (tables && (!a.equivalence.empty() || a.usl || a.peak || !a.csvDir.empty() || !a.format.empty() || a.metric != "tps"))
+            throw UsageError(std::string(tables) + " shows its own tables: it takes --compare, --paired, --clients, --top, "
                              "--confidence and --with, not --metric, --equivalence, --usl, --peak, --csv or --format");
-        if (!a.statements && (a.clients != 0 || a.top != 10))
-            throw UsageError("--clients and --top choose the statements' tables: give --statements");
+        if (!tables && (a.clients != 0 || a.top != 10))
+            throw UsageError("--clients and --top choose the rows of --statements or --waits: give one of them");
         if (!a.equivalence.empty()) {  // a usage error, said before anything is read
             if (a.compare.empty()) throw UsageError("--equivalence needs --compare A B: the two series to hold the same");
             try {
@@ -35,17 +38,18 @@ int runReportCommand(const ReportArgs& a) {
         }
         CombinedRuns runs = combineExperiments(a.experiment, a.with);
         o.axis = a.x.empty() ? naturalAxis(runs.runs) : parsePointAxis(a.x);
-        if (a.statements) {
+        if (tables) {  // the statements' or the waits' tables: the same choices of rows
             AxisRuns onAxis = runsOnAxis(runs.runs, runs.order, o.axis);
-            StatementTextOptions so;
-            so.clients = a.clients;
-            so.top = a.top;
-            if (!a.compare.empty()) so.baseline = a.compare[0], so.candidate = a.compare[1];
-            so.paired = a.paired;
-            so.confidence = a.confidence;
-            so.axis = o.axis;
-            std::string out = statementsText(pointStatements(onAxis.runs, onAxis.curves), runs.statementTexts, so);
-            std::fputs(terminalSafe(out, true).c_str(), stdout);  // statements' texts are from the server
+            StatementTextOptions to;
+            to.clients = a.clients;
+            to.top = a.top;
+            if (!a.compare.empty()) to.baseline = a.compare[0], to.candidate = a.compare[1];
+            to.paired = a.paired;
+            to.confidence = a.confidence;
+            to.axis = o.axis;
+            std::string out = a.waits ? waitsText(pointWaits(onAxis.runs, onAxis.curves), to)
+                                      : statementsText(pointStatements(onAxis.runs, onAxis.curves), runs.statementTexts, to);
+            std::fputs(terminalSafe(out, true).c_str(), stdout);  // labels from a file, statements' texts from the server
             return 0;
         }
         o.metric = parseRunMetric(a.metric);
@@ -125,8 +129,11 @@ Command addReportCommand(CommandLine& line) {
     reportCmd->add_option("--baseline", report->baseline, "Series the peak table compares with");
     reportCmd->add_flag("--statements", report->statements, "The statements each point ran (pg_stat_statements), "
                                                           "by time; with --compare, those whose mean time changed");
-    reportCmd->add_option("--clients", report->clients, "With --statements: only the points at this x (client count, tps offered or scale, as the axis)")->check(CLI::PositiveNumber);
-    reportCmd->add_option("--top", report->top, "With --statements: statements per table (0: all)")->check(CLI::NonNegativeNumber);
+    reportCmd->add_flag("--waits", report->waits, "Where each point's sessions waited (average active sessions and "
+                                                  "wait ms per transaction by wait event); with --compare, the events "
+                                                  "whose wait per transaction changed");
+    reportCmd->add_option("--clients", report->clients, "With --statements or --waits: only the points at this x (client count, tps offered or scale, as the axis)")->check(CLI::PositiveNumber);
+    reportCmd->add_option("--top", report->top, "With --statements or --waits: rows per table (0: all)")->check(CLI::NonNegativeNumber);
     reportCmd->add_option("--csv", report->csvDir, "Also write the tables as CSV files into this directory");
     reportCmd->add_option("--format", report->format,
                           "text (fixed-width, for a mailing list) or markdown (for an issue tracker): the tables with "

@@ -22,8 +22,9 @@ struct ReportArgs {
     std::vector<std::string> with;     // other experiments whose series are added
     std::string format;                // "": the console tables; "text" or "markdown": with the experiment's summary, to paste
     bool statements = false;           // the statements' tables instead (pg_stat_statements)
-    int clients = 0;                   // --statements: one point's x (client count, or tps offered on the rate axis; 0: each)
-    int top = 10;                      // --statements: statements per table (0: all)
+    bool waits = false;                // the wait events' tables instead (where the sessions waited)
+    int clients = 0;                   // --statements, --waits: one point's x (client count, or tps offered on the rate axis; 0: each)
+    int top = 10;                      // --statements, --waits: rows per table (0: all)
 };
 
 struct ImportArgs {

@@ -102,6 +102,7 @@ public:
         if (!take(previous_)) return;
         sampler_->addStatements(*previous_, false);
         windowStart_ = previous_;
+        sampler_->startWaits();
     }
     // At a sample boundary. `endsWarmup`: the interval began in the warm-up and ends after it,
     // so the counted window starts here (with no warm-up it starts at the first snapshot).
@@ -113,8 +114,12 @@ public:
         if (endsWarmup) {
             sampler_->addStatements(*now, false);
             windowStart_ = now;
+            sampler_->startWaits();  // again: the counted window starts here
         }
-        if (atDeadline) windowEnd_ = now;
+        if (atDeadline) {
+            windowEnd_ = now;
+            waits_ = sampler_->stopWaits();
+        }
         previous_ = now;
         return s;
     }
@@ -126,6 +131,8 @@ public:
     // is read with the counters, at the same edges.
     std::optional<SystemSample> window() {
         if (!windowStart_) return std::nullopt;
+        // Without a deadline (-t) the waits' window ends here, as the run does.
+        if (!windowEnd_ && sampler_) waits_ = sampler_->stopWaits();
         if (broken_) return std::nullopt;
         try {
             SystemSnapshot last = sampler_->finalSnapshot(5000);
@@ -139,6 +146,7 @@ public:
             }
             SystemSample w = sampler_->between(*windowStart_, last);
             w.slowestReadingMs = std::max(w.slowestReadingMs, slowestMs_);
+            w.waits = waits_;
             return w;
         } catch (const std::exception&) {
             return std::nullopt;
@@ -162,6 +170,7 @@ private:
     bool broken_ = false;
     double slowestMs_ = 0;  // the slowest reading of the machine so far
     std::optional<SystemSnapshot> previous_, windowStart_, windowEnd_;
+    std::optional<WaitProfile> waits_;  // the counted window's, once it ended
 };
 
 } // namespace

@@ -47,6 +47,7 @@ nlohmann::json toJson(const SystemSample& s, bool perPu) {
                        {"wait_events", r.waitEvents}};
     }
     if (s.statements) j["statements"] = toJson(*s.statements);
+    if (s.waits) j["waits"] = toJson(*s.waits);
     return j;
 }
 

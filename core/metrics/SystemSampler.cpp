@@ -1,5 +1,7 @@
 #include "metrics/SystemSampler.h"
 
+#include "util/Format.h"
+
 #include "metrics/MachineReading.h"
 #include "metrics/RemoteMachine.h"
 
@@ -51,6 +53,17 @@ SystemSampler::SystemSampler(MetricsSources sources) : sources_(std::move(source
     if (counters_ && sources_.statements)
         statements_ = std::make_unique<StatementStats>(sources_.conninfo, sources_.createStatementsExtension,
                                                        std::vector<std::string>{counters_->statement()});
+    if (sources_.waits) {
+        // A sampler that cannot connect (max_connections reached) leaves the waits missing, with
+        // why, and the run goes on.
+        if (!counters_) waitsWhy_ = "no connection to the server";
+        else try {
+            waits_ = std::make_unique<WaitSampler>(sources_.conninfo, sources_.loadApplicationName,
+                                                   std::vector<int>{counters_->backendPid()});
+        } catch (const std::exception& e) {
+            waitsWhy_ = e.what();
+        }
+    }
     machineTicksPerSecond_ = sources_.ticksPerSecond;
     if (sources_.machine) {
         const RemoteMachine& m = *sources_.machine;
@@ -91,6 +104,32 @@ SystemSampler::SystemSampler(MetricsSources sources) : sources_(std::move(source
 }
 
 SystemSampler::~SystemSampler() = default;
+
+void SystemSampler::startWaits() {
+    if (!waits_) return;
+    if (waits_->running()) waits_->stop();
+    waits_->start();
+}
+
+std::optional<WaitProfile> SystemSampler::stopWaits() {
+    if (!sources_.waits) return std::nullopt;
+    WaitProfile p;
+    if (!waits_) {
+        p.unavailable = waitsWhy_;
+        return p;
+    }
+    if (!waits_->running()) {
+        p.unavailable = "not sampled in this window";
+        return p;
+    }
+    return waits_->stop();
+}
+
+std::string SystemSampler::waitsSource() const {
+    if (!sources_.waits) return {};
+    if (!waits_) return "not sampled: " + waitsWhy_;
+    return "pg_stat_activity at " + formatNumber("%.0f", kWaitSampleHz) + " Hz";
+}
 
 SystemSnapshot SystemSampler::snapshot() {
     SystemSnapshot s = readSystem();

@@ -9,6 +9,7 @@
 #include "metrics/ProcessCpu.h"
 #include "metrics/ServerCounters.h"
 #include "metrics/StatementStats.h"
+#include "metrics/WaitSampler.h"
 
 #include <sys/types.h>
 
@@ -35,6 +36,7 @@ struct MetricsSources {
     std::string loadApplicationName = kLoadApplicationName;
     bool statements = false;        // pg_stat_statements at the window's edges (needs `conninfo`)
     bool createStatementsExtension = false;  // CREATE EXTENSION when missing (the embedded server)
+    bool waits = false;             // where the sessions wait, through the counted window (needs `conninfo`)
     DiskFilter disks;
     int loadGeneratorPus = 0;     // PUs the load generator may use (client-bound guard); 0: all online
     long ticksPerSecond = 100;    // sysconf(_SC_CLK_TCK)
@@ -77,6 +79,7 @@ struct SystemSample {
     bool serverCountersReset = false;          // the server's counters were reset inside this interval
     bool clientBound = false;  // the load generator used more than 90% of the PUs it may run on
     std::optional<StatementsWindow> statements;  // the counted window's, when both edges have them
+    std::optional<WaitProfile> waits;            // the counted window's, when asked for (maybe unavailable, with why)
     // Figures missing from this interval (either edge could not read them), by kind, with why:
     // "cpu" leaves `cpu` empty and not to be shown; the others leave their optionals unset and
     // `disks` empty. Never a 0 in their place (issue 60.5).
@@ -106,6 +109,14 @@ public:
     void addStatements(SystemSnapshot& at, bool end);
     // The pg_stat_statements extension's version, or why it is not read ("" when not asked).
     std::string statementsSource() const;
+    // Sampling where the sessions wait, from now (again from now when already sampling: the
+    // counted window began later, after the warm-up). Nothing when the sources ask for none.
+    void startWaits();
+    // The samples since startWaits(); none when not asked for; unavailable (with why) when the
+    // sampler could not connect or a read failed. Never throws.
+    std::optional<WaitProfile> stopWaits();
+    // "pg_stat_activity at 10 Hz", or why waits are not sampled ("" when not asked).
+    std::string waitsSource() const;
     bool statementsAvailable() const { return statements_ && statements_->available(); }
     SystemSample between(const SystemSnapshot& before, const SystemSnapshot& after) const;
     const MetricsSources& sources() const { return sources_; }
@@ -117,6 +128,8 @@ private:
     MetricsSources sources_;
     std::unique_ptr<ServerCounters> counters_;
     std::unique_ptr<StatementStats> statements_;
+    std::unique_ptr<WaitSampler> waits_;
+    std::string waitsWhy_;  // why there is no wait sampler, when asked for one
     MetricsMachine machine_;
     long machineTicksPerSecond_ = 100;
 };

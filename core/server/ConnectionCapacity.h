@@ -18,8 +18,9 @@ struct ConnectionCapacity {
 };
 ConnectionCapacity readConnectionCapacity(const std::string& conninfo);  // throws Error
 
-// ScaleLab's own sessions beside the load's clients during a run (server counters, housekeeping).
-constexpr int kOwnConnections = 2;
+// ScaleLab's own sessions beside the load's clients during a run: the server counters, the
+// statements' reader and the wait sampler.
+constexpr int kOwnConnections = 3;
 // Headroom above what a run needs, for a psql of the user's or a monitoring agent.
 constexpr int kConnectionHeadroom = 8;
 

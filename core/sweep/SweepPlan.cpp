@@ -427,6 +427,12 @@ SweepPlan parsePlan(const json& j) {
     readHosts(root, p);
     readGrid(root, p);
     if (const json* precision = root.get("precision")) readPrecision(precision, p, labels);
+    if (const json* d = root.get("diagnostics")) {
+        // Why the curve bends (issue 62): where the sessions wait, on unless said otherwise.
+        Reader diagnostics(*d, "$.diagnostics");
+        p.waits = diagnostics.boolean("waits", p.waits);
+        diagnostics.finish();
+    }
     readSettleAndData(root, p);
     checkScales(p);
     root.finish();

@@ -29,7 +29,10 @@ void SweepRunner::takeProvenance(Session& s, const std::string& conninfo) {
                                  {"statements", !plan_.statements ? "off (target.statements: false)"
                                                 : plan_.embedded()
                                                     ? "pg_stat_statements, preloaded by ScaleLab's embedded server"
-                                                    : "pg_stat_statements where the server has it"}};
+                                                    : "pg_stat_statements where the server has it"},
+                                 {"waits", plan_.waits ? "pg_stat_activity sampled at " + formatNumber("%.0f", kWaitSampleHz) +
+                                                             " Hz through each run's counted window"
+                                                       : "off ($.diagnostics.waits: false)"}};
     if (metricsHost_) {  // the server's machine, as its agent described it
         provenance["server_machine"] = metricsHost_->provenance();
         provenance["server_machine"][plan_.serverHost ? "server_host" : "metrics_host"] = metricsHost_->host();
@@ -54,6 +57,10 @@ void SweepRunner::sayWhatIsMeasured(Session& s, const SystemSampler& sampler) {
         s.servers.note("CPU, disk and pressure figures are from " + sampler.machine().describe() +
                        (sampler.machine().server ? "" : ": " + sampler.machine().why));
         s.metricsMachineSaid = true;
+    }
+    if (!s.waitsSaid && plan_.waits) {
+        s.servers.note("waits: " + sampler.waitsSource());
+        s.waitsSaid = true;
     }
     if (!s.statementsSaid && plan_.statements) {
         std::string source = sampler.statementsSource();
@@ -152,6 +159,7 @@ std::unique_ptr<SystemSampler> SweepRunner::samplerFor(Session& s, const Planned
     MetricsSources sources = MetricsSources::forThisProcess(conninfo, postmaster, placement.loadGeneratorPus());
     sources.statements = plan_.statements;
     sources.createStatementsExtension = plan_.embedded();
+    sources.waits = plan_.waits;
     if (plan_.loadHosts) {
         sources.loadGenerator = 0;  // the clients run elsewhere: each host measures its own
         const auto& h = plan_.loadHosts->hosts;

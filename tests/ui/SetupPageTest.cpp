@@ -133,7 +133,7 @@ private slots:
         // Many clients on the embedded server: what it will do is said before Start.
         page.clientsEdit()->setText(QStringLiteral("1000"));
         QVERIFY2(page.estimateLabel()->text().endsWith(
-                     QStringLiteral("; the embedded server's max_connections goes up to 1013 for 1000 clients (one restart)")),
+                     QStringLiteral("; the embedded server's max_connections goes up to 1014 for 1000 clients (one restart)")),
                  qPrintable(page.estimateLabel()->text()));
     }
 

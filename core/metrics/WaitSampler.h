@@ -1,0 +1,99 @@
+#pragma once
+// Where the sessions wait (issue 62): every backend of the run's server, sampled from
+// pg_stat_activity at a fixed rate on a thread and a connection of its own, through a run's
+// counted window. Each sample counts the backends that are busy by what they wait on
+// (wait_event_type:wait_event, or CPU for a busy backend that waits on nothing): the load's
+// sessions (by application_name) while inside a transaction, other client sessions likewise,
+// and every other backend type (walwriter, checkpointer, autovacuum worker, ...) unless it
+// sleeps in its main loop (wait type Activity). Counts over samples are average active
+// sessions; over the window's seconds and the run's transactions, wait time per transaction.
+//
+// All samples are read in one transaction, each after pg_stat_clear_snapshot(): ten reads a
+// second as transactions of their own would be ten commits a second in pg_stat_database, which
+// the run's commit counters would take for the load's. The transaction ends when the sampler
+// does, after the run's last counter read.
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+struct pg_conn;
+
+namespace scalelab {
+
+// The backend class of the load's own sessions in a profile.
+constexpr const char* kLoadBackends = "load";
+constexpr double kWaitSampleHz = 10;
+
+struct WaitCount {
+    std::string backend;  // kLoadBackends, "other clients", or pg_stat_activity.backend_type
+    std::string type;     // wait_event_type, or "CPU"
+    std::string event;    // wait_event, or "CPU"
+    std::string queryId;  // pg_stat_activity.query_id; "" where the server has none
+    uint64_t count = 0;   // samples that found a backend so
+};
+
+// One run's counted window of samples, or why there is none (never an empty profile in its
+// place: issue 62 asks for missing, never zero).
+struct WaitProfile {
+    std::string source;       // "pg_stat_activity"
+    double hz = 0;            // the rate asked for
+    uint64_t samples = 0;     // reads made
+    double seconds = 0;       // from the first read to the last
+    std::vector<WaitCount> counts;
+    std::string unavailable;  // why there is no profile; the rest is empty then
+
+    bool available() const { return unavailable.empty(); }
+    // "Lock:transactionid" -> samples, of one backend class (kLoadBackends by default).
+    std::map<std::string, uint64_t> byEvent(const std::string& backend = kLoadBackends) const;
+};
+
+nlohmann::json toJson(const WaitProfile& p);
+// Throws scalelab::Error naming what is wrong in `j` (a stored run's "waits").
+WaitProfile waitProfileFromJson(const nlohmann::json& j);
+// "Lock:transactionid", "CPU".
+std::string waitEventName(const std::string& type, const std::string& event);
+
+class WaitSampler {
+public:
+    // Connects (throws Error with the server's words). `skipPids`: backends that are
+    // ScaleLab's own readers (the counters' connection), left out of every sample.
+    WaitSampler(const std::string& conninfo, const std::string& loadApplicationName, std::vector<int> skipPids,
+                double hz = kWaitSampleHz);
+    ~WaitSampler();
+    WaitSampler(const WaitSampler&) = delete;
+    WaitSampler& operator=(const WaitSampler&) = delete;
+
+    void start();           // the first read now, then one every 1/hz s
+    WaitProfile stop();     // the samples since start(); a failed read makes it unavailable, with why
+    bool running() const { return thread_.joinable(); }
+
+private:
+    void loop();
+    bool sampleOnce();  // false (and error_ set) when the read failed
+    struct CloseConnection {
+        void operator()(pg_conn* c) const;
+    };
+    std::unique_ptr<pg_conn, CloseConnection> conn_;
+    std::string sql_;
+    double hz_;
+    std::thread thread_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stopping_ = false;
+    // Written by the sampling thread only, read after it was joined.
+    std::map<std::tuple<std::string, std::string, std::string, std::string>, uint64_t> counts_;
+    uint64_t samples_ = 0;
+    double firstS_ = 0, lastS_ = 0;
+    std::string error_;
+};
+
+} // namespace scalelab
