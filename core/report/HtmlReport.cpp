@@ -160,15 +160,18 @@ std::string statementCell(const StatementTexts& texts, const std::string& id) {
     return "<span title=\"" + htmlEscape(statementLine(texts, id, 4000)) + "\">" + htmlEscape(statementLine(texts, id, 90)) + "</span>";
 }
 
+// "No run recorded WHAT." or, with reasons, "No run recorded WHAT:" and each point's reason on a
+// line of its own (each is a sentence: joined with "; " they ran together and ended in "..").
+void noneRecorded(std::string& out, const std::string& what, const std::vector<std::string>& reasons) {
+    out += "<p>No run recorded " + htmlEscape(what) + (reasons.empty() ? ".</p>\n" : ":</p>\n<ul>\n");
+    for (const auto& why : reasons) out += "<li>" + htmlEscape(why) + "</li>\n";
+    if (!reasons.empty()) out += "</ul>\n";
+}
+
 void statementsSection(std::string& out, const HtmlReportInput& in) {
     out += "<h2>Statements</h2>\n";
     if (in.statementComparisons.empty() && in.topStatements.empty()) {
-        // Each point's reason on a line of its own (each is a sentence: joined with "; " they
-        // ran together and ended in "..").
-        out += in.statementsMissing.empty() ? "<p>No run recorded what the server ran.</p>\n"
-                                            : "<p>No run recorded what the server ran:</p>\n<ul>\n";
-        for (const auto& why : in.statementsMissing) out += "<li>" + htmlEscape(why) + "</li>\n";
-        if (!in.statementsMissing.empty()) out += "</ul>\n";
+        noneRecorded(out, "what the server ran", in.statementsMissing);
         return;
     }
     for (const auto& c : in.statementComparisons) {
@@ -212,7 +215,87 @@ void statementsSection(std::string& out, const HtmlReportInput& in) {
     }
 }
 
+void waitsSection(std::string& out, const HtmlReportInput& in) {
+    out += "<h2>Waits</h2>\n";
+    const PointAxis axis = in.report.options.axis;
+    if (in.waitComparisons.empty() && in.topWaits.empty()) {
+        noneRecorded(out, "where its sessions waited", in.waitsMissing);
+        return;
+    }
+    out += "<p>The load's sessions inside a transaction, sampled through each run's counted window "
+           "(docs/metrics.md, &ldquo;Where the sessions wait&rdquo;): average active sessions by wait event, and the "
+           "wait time per transaction.</p>\n";
+    for (const auto& c : in.waitComparisons) {
+        const std::string at = "at " + pointText(axis, c.clients);
+        out += "<h3>" + htmlEscape(c.candidate + " against " + c.baseline + " " + at) + "</h3>\n<p>" +
+               htmlEscape(std::string("Wait ms per transaction by event, ") + (c.paired ? "paired by round" : "Welch's t-test") +
+                          ", largest change first; each judged at " + num(c.confidence * 100, 2) + "% (Bonferroni over " +
+                          std::to_string(c.changes.size()) + " events).") +
+               "</p>\n";
+        std::string sentences;
+        for (const auto& ch : c.changes)
+            if (std::string s = waitChangeSentence(c, ch, at); !s.empty()) sentences += "<li>" + htmlEscape(s) + ".</li>\n";
+        if (!sentences.empty()) out += "<ul class=\"verdict\">\n" + sentences + "</ul>\n";
+        Table t(out, {"Wait event", c.baseline + " ms/tx", c.candidate + " ms/tx", "Change ms/tx", "Interval", "Verdict"}, true);
+        int shown = 0;
+        for (const auto& ch : c.changes) {
+            if (shown++ >= 15) break;
+            const Comparison& k = ch.comparison;
+            t.row({htmlEscape(ch.event), num(ch.a.msPerTx.mean, 4), num(ch.b.msPerTx.mean, 4), num(k.difference, 4),
+                   k.diffLow && k.diffHigh ? noWrap(num(*k.diffLow, 4) + " .. " + num(*k.diffHigh, 4)) : "&ndash;",
+                   htmlEscape(k.verdict)});
+        }
+    }
+    for (const auto& [point, events] : in.topWaits) {
+        out += "<h3>" + htmlEscape(point.series + " at " + pointText(axis, point.clients) + ", " +
+                                   std::to_string(point.runs.size()) + " run" + (point.runs.size() == 1 ? "" : "s")) +
+               "</h3>\n";
+        Table t(out, {"Wait event", "Sessions", "Share", "ms/tx", "CI low", "CI high"});
+        for (const auto& e : events)
+            t.row({htmlEscape(e.event), num(e.sessions, 2), num(e.sharePct, 1) + "%", num(e.msPerTx.mean, 4),
+                   opt(e.msPerTx.ciLow, 4) + (e.msPerTx.ciLowClamped ? " <span class=\"meta\">(clamped at 0)</span>" : ""),
+                   opt(e.msPerTx.ciHigh, 4)});
+    }
+    if (!in.waitsMissing.empty()) {
+        out += "<ul>\n";
+        for (const auto& why : in.waitsMissing) out += "<li>" + htmlEscape(why) + "</li>\n";
+        out += "</ul>\n";
+    }
+}
+
 } // namespace
+
+void addWaits(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder) {
+    const ReportOptions& o = in.report.options;
+    std::vector<RunRecord> shown;
+    for (const auto& r : runs)
+        if (std::find(seriesOrder.begin(), seriesOrder.end(), r.series) != seriesOrder.end()) shown.push_back(r);
+    auto points = pointWaits(shown, seriesOrder);
+    for (const auto& p : points)
+        if (p.runsWithout > 0)
+            for (const auto& why : p.why)
+                in.waitsMissing.push_back(p.series + " at " + pointText(o.axis, p.clients) + ": " + std::to_string(p.runsWithout) +
+                                          " run" + (p.runsWithout == 1 ? "" : "s") + " without waits (" + why + ").");
+    if (!o.baseline.empty() && !o.candidate.empty()) {
+        for (const auto& a : points) {
+            if (a.series != o.baseline || a.runs.empty()) continue;
+            for (const auto& b : points)
+                if (b.series == o.candidate && b.clients == a.clients && !b.runs.empty())
+                    in.waitComparisons.push_back(compareWaits(a, b, o.confidence, o.paired));
+        }
+        return;
+    }
+    for (const auto& series : seriesOrder) {
+        const PointWaits* highest = nullptr;
+        for (const auto& p : points)
+            if (p.series == series && !p.runs.empty() && (!highest || p.clients > highest->clients)) highest = &p;
+        if (highest) {
+            auto events = pointWaitSummaries(*highest, o.confidence);
+            if (events.size() > 10) events.resize(10);
+            in.topWaits.emplace_back(*highest, std::move(events));
+        }
+    }
+}
 
 void addStatements(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder) {
     const ReportOptions& o = in.report.options;
@@ -358,6 +441,7 @@ std::string htmlReport(const HtmlReportInput& in) {
     }
 
     statementsSection(out, in);
+    waitsSection(out, in);
 
     out += "<h2>Runs</h2>\n";
     {

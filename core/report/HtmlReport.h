@@ -5,6 +5,7 @@
 // what it is given.
 #include "stats/Report.h"
 #include "stats/StatementReport.h"
+#include "stats/WaitReport.h"
 #include "store/ExperimentOverview.h"
 #include "store/StatementTexts.h"
 
@@ -34,12 +35,20 @@ struct HtmlReportInput {
     std::vector<std::pair<PointStatements, std::vector<StatementSummary>>> topStatements;
     std::vector<std::string> statementsMissing;  // why points have no statements (shown when nothing else is)
     StatementTexts statementTexts;
+    // Where the sessions waited: the compared series' changes at each x, or without a comparison
+    // each series' events at its highest x; and why points have none.
+    std::vector<WaitComparison> waitComparisons;
+    std::vector<std::pair<PointWaits, std::vector<WaitSummary>>> topWaits;
+    std::vector<std::string> waitsMissing;
 };
 
 // The statements part of `in`, from the `runs` of `seriesOrder` (the series the report shows;
 // core/stats/StatementReport), for the report's comparison when it has one. The runs are on the
 // report's axis (runsOnAxis: `seriesOrder` its curves); in.runs stay as stored, for the runs table.
 void addStatements(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder);
+
+// The waits part of `in`, likewise (core/stats/WaitReport).
+void addWaits(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder);
 
 std::string htmlReport(const HtmlReportInput& input);
 std::string htmlEscape(const std::string& text);

@@ -153,6 +153,12 @@ WaitComparison compareWaits(const PointWaits& a, const PointWaits& b, double con
             for (const auto& y : b.runs) vb.push_back(valueIn(y.msPerTx, event));
             ch.comparison = compareWelch(va, vb, c.confidence);
         }
+        // Judged on the difference alone: the difference's interval and the t-test agree, while
+        // the % change's interval (a ratio to A's mean) says nothing when A never waited on the
+        // event, and told "borderline" for 0.95 -> 0.25 ms.
+        Comparison& k = ch.comparison;
+        if (k.diffLow && k.diffHigh)
+            k.verdict = *k.diffLow > 0 || *k.diffHigh < 0 ? "distinguishable" : "within run-to-run variation";
         c.changes.push_back(std::move(ch));
     }
     // By the size of the change in time per transaction: what a transaction gained or lost.

@@ -56,7 +56,9 @@ std::vector<std::pair<std::string, double>> otherBackendWaits(const PointWaits& 
 struct WaitChange {
     std::string event;
     WaitSummary a, b;
-    Comparison comparison;  // of the runs' wait ms per transaction, B against A
+    // Of the runs' wait ms per transaction, B against A; its verdict from the difference's
+    // interval (the % change is none where A never waited on the event).
+    Comparison comparison;
 };
 
 struct WaitComparison {

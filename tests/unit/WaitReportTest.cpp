@@ -4,6 +4,7 @@
 #include "RunRecords.h"
 
 #include "metrics/WaitSampler.h"
+#include "report/HtmlReport.h"
 #include "report/WaitText.h"
 #include "stats/WaitReport.h"
 #include "util/Error.h"
@@ -152,4 +153,47 @@ TEST(WaitProfile, StoredProfilesReadBackAndDamageIsNamed) {
     EXPECT_EQ(refused(j), "waits.counts[1].event: missing or not a string");
     EXPECT_EQ(refused(nlohmann::json::array()), "waits: not an object");
     EXPECT_EQ(waitProfileFromJson({{"unavailable", "no connection"}}).unavailable, "no connection");
+}
+
+// The HTML report carries the same: with a comparison, each x's changes (a card per row on a
+// phone) and the sentence; without, each series' events at its highest x; and why runs have none.
+TEST(WaitReport, TheHtmlReportShowsTheChangesTheEventsAndWhatIsMissing) {
+    std::vector<RunRecord> runs;
+    for (int rep = 1; rep <= 4; ++rep) {
+        uint64_t wiggle = static_cast<uint64_t>(rep);
+        runs.push_back(runWithWaits("A", rep, 10000, {{"CPU", 300}}));
+        runs.push_back(runWithWaits("B", rep, 10000, {{"CPU", 300}, {"LWLock:WALInsert", 100 + 2 * wiggle}}));
+    }
+    RunRecord without = test::completedRun("B", 8, 5, 1000);
+    without.transactions = 10000;
+    without.measuredSeconds = 10;
+    runs.push_back(without);
+    HtmlReportInput in;
+    in.title = "e.slab";
+    in.report.options.baseline = "A";
+    in.report.options.candidate = "B";
+    addWaits(in, runs, {"A", "B"});
+    std::string html = htmlReport(in);
+    EXPECT_NE(html.find("<h2>Waits</h2>"), std::string::npos);
+    EXPECT_NE(html.find("<h3>B against A at 8 clients</h3>"), std::string::npos) << html;
+    EXPECT_NE(html.find("<li>B waits 1.05 ms ("), std::string::npos) << html;
+    EXPECT_NE(html.find("<td data-label=\"Wait event\">LWLock:WALInsert</td><td data-label=\"A ms/tx\">0.0000</td>"),
+              std::string::npos)
+        << html;
+    EXPECT_NE(html.find("<li>B at 8 clients: 1 run without waits (no waits recorded"), std::string::npos) << html;
+
+    HtmlReportInput one;
+    one.title = "e.slab";
+    addWaits(one, runs, {"A"});
+    html = htmlReport(one);
+    EXPECT_NE(html.find("<h3>A at 8 clients, 4 runs</h3>"), std::string::npos) << html;
+    EXPECT_NE(html.find("<td>CPU</td><td>3.00</td><td>100.0%</td><td>3.0000</td>"), std::string::npos) << html;
+
+    HtmlReportInput none;
+    none.title = "e.slab";
+    addWaits(none, {without}, {"B"});
+    html = htmlReport(none);
+    EXPECT_NE(html.find("<p>No run recorded where its sessions waited:</p>\n<ul>\n<li>B at 8 clients: 1 run without waits"),
+              std::string::npos)
+        << html;
 }
