@@ -11,6 +11,7 @@
 #include <QRadioButton>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QCheckBox>
 #include <QtTest>
 
 using namespace scalelab;
@@ -337,6 +338,31 @@ private slots:
         QVERIFY(!other.plan()->tprocc());
         QVERIFY(!other.planJson()["data"].contains("warehouses"));
         QVERIFY(!other.planJson()["workload"].contains("kind"));
+    }
+
+    // Issue 62: where the sessions wait is sampled unless unchecked; a plan that turns it off
+    // comes back unchecked, with nothing kept aside.
+    void waitsAreSampledUnlessUnchecked() {
+        SetupPage page(machine_);
+        QCheckBox* waits = nullptr;
+        for (auto* c : page.findChildren<QCheckBox*>())
+            if (c->text().startsWith(QStringLiteral("where the sessions wait"))) waits = c;
+        QVERIFY(waits);
+        QVERIFY(waits->isChecked());
+        QVERIFY(!page.planJson().contains("diagnostics"));
+        QVERIFY2(page.plan().has_value(), qPrintable(page.problems().join(QLatin1Char('\n'))));
+        QVERIFY(page.plan()->waits);
+        waits->setChecked(false);
+        QCOMPARE(page.planJson()["diagnostics"], nlohmann::json({{"waits", false}}));
+        QVERIFY(page.plan().has_value());
+        QVERIFY(!page.plan()->waits);
+
+        SetupPage other(machine_);
+        QVERIFY(other.setPlanJson(page.planJson()));
+        for (auto* c : other.findChildren<QCheckBox*>())
+            if (c->text().startsWith(QStringLiteral("where the sessions wait"))) QVERIFY(!c->isChecked());
+        QVERIFY(other.keptMembers().isEmpty());
+        QCOMPARE(other.planJson()["diagnostics"], nlohmann::json({{"waits", false}}));
     }
 
     void thePlanRoundTripsThroughJson() {

@@ -210,6 +210,13 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     gf->addRow(tr("Warm-up"), warmup_);
     gf->addRow(tr("Repetitions"), repetitions_);
     gf->addRow(tr("Order"), order_);
+    // Why the curve bends (issue 62): where the sessions wait, on unless unchecked.
+    waits_ = new QCheckBox(tr("where the sessions wait (pg_stat_activity, 10 times a second)"));
+    waits_->setChecked(true);
+    waits_->setToolTip(tr("Samples each run's server sessions by wait event through its counted window: the Results' "
+                          "reports show average active sessions and wait time per transaction by event "
+                          "(docs/metrics.md, \"Where the sessions wait\")"));
+    gf->addRow(tr("Diagnostics"), waits_);
     layout->addWidget(grid);
 
     auto* seriesBox = new QGroupBox(tr("Series"));
@@ -285,6 +292,7 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     for (auto* e : {dataDir_, serverHost_, conninfo_, metricsHost_, clients_, scriptFile_, defines_, seed_, loadHosts_, scales_, rates_})
         connect(e, &QLineEdit::textChanged, this, &SetupPage::revalidate);
     connect(shuffle_, &QCheckBox::toggled, this, &SetupPage::revalidate);
+    connect(waits_, &QCheckBox::toggled, this, &SetupPage::revalidate);
     for (auto* c : {builtin_, mode_, threadsRule_, order_, length_})
         connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPage::revalidate);
     for (auto* s : {threadsFixed_, repetitions_, transactions_, warehouses_}) connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPage::revalidate);

@@ -92,6 +92,7 @@ private:
     QComboBox *builtin_, *mode_, *threadsRule_, *order_, *length_;
     QSpinBox *threadsFixed_, *repetitions_, *transactions_, *warehouses_;
     QCheckBox* shuffle_;
+    QCheckBox* waits_;  // $.diagnostics.waits
     QDoubleSpinBox *duration_, *warmup_;
     QTableWidget* series_;
     QLabel *estimate_, *problemsLabel_, *connectionResult_, *seriesNote_, *kept_;

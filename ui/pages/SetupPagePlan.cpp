@@ -36,7 +36,9 @@ nlohmann::json setupform::settingsJson(const QString& text) {
 namespace {
 // What the form writes; anything else in a given plan is the plan's own and is kept.
 const char* const kFormMembers[] = {"version", "target", "workload", "series", "clients", "threads", "duration",
-                                    "warmup", "transactions", "repetitions", "order", "data", "seed", "load_hosts"};
+                                    "warmup", "transactions", "repetitions", "order", "data", "seed", "load_hosts",
+                                    "diagnostics"};
+const char* const kFormDiagnostics[] = {"waits"};
 const char* const kFormLoadHosts[] = {"hosts"};
 const char* const kFormWorkload[] = {"kind", "builtin", "files", "replay", "shuffle", "mode", "define", "rate"};
 const char* const kFormTarget[] = {"data_dir", "conninfo", "metrics_host", "host"};
@@ -98,6 +100,7 @@ QStringList SetupPage::keptMembers() const {
         list(loaded_["target"]["host"], QStringLiteral("$.target.host."), kFormMetricsHost);
     if (loaded_.contains("data")) list(loaded_["data"], QStringLiteral("$.data."), kFormData);
     if (loaded_.contains("load_hosts")) list(loaded_["load_hosts"], QStringLiteral("$.load_hosts."), kFormLoadHosts);
+    if (loaded_.contains("diagnostics")) list(loaded_["diagnostics"], QStringLiteral("$.diagnostics."), kFormDiagnostics);
     if (loaded_.contains("series") && loaded_["series"].is_array())
         for (const auto& s : loaded_["series"])
             if (s.is_object() && s.contains("label") && s["label"].is_string())
@@ -227,6 +230,7 @@ nlohmann::json SetupPage::planFromForm() const {
     for (const QString& h : loadHosts_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
         hosts.push_back(h.toStdString());
     if (!hosts.empty()) j["load_hosts"] = hosts;
+    if (!waits_->isChecked()) j["diagnostics"] = {{"waits", false}};  // on is the default: not written
     return j;
 }
 
@@ -248,6 +252,7 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
         if (p.tprocc()) builtin_->setCurrentIndex(kTproccItem);
         warehouses_->setValue(p.warehouses.value_or(1));
         shuffle_->setChecked(p.shuffle);
+        waits_->setChecked(p.waits);
         QStringList defines;
         for (const auto& d : p.defines) defines << QString::fromStdString(d);
         defines_->setText(defines.join(QStringLiteral(", ")));
