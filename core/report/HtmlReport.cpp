@@ -374,6 +374,10 @@ std::string htmlReport(const HtmlReportInput& in) {
                           (o.paired ? "paired by round" : "Welch's t-test") + ", " + metric + ").") +
                "</p>\n<ul class=\"verdict\">\n";
         for (const auto& sentence : v.summary) out += "<li>" + htmlEscape(sentence) + ".</li>\n";
+        if (!r.why.empty()) {
+            out += "</ul>\n<p>Why (where the sessions waited; the Waits section has each point):</p>\n<ul class=\"verdict\">\n";
+            for (const auto& line : r.why) out += "<li>" + htmlEscape(line) + ".</li>\n";
+        }
         out += "</ul>\n<p>" +
                htmlEscape(std::string("Change interval: ") +
                           (v.judged > 1 ? "simultaneous (Bonferroni over " + std::to_string(v.judged) +
@@ -405,6 +409,11 @@ std::string htmlReport(const HtmlReportInput& in) {
         }
     } else if (o.baseline.empty()) {
         out += "<h2>Comparison</h2>\n<p>One series: nothing to compare it with.</p>\n";
+        if (!r.why.empty()) {  // the knee's line
+            out += "<p>Why (where the sessions waited; the Waits section has each point):</p>\n<ul class=\"verdict\">\n";
+            for (const auto& line : r.why) out += "<li>" + htmlEscape(line) + ".</li>\n";
+            out += "</ul>\n";
+        }
     }
 
     if (o.usl) {

@@ -115,6 +115,10 @@ std::string reportMarkdown(const StatsReport& r, const std::vector<std::string>&
         out += "\n\n**Verdict:**\n\n";
         for (const auto& sentence : v.summary) out += "- " + escaped(sentence) + ".\n";
     }
+    if (!r.why.empty()) {
+        out += "\n**Why** (where the sessions waited):\n\n";
+        for (const auto& line : r.why) out += "- " + escaped(line) + ".\n";
+    }
 
     if (o.usl) {
         out += "\n## Universal Scalability Law (" + metric + ")\n\nX(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1))" +

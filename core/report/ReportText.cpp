@@ -95,6 +95,10 @@ std::string reportText(const StatsReport& r) {
         add(out, "\nVerdict:\n");
         for (const auto& sentence : v.summary) add(out, "  %s.\n", sentence.c_str());
     }
+    if (!r.why.empty()) {
+        add(out, "\nWhy (where the sessions waited; report --waits shows each point):\n");
+        for (const auto& line : r.why) add(out, "  %s.\n", line.c_str());
+    }
 
     if (o.usl) {
         add(out, "\nUniversal Scalability Law fits (%s): X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1))%s\n", metric,

@@ -41,6 +41,10 @@ struct StatsReport {
     std::vector<UslRow> usl;                    // one per series with points, when options.usl
     std::vector<PeakRow> peaks;                 // when options.peak
     std::string machines;                       // cpu_busy: the machines it is of (docs/hosts.md), "" if not recorded
+    // Why (issue 62): where the sessions waited at each client count judged different, and at
+    // the knee of each series (the first count whose throughput per client is below half the
+    // first count's); sentences, missing waits said as missing. Empty when nothing calls for one.
+    std::vector<std::string> why;
     bool compared() const { return !options.baseline.empty() && !options.candidate.empty(); }
 };
 

@@ -5,6 +5,8 @@
 
 #include "metrics/WaitSampler.h"
 #include "report/HtmlReport.h"
+#include "report/ReportText.h"
+#include "stats/Report.h"
 #include "report/WaitText.h"
 #include "stats/WaitReport.h"
 #include "util/Error.h"
@@ -17,8 +19,8 @@ namespace {
 
 // A run of `transactions` in 10 s whose 100 samples found the load's sessions waiting so.
 RunRecord runWithWaits(const std::string& series, int repetition, uint64_t transactions,
-                       const std::vector<std::pair<std::string, uint64_t>>& loadEvents) {
-    RunRecord r = test::completedRun(series, 8, repetition, static_cast<double>(transactions) / 10);
+                       const std::vector<std::pair<std::string, uint64_t>>& loadEvents, int clients = 8) {
+    RunRecord r = test::completedRun(series, clients, repetition, static_cast<double>(transactions) / 10);
     r.transactions = transactions;
     r.measuredSeconds = 10;
     WaitProfile p;
@@ -196,4 +198,46 @@ TEST(WaitReport, TheHtmlReportShowsTheChangesTheEventsAndWhatIsMissing) {
     EXPECT_NE(html.find("<p>No run recorded where its sessions waited:</p>\n<ul>\n<li>B at 8 clients: 1 run without waits"),
               std::string::npos)
         << html;
+}
+
+// The verdict's "why": at a client count judged different, the wait changes that tell it; at the
+// knee (throughput per client below half the first count's), where the sessions waited.
+TEST(WaitReport, TheVerdictSaysWhyAtADifferenceAndAtTheKnee) {
+    std::vector<RunRecord> runs;
+    for (int rep = 1; rep <= 4; ++rep) {
+        uint64_t w = static_cast<uint64_t>(rep);
+        runs.push_back(runWithWaits("A", rep, 10000 + 10 * w, {{"CPU", 100}}, 1));
+        runs.push_back(runWithWaits("B", rep, 10000 + 10 * w, {{"CPU", 100}}, 1));
+        runs.push_back(runWithWaits("A", rep, 20000 + 10 * w, {{"CPU", 300 + w}, {"Lock:transactionid", 400}}));
+        runs.push_back(runWithWaits("B", rep, 14000 + 10 * w, {{"CPU", 300 + w}, {"Lock:transactionid", 400}, {"LWLock:WALInsert", 100 + 2 * w}}));
+    }
+    ReportOptions o;
+    o.baseline = "A";
+    o.candidate = "B";
+    StatsReport r = buildStatsReport(runs, {"A", "B"}, o, "e.slab");
+    ASSERT_TRUE(r.verdict);
+    std::string all;
+    for (const auto& line : r.why) all += line + "\n";
+    EXPECT_NE(all.find("B waits "), std::string::npos) << all;
+    EXPECT_NE(all.find("more per transaction on LWLock:WALInsert than A at 8 clients"), std::string::npos) << all;
+    // 1 client: 1,000 tps per client; 8 clients: 250 (A) and 175 (B) per client.
+    EXPECT_NE(all.find("A stops scaling at 8 clients (tps per client below half of that at 1 client): its sessions wait "
+                       "most on Lock:transactionid 4.00 sessions (57%)"),
+              std::string::npos)
+        << all;
+    EXPECT_NE(reportText(r).find("Why (where the sessions waited; report --waits shows each point):"), std::string::npos);
+
+    // Without waits, said as missing.
+    std::vector<RunRecord> bare;
+    for (auto run : runs) {
+        run.detail = nlohmann::json::object();
+        bare.push_back(run);
+    }
+    StatsReport none = buildStatsReport(bare, {"A", "B"}, o, "e.slab");
+    all.clear();
+    for (const auto& line : none.why) all += line + "\n";
+    EXPECT_NE(all.find("at 8 clients: no waits recorded on both sides to say why"), std::string::npos) << all;
+    EXPECT_NE(all.find("A stops scaling at 8 clients (tps per client below half of that at 1 client): no waits recorded there"),
+              std::string::npos)
+        << all;
 }
