@@ -11,13 +11,13 @@
 namespace scalelab {
 namespace {
 
-double nowS() {
+double waitClockS() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-using Result = std::unique_ptr<PGresult, void (*)(PGresult*)>;
+using WaitResult = std::unique_ptr<PGresult, void (*)(PGresult*)>;
 
-std::string errorOf(pg_conn* conn, PGresult* res) {
+std::string waitErrorOf(pg_conn* conn, PGresult* res) {
     return firstLineOf(res && PQresultErrorMessage(res)[0] ? PQresultErrorMessage(res) : PQerrorMessage(conn));
 }
 
@@ -122,12 +122,12 @@ WaitSampler::WaitSampler(const std::string& conninfo, const std::string& loadApp
     // before the window, not inside it (pg_stat_force_next_flush, PostgreSQL 15+).
     std::string setup = "SET idle_in_transaction_session_timeout = 0";
     if (version >= 150000) setup += "; SELECT pg_stat_force_next_flush()";
-    Result res(PQexec(conn_.get(), setup.c_str()), PQclear);
+    WaitResult res(PQexec(conn_.get(), setup.c_str()), PQclear);
     if (!res || PQresultStatus(res.get()) != (version >= 150000 ? PGRES_TUPLES_OK : PGRES_COMMAND_OK))
-        throw Error("cannot sample the server's waits: " + errorOf(conn_.get(), res.get()));
-    Result begin(PQexec(conn_.get(), "BEGIN"), PQclear);
+        throw Error("cannot sample the server's waits: " + waitErrorOf(conn_.get(), res.get()));
+    WaitResult begin(PQexec(conn_.get(), "BEGIN"), PQclear);
     if (!begin || PQresultStatus(begin.get()) != PGRES_COMMAND_OK)
-        throw Error("cannot sample the server's waits: " + errorOf(conn_.get(), begin.get()));
+        throw Error("cannot sample the server's waits: " + waitErrorOf(conn_.get(), begin.get()));
 }
 
 WaitSampler::~WaitSampler() {
@@ -163,10 +163,10 @@ void WaitSampler::loop() {
 }
 
 bool WaitSampler::sampleOnce() {
-    Result res(PQexec(conn_.get(), sql_.c_str()), PQclear);
-    double at = nowS();
+    WaitResult res(PQexec(conn_.get(), sql_.c_str()), PQclear);
+    double at = waitClockS();
     if (!res || PQresultStatus(res.get()) != PGRES_TUPLES_OK) {
-        error_ = "a read of pg_stat_activity failed: " + errorOf(conn_.get(), res.get());
+        error_ = "a read of pg_stat_activity failed: " + waitErrorOf(conn_.get(), res.get());
         return false;
     }
     for (int row = 0; row < PQntuples(res.get()); ++row) {

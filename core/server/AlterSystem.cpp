@@ -1,5 +1,6 @@
 #include "server/AlterSystem.h"
 
+#include "util/Format.h"
 #include "util/Error.h"
 
 #include <pqxx/pqxx>
@@ -13,11 +14,6 @@ using namespace std::chrono_literals;
 
 namespace scalelab {
 namespace {
-
-std::string firstLine(const std::string& s) {
-    auto nl = s.find('\n');
-    return nl == std::string::npos ? s : s.substr(0, nl);
-}
 
 std::string quoteSettingName(pqxx::transaction_base& tx, const std::string& name) {
     std::string out;
@@ -87,7 +83,7 @@ AppliedSettings alterSystem(const std::string& conninfo, const std::vector<Setti
                 tx.exec("ALTER SYSTEM " + (previous[j] ? "SET " + quoteSettingName(tx, undo.name) + " TO " + tx.quote(*previous[j])
                                                        : "RESET " + quoteSettingName(tx, undo.name)));
             }
-            throw Error("server setting " + s.name + "=" + s.value + " rejected: " + firstLine(e.what()));
+            throw Error("server setting " + s.name + "=" + s.value + " rejected: " + firstLineOf(e.what()));
         }
         (effects[i] == SettingEffect::Restart ? applied.restartedFor : applied.reloaded).push_back(s.name);
     }
@@ -137,7 +133,7 @@ std::set<std::string> settingNames(const std::string& conninfo) {
         for (const auto& row : tx.exec("SELECT name FROM pg_settings")) names.insert(row[0].c_str());
         return names;
     } catch (const pqxx::failure& e) {
-        throw Error("cannot read the server's settings: " + firstLine(e.what()));
+        throw Error("cannot read the server's settings: " + firstLineOf(e.what()));
     }
 }
 

@@ -5,6 +5,7 @@
 #include "server/DataDirectory.h"
 #include "server/ServerUser.h"
 #include "server/TcpAuth.h"
+#include "util/Format.h"
 #include "util/Error.h"
 
 #include <arpa/inet.h>
@@ -74,11 +75,6 @@ std::uintmax_t sizeOrZero(const fs::path& file) {
     std::error_code ec;
     auto size = fs::file_size(file, ec);
     return ec ? 0 : size;
-}
-
-std::string firstLine(const std::string& s) {
-    auto nl = s.find('\n');
-    return nl == std::string::npos ? s : s.substr(0, nl);
 }
 
 
@@ -270,7 +266,7 @@ void EmbeddedServer::ensureDatabase() {
             tx.exec("CREATE DATABASE " + tx.quote_name(options_.database));
         }
     } catch (const pqxx::failure& e) {
-        throw Error("cannot create database '" + options_.database + "': " + firstLine(e.what()));
+        throw Error("cannot create database '" + options_.database + "': " + firstLineOf(e.what()));
     }
 }
 

@@ -53,7 +53,7 @@ std::optional<RunWaits> waitsOf(const RunRecord& r, std::string& why) {
 }
 
 // Every event any run of `points` waited on.
-std::vector<std::string> eventsOf(std::initializer_list<const PointWaits*> points) {
+std::vector<std::string> waitEventsOf(std::initializer_list<const PointWaits*> points) {
     std::vector<std::string> out;
     for (const PointWaits* p : points)
         for (const auto& r : p->runs)
@@ -63,20 +63,20 @@ std::vector<std::string> eventsOf(std::initializer_list<const PointWaits*> point
     return out;
 }
 
-double valueIn(const std::map<std::string, double>& m, const std::string& key) {
+double waitValueIn(const std::map<std::string, double>& m, const std::string& key) {
     auto it = m.find(key);
     return it == m.end() ? 0.0 : it->second;  // sampled and not seen: none of that wait
 }
 
-WaitSummary summaryOf(const PointWaits& p, const std::string& event, double confidence) {
+WaitSummary waitSummaryOf(const PointWaits& p, const std::string& event, double confidence) {
     WaitSummary s;
     s.event = event;
     double all = 0, mine = 0;
     std::vector<double> ms;
     for (const auto& r : p.runs) {
-        mine += valueIn(r.sessions, event);
+        mine += waitValueIn(r.sessions, event);
         for (const auto& [e, v] : r.sessions) all += v;
-        ms.push_back(valueIn(r.msPerTx, event));
+        ms.push_back(waitValueIn(r.msPerTx, event));
     }
     s.sessions = mine / static_cast<double>(p.runs.size());
     s.sharePct = all > 0 ? 100.0 * mine / all : 0;
@@ -110,7 +110,7 @@ std::vector<PointWaits> pointWaits(const std::vector<RunRecord>& runs, const std
 std::vector<WaitSummary> pointWaitSummaries(const PointWaits& point, double confidence) {
     std::vector<WaitSummary> out;
     if (point.runs.empty()) return out;
-    for (const auto& event : eventsOf({&point})) out.push_back(summaryOf(point, event, confidence));
+    for (const auto& event : waitEventsOf({&point})) out.push_back(waitSummaryOf(point, event, confidence));
     std::sort(out.begin(), out.end(), [](const WaitSummary& x, const WaitSummary& y) {
         return x.sessions != y.sessions ? x.sessions > y.sessions : x.event < y.event;
     });
@@ -135,22 +135,22 @@ WaitComparison compareWaits(const PointWaits& a, const PointWaits& b, double con
     c.candidate = b.series;
     c.clients = a.clients;
     c.paired = paired;
-    std::vector<std::string> events = eventsOf({&a, &b});
+    std::vector<std::string> events = waitEventsOf({&a, &b});
     c.confidence = events.empty() ? confidence : 1.0 - (1.0 - confidence) / static_cast<double>(events.size());
     for (const auto& event : events) {
         WaitChange ch;
         ch.event = event;
-        ch.a = summaryOf(a, event, confidence);
-        ch.b = summaryOf(b, event, confidence);
+        ch.a = waitSummaryOf(a, event, confidence);
+        ch.b = waitSummaryOf(b, event, confidence);
         std::vector<double> va, vb;
         if (paired) {  // the rounds both sides have waits of, in round order
             for (const auto& x : a.runs)
                 for (const auto& y : b.runs)
-                    if (x.repetition == y.repetition) va.push_back(valueIn(x.msPerTx, event)), vb.push_back(valueIn(y.msPerTx, event));
+                    if (x.repetition == y.repetition) va.push_back(waitValueIn(x.msPerTx, event)), vb.push_back(waitValueIn(y.msPerTx, event));
             ch.comparison = comparePaired(va, vb, c.confidence);
         } else {
-            for (const auto& x : a.runs) va.push_back(valueIn(x.msPerTx, event));
-            for (const auto& y : b.runs) vb.push_back(valueIn(y.msPerTx, event));
+            for (const auto& x : a.runs) va.push_back(waitValueIn(x.msPerTx, event));
+            for (const auto& y : b.runs) vb.push_back(waitValueIn(y.msPerTx, event));
             ch.comparison = compareWelch(va, vb, c.confidence);
         }
         // Judged on the difference alone: the difference's interval and the t-test agree, while
