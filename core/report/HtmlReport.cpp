@@ -263,13 +263,19 @@ void waitsSection(std::string& out, const HtmlReportInput& in) {
     }
 }
 
+// The runs of the series the report shows.
+std::vector<RunRecord> runsOfSeries(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder) {
+    std::vector<RunRecord> shown;
+    for (const auto& r : runs)
+        if (std::find(seriesOrder.begin(), seriesOrder.end(), r.series) != seriesOrder.end()) shown.push_back(r);
+    return shown;
+}
+
 } // namespace
 
 void addWaits(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder) {
     const ReportOptions& o = in.report.options;
-    std::vector<RunRecord> shown;
-    for (const auto& r : runs)
-        if (std::find(seriesOrder.begin(), seriesOrder.end(), r.series) != seriesOrder.end()) shown.push_back(r);
+    std::vector<RunRecord> shown = runsOfSeries(runs, seriesOrder);
     auto points = pointWaits(shown, seriesOrder);
     for (const auto& p : points)
         if (p.runsWithout > 0)
@@ -299,9 +305,7 @@ void addWaits(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std
 
 void addStatements(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder) {
     const ReportOptions& o = in.report.options;
-    std::vector<RunRecord> shown;
-    for (const auto& r : runs)
-        if (std::find(seriesOrder.begin(), seriesOrder.end(), r.series) != seriesOrder.end()) shown.push_back(r);
+    std::vector<RunRecord> shown = runsOfSeries(runs, seriesOrder);
     auto points = pointStatements(shown, seriesOrder);
     auto find = [&](const std::string& series, int clients) -> const PointStatements* {
         for (const auto& p : points)

@@ -15,7 +15,7 @@ namespace {
 std::optional<RunWaits> waitsOf(const RunRecord& r, std::string& why) {
     auto system = r.detail.find("system");
     if (system == r.detail.end() || !system->is_object() || !system->contains("waits")) {
-        why = "no waits recorded (sampled from ScaleLab 0.1 with $.diagnostics.waits on)";
+        why = "no waits recorded ($.diagnostics.waits was off, or the run is older than wait sampling)";
         return std::nullopt;
     }
     WaitProfile p;

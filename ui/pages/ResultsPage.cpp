@@ -246,7 +246,11 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
     // A point's figures beside the pointer, as a tooltip: shown in a label under the chart they
     // took three lines and pushed the lower half away from the pointer (issue 61.5).
     connect(chart_, &ScalingChartView::pointHovered, this, [this](const QString& text, bool on) {
-        if (on) QToolTip::showText(QCursor::pos(), text.trimmed(), chart_);
+        // QToolTip draws text that looks like markup as rich text; the figures hold the series'
+        // label (user text, issue 31.3): escaped inside markup of our own, lines kept.
+        if (on)
+            QToolTip::showText(QCursor::pos(),
+                               QStringLiteral("<p style='white-space:pre'>%1</p>").arg(text.trimmed().toHtmlEscaped()), chart_);
         else QToolTip::hideText();
     });
     // The model shows the edit at once; the file is written off the GUI thread. A failed write
