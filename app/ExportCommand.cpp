@@ -8,6 +8,9 @@
 #include "stats/RoundSpread.h"
 #include "store/CopyExperiment.h"
 #include "report/Export.h"
+#include "report/ProfileExport.h"
+#include "stats/Report.h"
+#include "store/CombinedRuns.h"
 #include "util/AtomicFile.h"
 #include "util/Error.h"
 
@@ -19,8 +22,21 @@ namespace scalelab::app {
 
 int runExportCommand(const ExportArgs& a) {
     return runCommand([&] {
-        if (a.csvDir.empty() && a.json.empty() && a.png.empty() && a.svg.empty() && a.html.empty() && a.to.empty())
-            throw UsageError("say what to export: --csv DIR, --json FILE, --png FILE, --svg FILE, --html FILE, --to EXPERIMENT");
+        const bool flame = !a.flame.empty() || !a.flameDiff.empty();
+        if (flame) {  // the SVG is a flame graph, of one point: nothing of the scaling chart applies
+            if (!a.flame.empty() && !a.flameDiff.empty()) throw UsageError("--flame and --flame-diff are two graphs: give one");
+            if (a.svg.empty()) throw UsageError("a flame graph is drawn as SVG: give --svg FILE");
+            if (a.clients <= 0) throw UsageError("a flame graph is of one point: give --clients N (its x)");
+            if (!a.ratio.empty() || a.distribution > 0 || !a.rounds.empty() || !a.latencyTps.empty() || !a.againstTps.empty() ||
+                a.usl || a.log2 || a.errorBars != "ci" || a.metric != "tps" || !a.series.empty())
+                throw UsageError("--flame and --flame-diff draw a CPU profile: the scaling chart's options do not apply");
+        } else if (a.clients != 0) {
+            throw UsageError("--clients chooses the point of --flame or --flame-diff: give one of them");
+        }
+        if (a.csvDir.empty() && a.json.empty() && a.png.empty() && a.svg.empty() && a.html.empty() && a.to.empty() &&
+            a.folded.empty())
+            throw UsageError("say what to export: --csv DIR, --json FILE, --png FILE, --svg FILE, --html FILE, --folded DIR, "
+                             "--to EXPERIMENT");
         if (!a.ratio.empty()) {
             // Refused before anything is written: these describe the series chart, not a ratio.
             if (a.png.empty() && a.svg.empty())
@@ -79,6 +95,19 @@ int runExportCommand(const ExportArgs& a) {
             CopyCount n = copyExperiment(a.experiment, a.to);
             std::fprintf(stderr, "scalelab: copied %s to %s\n", describe(n).c_str(), a.to.c_str());
         }
+        if (flame || !a.folded.empty()) {
+            CombinedRuns runs = combineExperiments(a.experiment, a.with);
+            PointAxis axis = a.x.empty() ? naturalAxis(runs.runs) : parsePointAxis(a.x);
+            AxisRuns onAxis = runsOnAxis(runs.runs, runs.order, axis);
+            std::vector<PointProfile> points = pointProfiles(onAxis.runs, onAxis.curves);
+            if (!a.folded.empty())
+                for (const auto& f : writeFoldedFiles(points, axis, a.folded)) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());
+            if (flame) {
+                writeFileAtomically(a.svg, a.flame.empty() ? diffFlameSvg(points, axis, a.flameDiff[0], a.flameDiff[1], a.clients)
+                                                           : pointFlameSvg(points, axis, a.flame, a.clients));
+                std::fprintf(stderr, "scalelab: wrote %s\n", a.svg.c_str());
+            }
+        }
         auto store = ExperimentStore::open(a.experiment, true);
         if (!a.csvDir.empty())
             for (const auto& f : exportCsv(*store, a.csvDir)) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());
@@ -86,9 +115,11 @@ int runExportCommand(const ExportArgs& a) {
             writeFileAtomically(a.json, exportJson(*store).dump(2) + "\n");  // whole or not at all
             std::fprintf(stderr, "scalelab: wrote %s\n", a.json.c_str());
         }
-        if (!a.png.empty() || !a.svg.empty() || !a.html.empty()) {
-            renderExports(a);
-            for (const auto& f : {a.png, a.svg, a.html})
+        if (!a.png.empty() || (!a.svg.empty() && !flame) || !a.html.empty()) {
+            ExportArgs charts = a;
+            if (flame) charts.svg.clear();  // written above
+            renderExports(charts);
+            for (const auto& f : {charts.png, charts.svg, charts.html})
                 if (!f.empty()) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());
         }
         return 0;
@@ -105,6 +136,14 @@ Command addExportCommand(CommandLine& line) {
     exportCmd->add_option("--json", exportArgs->json, "JSON file of the whole experiment");
     exportCmd->add_option("--png", exportArgs->png, "The scaling chart as PNG (no display needed)");
     exportCmd->add_option("--svg", exportArgs->svg, "The scaling chart as SVG");
+    exportCmd->add_option("--folded", exportArgs->folded, "Directory for each point's CPU profile as folded stacks "
+                                                          "(FlameGraph, inferno, speedscope), from diagnostics.cpu_profile");
+    exportCmd->add_option("--flame", exportArgs->flame, "With --svg and --clients: the SVG is this series' flame graph at "
+                                                        "that point (search, click to zoom)");
+    exportCmd->add_option("--flame-diff", exportArgs->flameDiff, "With --svg and --clients: B's flame graph coloured by its "
+                                                                 "CPU per transaction against A's")->expected(2);
+    exportCmd->add_option("--clients", exportArgs->clients, "The point (x: client count, tps offered or scale) of --flame "
+                                                            "or --flame-diff")->check(CLI::PositiveNumber);
     exportCmd->add_option("--html", exportArgs->html, "One self-contained HTML report: charts, tables, notes, provenance");
     exportCmd->add_option("--metric", exportArgs->metric, "What the chart's y axis shows (as for report)");
     exportCmd->add_option("--x", exportArgs->x, "The x axis of charts and the HTML report: clients, rate (the offered rate) or "

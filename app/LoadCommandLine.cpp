@@ -145,6 +145,10 @@ Command addRunCommand(CommandLine& line) {
     auto* noVacuum = runCmd->add_flag("-n,--no-vacuum", run->noVacuum,
                       "Do not vacuum pgbench_branches/_tellers and truncate pgbench_history before the run");
     runCmd->add_flag("-v,--vacuum-all", run->vacuumAll, "Also VACUUM ANALYZE pgbench_accounts before the run")->excludes(noVacuum);
+    runCmd->add_option("--cpu-profile", run->cpuProfile,
+                       "Record where the server's CPU goes over the counted window (perf, a server on this machine) "
+                       "and write its folded stacks to FILE")
+        ->type_name("FILE");
     runCmd->add_flag("--json", run->json, "Print the result as JSON instead of the text report");
 
     runCmd->add_option("--placement", run->placement, "CPU placement: smt-on, smt-off, cores:N, cores:N+smt, pus:LIST[/LIST]");

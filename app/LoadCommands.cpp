@@ -16,6 +16,7 @@
 #include "load/script/Random.h"
 #include "server/ConnectionCapacity.h"
 #include "topo/PlacementScope.h"
+#include "util/AtomicFile.h"
 #include "util/Clock.h"
 #include "util/Error.h"
 #include "util/Format.h"
@@ -291,6 +292,24 @@ HostCommand metricsHostCommand(const RunArgs& a) {
     return command;
 }
 
+// --cpu-profile FILE: the counted window's folded stacks, or why there are none (the run's
+// figures are reported either way; a missing profile is an error, never an empty file).
+bool writeCpuProfile(const std::string& file, const LoadResult& result) {
+    std::optional<CpuProfile> profile = result.system ? result.system->cpuProfile : std::nullopt;
+    if (!profile) {
+        std::fprintf(stderr, "scalelab: error: --cpu-profile: the run ended before its counted window did\n");
+        return false;
+    }
+    if (!profile->available()) {
+        std::fprintf(stderr, "scalelab: error: --cpu-profile: no profile: %s\n", profile->unavailable.c_str());
+        return false;
+    }
+    writeFileAtomically(file, foldedText(profile->folded));
+    note("CPU profile: " + std::to_string(profile->samples) + " samples of the server's processes (" + profile->source +
+         ") written to " + file + " as folded stacks");
+    return true;
+}
+
 int runOnLoadHosts(const RunArgs& a, const LoadSpec& spec, const std::function<void(const LoadSample&)>& progress,
                    MetricsPublisher* live) {
     LoadHostsOptions options;
@@ -533,6 +552,9 @@ int runRunCommand(const RunArgs& a) {
         else if (live.publisher)
             progress = [live = live.publisher](const LoadSample& s) { live->add(s); };
         if (live.publisher) live.publisher->runStarted(spec.clients, spec.workload.scriptSet);
+        if (!a.cpuProfile.empty() && (!a.loadHosts.empty() || !a.metricsHost.empty()))
+            throw UsageError("--cpu-profile records a server on this machine, with the clients here: drop --load-hosts and "
+                             "--metrics-host");
         if (!a.loadHosts.empty()) {
             if (target.embedded)
                 for (const auto& h : a.loadHosts)
@@ -549,7 +571,10 @@ int runRunCommand(const RunArgs& a) {
         sources.disks.only = a.devices;
         sources.disks.partitions = a.partitions;
         if (!a.metricsHost.empty()) sources.machine = std::make_shared<RemoteMachine>(a.metricsHost, metricsHostCommand(a));
+        sources.cpuProfile = !a.cpuProfile.empty();
         SystemSampler metrics(sources);
+        if (sources.cpuProfile && !metrics.profileRefusal().empty())
+            throw Error("--cpu-profile: " + metrics.profileRefusal());
         if (!metrics.machine().server && !a.json)
             note("CPU, disk and pressure figures are from " + metrics.machine().describe() + ": " + metrics.machine().why);
         LoadRun run(spec, progress, &metrics);
@@ -579,6 +604,7 @@ int runRunCommand(const RunArgs& a) {
         }
         if (saidMachineLost(sources.machine.get()) && !interrupted && result.abortedClients == 0 && result.status != RunStatus::Failed)
             return 1;
+        if (sources.cpuProfile && !writeCpuProfile(a.cpuProfile, result) && !interrupted) return 1;
         // Stopped by SIGINT or SIGTERM: 130 or 143, after the report (pgbench dies of the
         // signal, which a shell reports the same way). Else pgbench's exit status: 2 when
         // clients aborted (the results are incomplete), 1 when the run could not go on at all.

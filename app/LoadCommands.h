@@ -72,6 +72,7 @@ struct RunArgs {
     std::vector<std::string> loadHosts;  // --load-hosts: the clients run there (docs/load-hosts.md)
     std::string sshCommand;              // empty: ssh -o BatchMode=yes
     std::string remoteScalelab = "scalelab";
+    std::string cpuProfile;              // --cpu-profile FILE: the server's folded stacks over the counted window
     std::string metricsHost;             // --metrics-host: the server's machine, read by ScaleLab's agent (docs/hosts.md)
     std::string metricsListen;           // --metrics-listen ADDR:PORT: a Prometheus endpoint (docs/metrics-endpoint.md)
 };

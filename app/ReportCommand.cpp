@@ -5,6 +5,7 @@
 #include "stats/Report.h"
 #include "report/ReportText.h"
 #include "report/StatementText.h"
+#include "report/ProfileText.h"
 #include "report/WaitText.h"
 #include "store/CombinedRuns.h"
 #include "store/ExperimentOverview.h"
@@ -21,13 +22,14 @@ namespace scalelab::app {
 int runReportCommand(const ReportArgs& a) {
     return runCommand([&] {
         ReportOptions o;
-        if (a.statements && a.waits) throw UsageError("--statements and --waits are two reports: give one");
-        const char* tables = a.statements ? "--statements" : a.waits ? "--waits" : nullptr;
+        if (a.statements + a.waits + a.profile > 1)
+            throw UsageError("--statements, --waits and --profile are reports of their own: give one");
+        const char* tables = a.statements ? "--statements" : a.waits ? "--waits" : a.profile ? "--profile" : nullptr;
         if (tables && (!a.equivalence.empty() || a.usl || a.peak || !a.csvDir.empty() || !a.format.empty() || a.metric != "tps"))
             throw UsageError(std::string(tables) + " shows its own tables: it takes --compare, --paired, --clients, --top, "
                              "--confidence and --with, not --metric, --equivalence, --usl, --peak, --csv or --format");
         if (!tables && (a.clients != 0 || a.top != 10))
-            throw UsageError("--clients and --top choose the rows of --statements or --waits: give one of them");
+            throw UsageError("--clients and --top choose the rows of --statements, --waits or --profile: give one of them");
         if (!a.equivalence.empty()) {  // a usage error, said before anything is read
             if (a.compare.empty()) throw UsageError("--equivalence needs --compare A B: the two series to hold the same");
             try {
@@ -38,7 +40,7 @@ int runReportCommand(const ReportArgs& a) {
         }
         CombinedRuns runs = combineExperiments(a.experiment, a.with);
         o.axis = a.x.empty() ? naturalAxis(runs.runs) : parsePointAxis(a.x);
-        if (tables) {  // the statements' or the waits' tables: the same choices of rows
+        if (tables) {  // the statements', waits' or profiles' tables: the same choices of rows
             AxisRuns onAxis = runsOnAxis(runs.runs, runs.order, o.axis);
             StatementTextOptions to;
             to.clients = a.clients;
@@ -47,8 +49,9 @@ int runReportCommand(const ReportArgs& a) {
             to.paired = a.paired;
             to.confidence = a.confidence;
             to.axis = o.axis;
-            std::string out = a.waits ? waitsText(pointWaits(onAxis.runs, onAxis.curves), to)
-                                      : statementsText(pointStatements(onAxis.runs, onAxis.curves), runs.statementTexts, to);
+            std::string out = a.waits     ? waitsText(pointWaits(onAxis.runs, onAxis.curves), to)
+                              : a.profile ? profileText(pointProfiles(onAxis.runs, onAxis.curves), to)
+                                          : statementsText(pointStatements(onAxis.runs, onAxis.curves), runs.statementTexts, to);
             std::fputs(terminalSafe(out, true).c_str(), stdout);  // labels from a file, statements' texts from the server
             return 0;
         }
@@ -132,8 +135,11 @@ Command addReportCommand(CommandLine& line) {
     reportCmd->add_flag("--waits", report->waits, "Where each point's sessions waited (average active sessions and "
                                                   "wait ms per transaction by wait event); with --compare, the events "
                                                   "whose wait per transaction changed");
-    reportCmd->add_option("--clients", report->clients, "With --statements or --waits: only the points at this x (client count, tps offered or scale, as the axis)")->check(CLI::PositiveNumber);
-    reportCmd->add_option("--top", report->top, "With --statements or --waits: rows per table (0: all)")->check(CLI::NonNegativeNumber);
+    reportCmd->add_flag("--profile", report->profile, "Where each point's server CPU went (functions by self CPU "
+                                                      "samples per 1,000 transactions, from diagnostics.cpu_profile); "
+                                                      "with --compare, the functions whose self time changed");
+    reportCmd->add_option("--clients", report->clients, "With --statements, --waits or --profile: only the points at this x (client count, tps offered or scale, as the axis)")->check(CLI::PositiveNumber);
+    reportCmd->add_option("--top", report->top, "With --statements, --waits or --profile: rows per table (0: all)")->check(CLI::NonNegativeNumber);
     reportCmd->add_option("--csv", report->csvDir, "Also write the tables as CSV files into this directory");
     reportCmd->add_option("--format", report->format,
                           "text (fixed-width, for a mailing list) or markdown (for an issue tracker): the tables with "

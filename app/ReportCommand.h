@@ -23,6 +23,7 @@ struct ReportArgs {
     std::string format;                // "": the console tables; "text" or "markdown": with the experiment's summary, to paste
     bool statements = false;           // the statements' tables instead (pg_stat_statements)
     bool waits = false;                // the wait events' tables instead (where the sessions waited)
+    bool profile = false;              // the CPU profiles' tables instead (where the server's CPU went)
     int clients = 0;                   // --statements, --waits: one point's x (client count, or tps offered on the rate axis; 0: each)
     int top = 10;                      // --statements, --waits: rows per table (0: all)
 };
@@ -44,6 +45,10 @@ struct ExportArgs {
     std::string csvDir;
     std::string json;
     std::string png, svg;  // the scaling chart (GUI library)
+    std::string folded;                // --folded DIR: each point's CPU profile as folded stacks
+    std::string flame;                 // --flame SERIES: the SVG is that point's flame graph
+    std::vector<std::string> flameDiff;  // --flame-diff A B: the SVG is B's against A's
+    int clients = 0;                   // the flame graphs' x
     std::string html;      // the report (GUI library, for the charts)
     // The view, as the window's Results page has it.
     std::string metric = "tps";

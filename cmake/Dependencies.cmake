@@ -13,6 +13,8 @@ find_package(Threads REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 find_package(Boost 1.74 REQUIRED)
+# CPU profiles are stored compressed with their runs.
+find_package(ZLIB REQUIRED)
 
 # libcsv (RFC 4180 reading) ships neither a CMake package nor a .pc file.
 find_library(CSV_LIBRARY csv REQUIRED)

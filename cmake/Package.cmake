@@ -29,5 +29,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # server/PgBinaries.cpp finds them); load hosts and metrics hosts are reached with ssh.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "postgresql-15 | postgresql-16 | postgresql-17 | postgresql")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "openssh-client")
+# diagnostics.cpu_profile records with perf; a sweep that asks for it without perf is refused.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "linux-perf")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
 include(CPack)

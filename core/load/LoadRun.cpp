@@ -103,6 +103,7 @@ public:
         sampler_->addStatements(*previous_, false);
         windowStart_ = previous_;
         sampler_->startWaits();
+        sampler_->startProfile();
     }
     // At a sample boundary. `endsWarmup`: the interval began in the warm-up and ends after it,
     // so the counted window starts here (with no warm-up it starts at the first snapshot).
@@ -115,10 +116,12 @@ public:
             sampler_->addStatements(*now, false);
             windowStart_ = now;
             sampler_->startWaits();  // again: the counted window starts here
+            sampler_->startProfile();
         }
         if (atDeadline) {
             windowEnd_ = now;
             waits_ = sampler_->stopWaits();
+            profile_ = sampler_->stopProfile();
         }
         previous_ = now;
         return s;
@@ -132,7 +135,10 @@ public:
     std::optional<SystemSample> window() {
         if (!windowStart_) return std::nullopt;
         // Without a deadline (-t) the waits' window ends here, as the run does.
-        if (!windowEnd_ && sampler_) waits_ = sampler_->stopWaits();
+        if (!windowEnd_ && sampler_) {
+            waits_ = sampler_->stopWaits();
+            profile_ = sampler_->stopProfile();
+        }
         if (broken_) return std::nullopt;
         try {
             SystemSnapshot last = sampler_->finalSnapshot(5000);
@@ -147,6 +153,7 @@ public:
             SystemSample w = sampler_->between(*windowStart_, last);
             w.slowestReadingMs = std::max(w.slowestReadingMs, slowestMs_);
             w.waits = waits_;
+            w.cpuProfile = profile_;
             return w;
         } catch (const std::exception&) {
             return std::nullopt;
@@ -171,6 +178,7 @@ private:
     double slowestMs_ = 0;  // the slowest reading of the machine so far
     std::optional<SystemSnapshot> previous_, windowStart_, windowEnd_;
     std::optional<WaitProfile> waits_;  // the counted window's, once it ended
+    std::optional<CpuProfile> profile_;  // likewise
 };
 
 } // namespace

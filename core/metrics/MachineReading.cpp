@@ -34,38 +34,6 @@ double nowSeconds() {
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
-std::optional<ProcStat> readPidStat(const fs::path& dir) {
-    std::ifstream in(dir / "stat");
-    std::string line;
-    if (!std::getline(in, line)) return std::nullopt;
-    return parsePidStat(line);
-}
-
-// /proc/PID/stat of the postmaster and every process whose parent it is. A child reaped while
-// /proc is being scanned would be counted in neither its own line nor the postmaster's cutime:
-// the scan is repeated until the postmaster's reaped-children time is the same before and after.
-std::vector<ProcStat> serverProcessStats(const fs::path& proc, pid_t postmaster) {
-    const fs::path self = proc / std::to_string(postmaster);
-    for (int attempt = 0;; ++attempt) {
-        auto before = readPidStat(self);
-        if (!before) return {};
-        std::vector<ProcStat> out;
-        std::error_code ec;
-        for (const auto& entry : fs::directory_iterator(proc, ec)) {
-            const std::string name = entry.path().filename().string();
-            if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
-            if (auto p = readPidStat(entry.path()); p && p->ppid == postmaster) out.push_back(*p);
-        }
-        auto after = readPidStat(self);
-        if (!after) return {};
-        bool steady = before->cutime == after->cutime && before->cstime == after->cstime;
-        if (steady || attempt == 4) {
-            out.push_back(*after);
-            return out;
-        }
-    }
-}
-
 nlohmann::json timesJson(int pu, const CpuTimes& t) {
     return {pu, t.user, t.nice, t.system, t.idle, t.iowait, t.irq, t.softirq, t.steal};
 }

@@ -48,6 +48,7 @@ nlohmann::json toJson(const SystemSample& s, bool perPu) {
     }
     if (s.statements) j["statements"] = toJson(*s.statements);
     if (s.waits) j["waits"] = toJson(*s.waits);
+    if (s.cpuProfile) j["cpu_profile"] = toJson(*s.cpuProfile);
     return j;
 }
 

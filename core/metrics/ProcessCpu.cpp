@@ -1,7 +1,11 @@
 #include "metrics/ProcessCpu.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+
+namespace fs = std::filesystem;
 
 namespace scalelab {
 
@@ -67,6 +71,42 @@ uint64_t serverTreeTicks(pid_t root, const std::vector<ProcStat>& processes) {
 double cpuPercent(uint64_t before, uint64_t after, double seconds, long ticksPerSecond) {
     if (seconds <= 0 || ticksPerSecond <= 0 || after < before) return 0;
     return 100.0 * static_cast<double>(after - before) / static_cast<double>(ticksPerSecond) / seconds;
+}
+
+namespace {
+
+std::optional<ProcStat> readPidStat(const fs::path& dir) {
+    std::ifstream in(dir / "stat");
+    std::string line;
+    if (!std::getline(in, line)) return std::nullopt;
+    return parsePidStat(line);
+}
+
+} // namespace
+
+// /proc/PID/stat of the postmaster and every process whose parent it is. A child reaped while
+// /proc is being scanned would be counted in neither its own line nor the postmaster's cutime:
+// the scan is repeated until the postmaster's reaped-children time is the same before and after.
+std::vector<ProcStat> serverProcessStats(const fs::path& proc, pid_t postmaster) {
+    const fs::path self = proc / std::to_string(postmaster);
+    for (int attempt = 0;; ++attempt) {
+        auto before = readPidStat(self);
+        if (!before) return {};
+        std::vector<ProcStat> out;
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(proc, ec)) {
+            const std::string name = entry.path().filename().string();
+            if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
+            if (auto p = readPidStat(entry.path()); p && p->ppid == postmaster) out.push_back(*p);
+        }
+        auto after = readPidStat(self);
+        if (!after) return {};
+        bool steady = before->cutime == after->cutime && before->cstime == after->cstime;
+        if (steady || attempt == 4) {
+            out.push_back(*after);
+            return out;
+        }
+    }
 }
 
 } // namespace scalelab

@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ std::optional<ProcStat> parsePidStat(const std::string& line);
 // `why`, when it does not: the server runs on another machine, or in another PID namespace
 // (a container), where the pid names another process or none.
 std::optional<pid_t> postmasterOfBackend(const std::string& root, pid_t backend, std::string& why);
+
+// /proc/PID/stat of the postmaster and every process whose parent it is, the postmaster last
+// (`proc`: "/proc", or a captured copy); empty when the postmaster is gone.
+std::vector<ProcStat> serverProcessStats(const std::filesystem::path& proc, pid_t postmaster);
 
 // Ticks of the process tree rooted at `root` among `processes` (one level: the postmaster's
 // children; backends do not fork): own time of the root and its live children, plus the time

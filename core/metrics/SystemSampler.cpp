@@ -80,8 +80,13 @@ SystemSampler::SystemSampler(MetricsSources sources) : sources_(std::move(source
         } else {
             machine_.why = "no connection to the server to tell";
         }
-        return;
+    } else {
+        findLocalServer();
     }
+    if (sources_.cpuProfile) openProfiler();
+}
+
+void SystemSampler::findLocalServer() {
     machine_.host = "local";
     machine_.hostname = thisHostName();
     machine_.loadGenerator = sources_.clientsHere;
@@ -103,7 +108,46 @@ SystemSampler::SystemSampler(MetricsSources sources) : sources_(std::move(source
     }
 }
 
+void SystemSampler::openProfiler() {
+    // Only a server here: a metrics host's machine is read through its agent, which records no
+    // profile (yet); the reason is the profile's, and the run goes on.
+    if (sources_.machine && sources_.machine->host() != "local") {
+        profileWhy_ = "the server runs on " + sources_.machine->host() +
+                      ", measured through its agent, which records no CPU profile";
+        return;
+    }
+    try {
+        profiler_ = std::make_unique<CpuProfiler>(sources_.serverPostmaster, sources_.profileHz);
+    } catch (const std::exception& e) {
+        profileWhy_ = e.what();
+    }
+}
+
 SystemSampler::~SystemSampler() = default;
+
+void SystemSampler::startProfile() {
+    if (profiler_) profiler_->start();
+}
+
+std::optional<CpuProfile> SystemSampler::stopProfile() {
+    if (!sources_.cpuProfile) return std::nullopt;
+    CpuProfile p;
+    if (!profiler_) {
+        p.unavailable = profileWhy_;
+        return p;
+    }
+    if (!profiler_->running()) {
+        p.unavailable = "not recorded in this window";
+        return p;
+    }
+    return profiler_->stop();
+}
+
+std::string SystemSampler::profileSource() const {
+    if (!sources_.cpuProfile) return {};
+    if (!profiler_) return "not recorded: " + profileWhy_;
+    return "perf record at " + formatNumber("%g", sources_.profileHz) + " Hz";
+}
 
 void SystemSampler::startWaits() {
     if (!waits_) return;

@@ -2,6 +2,7 @@
 // One snapshot of everything ScaleLab watches besides the load itself (CPU per PU, disks,
 // process CPU, pressure, server counters), and what happened between two snapshots. The
 // same computation serves a 1-second interval and a whole run.
+#include "metrics/CpuProfiler.h"
 #include "metrics/CpuStat.h"
 #include "metrics/DiskStats.h"
 #include "metrics/MetricsMachine.h"
@@ -37,6 +38,8 @@ struct MetricsSources {
     bool statements = false;        // pg_stat_statements at the window's edges (needs `conninfo`)
     bool createStatementsExtension = false;  // CREATE EXTENSION when missing (the embedded server)
     bool waits = false;             // where the sessions wait, through the counted window (needs `conninfo`)
+    bool cpuProfile = false;        // where the server's CPU goes, through the counted window (a server here)
+    double profileHz = kDefaultProfileHz;
     DiskFilter disks;
     int loadGeneratorPus = 0;     // PUs the load generator may use (client-bound guard); 0: all online
     long ticksPerSecond = 100;    // sysconf(_SC_CLK_TCK)
@@ -80,6 +83,7 @@ struct SystemSample {
     bool clientBound = false;  // the load generator used more than 90% of the PUs it may run on
     std::optional<StatementsWindow> statements;  // the counted window's, when both edges have them
     std::optional<WaitProfile> waits;            // the counted window's, when asked for (maybe unavailable, with why)
+    std::optional<CpuProfile> cpuProfile;        // likewise, the server's CPU profile
     // Figures missing from this interval (either edge could not read them), by kind, with why:
     // "cpu" leaves `cpu` empty and not to be shown; the others leave their optionals unset and
     // `disks` empty. Never a 0 in their place (issue 60.5).
@@ -117,6 +121,14 @@ public:
     std::optional<WaitProfile> stopWaits();
     // "pg_stat_activity at 10 Hz", or why waits are not sampled ("" when not asked).
     std::string waitsSource() const;
+    // Recording the server's CPU profile, from now (again from now when already recording), and
+    // its stop: as startWaits and stopWaits. Never throws.
+    void startProfile();
+    std::optional<CpuProfile> stopProfile();
+    // "perf record at 99 Hz", or why the CPU is not profiled ("" when not asked).
+    std::string profileSource() const;
+    // Why the CPU profile asked for cannot be recorded at all ("" when it can, or is not asked).
+    const std::string& profileRefusal() const { return profileWhy_; }
     bool statementsAvailable() const { return statements_ && statements_->available(); }
     SystemSample between(const SystemSnapshot& before, const SystemSnapshot& after) const;
     const MetricsSources& sources() const { return sources_; }
@@ -125,11 +137,15 @@ public:
 
 private:
     SystemSnapshot readSystem();  // everything but the counters
+    void findLocalServer();       // machine_ when the machine measured is this one
+    void openProfiler();
     MetricsSources sources_;
     std::unique_ptr<ServerCounters> counters_;
     std::unique_ptr<StatementStats> statements_;
     std::unique_ptr<WaitSampler> waits_;
     std::string waitsWhy_;  // why there is no wait sampler, when asked for one
+    std::unique_ptr<CpuProfiler> profiler_;
+    std::string profileWhy_;  // why there is no profiler, when asked for one
     MetricsMachine machine_;
     long machineTicksPerSecond_ = 100;
 };

@@ -2,6 +2,7 @@
 
 #include "server/Conninfo.h"
 #include "util/Error.h"
+#include "util/JsonField.h"
 #include "util/Format.h"
 
 #include <libpq-fe.h>
@@ -48,10 +49,8 @@ nlohmann::json toJson(const WaitProfile& p) {
 WaitProfile waitProfileFromJson(const nlohmann::json& j) {
     WaitProfile p;
     if (!j.is_object()) throw Error("waits: not an object");
-    if (j.contains("unavailable")) {
-        if (!j["unavailable"].is_string()) throw Error("waits.unavailable: not a string");
-        p.unavailable = j["unavailable"].get<std::string>();
-        if (p.unavailable.empty()) p.unavailable = "no reason given";
+    if (auto why = unavailableIn(j, "waits")) {
+        p.unavailable = *why;
         return p;
     }
     auto number = [&](const char* key) {

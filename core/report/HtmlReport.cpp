@@ -1,5 +1,7 @@
 #include "report/HtmlReport.h"
 
+#include "report/ProfileExport.h"
+
 #include "report/StatementText.h"
 #include "util/Format.h"
 
@@ -86,6 +88,9 @@ table.overview td { text-align: left; } table.overview td:first-child { white-sp
 tr.excluded td { color: #888; } tr.failed td { color: #a33; }
 pre { margin: 0; white-space: pre-wrap; font-size: 0.95em; }
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
+/* A flame graph keeps its size (its frames' names are read at 12 px) and scrolls sideways in a
+   narrower page. */
+.flame-frame { max-width: 100%; overflow-x: auto; margin: 0.5em 0 1.5em; } .flame-frame svg { display: block; }
 .note { background: #fffbe6; border-left: 4px solid #e6c200; padding: 0.5em 1em; white-space: pre-wrap; }
 .meta { color: #666; font-size: 0.9em; }
 /* Each chart is drawn twice, for a wide page and for a phone's, so that its text reads at about
@@ -263,6 +268,62 @@ void waitsSection(std::string& out, const HtmlReportInput& in) {
     }
 }
 
+// A flame graph inline: its own XML-free <svg>, in a frame that scrolls on a narrow screen.
+std::string inlineFlame(const std::string& svg) { return "<div class=\"flame-frame\">\n" + svg + "</div>\n"; }
+
+void profilesSection(std::string& out, const HtmlReportInput& in) {
+    out += "<h2>CPU profile</h2>\n";
+    const PointAxis axis = in.report.options.axis;
+    if (in.profileComparisons.empty() && in.topProfiles.empty()) {
+        noneRecorded(out, "where its server's CPU went ($.diagnostics.cpu_profile)", in.profilesMissing);
+        return;
+    }
+    out += "<p>The server's processes on CPU, sampled by perf through each run's counted window (docs/metrics.md, "
+           "&ldquo;Where the server's CPU goes&rdquo;), per 1,000 transactions so that more throughput never looks like "
+           "more cost. In a flame graph, click a frame to zoom to it; Search paints the frames whose name matches.</p>\n";
+    for (const auto& [c, svg] : in.profileComparisons) {
+        const std::string at = "at " + pointText(axis, c.clients);
+        out += "<h3>" + htmlEscape(c.candidate + " against " + c.baseline + " " + at) + "</h3>\n<p>" +
+               htmlEscape(std::string("Self CPU samples per 1,000 transactions by function, ") +
+                          (c.paired ? "paired by round" : "Welch's t-test") + ", largest change first; each judged at " +
+                          num(c.confidence * 100, 2) + "% (Bonferroni over the " + std::to_string(c.judged) +
+                          " functions with 1% or more of either side's samples).") +
+               "</p>\n";
+        std::string sentences;
+        for (const auto& ch : c.changes)
+            if (std::string s = profileChangeSentence(c, ch, at); !s.empty()) sentences += "<li>" + htmlEscape(s) + ".</li>\n";
+        if (!sentences.empty()) out += "<ul class=\"verdict\">\n" + sentences + "</ul>\n";
+        {  // the table is written out when `t` goes, before the graph
+            Table t(out, {"Function", c.baseline + " /1k tx", c.candidate + " /1k tx", "Change", "Interval", "Verdict"}, true);
+            int shown = 0;
+            for (const auto& ch : c.changes) {
+                if (shown++ >= 15) break;
+                const Comparison& k = ch.comparison;
+                t.row({htmlEscape(ch.function), num(ch.aPerKTx, 2), num(ch.bPerKTx, 2), num(ch.bPerKTx - ch.aPerKTx, 2),
+                       k.diffLow && k.diffHigh ? noWrap(num(*k.diffLow, 2) + " .. " + num(*k.diffHigh, 2)) : "&ndash;",
+                       htmlEscape(k.verdict)});
+            }
+        }
+        out += inlineFlame(svg);
+    }
+    for (const auto& p : in.topProfiles) {
+        out += "<h3>" + htmlEscape(p.series + " at " + pointText(axis, p.clients) + ", " + std::to_string(p.runs) + " run" +
+                                   (p.runs == 1 ? "" : "s") + ", " + std::to_string(p.samples) + " samples") +
+               "</h3>\n";
+        {
+            Table t(out, {"Function", "Self /1k tx", "Total /1k tx", "Self share"});
+            for (const auto& f : p.top)
+                t.row({htmlEscape(f.function), num(f.selfPerKTx, 2), num(f.totalPerKTx, 2), num(f.selfSharePct, 1) + "%"});
+        }
+        out += inlineFlame(p.flameSvg);
+    }
+    if (!in.profilesMissing.empty()) {
+        out += "<ul>\n";
+        for (const auto& why : in.profilesMissing) out += "<li>" + htmlEscape(why) + "</li>\n";
+        out += "</ul>\n";
+    }
+}
+
 // The runs of the series the report shows.
 std::vector<RunRecord> runsOfSeries(const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder) {
     std::vector<RunRecord> shown;
@@ -300,6 +361,45 @@ void addWaits(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std
             if (events.size() > 10) events.resize(10);
             in.topWaits.emplace_back(*highest, std::move(events));
         }
+    }
+}
+
+void addProfiles(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder) {
+    const ReportOptions& o = in.report.options;
+    std::vector<RunRecord> shown = runsOfSeries(runs, seriesOrder);
+    auto points = pointProfiles(shown, seriesOrder);
+    bool any = false;
+    for (const auto& p : points) any = any || !p.runs.empty();
+    for (const auto& p : points)
+        if (p.runsWithout > 0 && any)  // nothing profiled at all is one line, not one per point
+            for (const auto& why : p.why)
+                in.profilesMissing.push_back(p.series + " at " + pointText(o.axis, p.clients) + ": " +
+                                             std::to_string(p.runsWithout) + " run" + (p.runsWithout == 1 ? "" : "s") +
+                                             " without a CPU profile (" + why + ").");
+    if (!o.baseline.empty() && !o.candidate.empty()) {
+        for (const auto& a : points) {
+            if (a.series != o.baseline || a.runs.empty()) continue;
+            for (const auto& b : points)
+                if (b.series == o.candidate && b.clients == a.clients && !b.runs.empty())
+                    in.profileComparisons.emplace_back(compareProfiles(a, b, o.confidence, o.paired),
+                                                       diffFlameSvg(points, o.axis, a.series, b.series, a.clients));
+        }
+        return;
+    }
+    for (const auto& series : seriesOrder) {
+        const PointProfile* highest = nullptr;
+        for (const auto& p : points)
+            if (p.series == series && !p.runs.empty() && (!highest || p.clients > highest->clients)) highest = &p;
+        if (!highest) continue;
+        HtmlReportInput::ProfilePoint p;
+        p.series = series;
+        p.clients = highest->clients;
+        p.runs = highest->runs.size();
+        p.samples = highest->samples();
+        p.top = topFunctions(*highest);
+        if (p.top.size() > 10) p.top.resize(10);
+        p.flameSvg = pointFlameSvg(points, o.axis, series, highest->clients);
+        in.topProfiles.push_back(std::move(p));
     }
 }
 
@@ -379,7 +479,7 @@ std::string htmlReport(const HtmlReportInput& in) {
                "</p>\n<ul class=\"verdict\">\n";
         for (const auto& sentence : v.summary) out += "<li>" + htmlEscape(sentence) + ".</li>\n";
         if (!r.why.empty()) {
-            out += "</ul>\n<p>Why (where the sessions waited; the Waits section has each point):</p>\n<ul class=\"verdict\">\n";
+            out += "</ul>\n<p>Why (where the sessions waited and, where profiled, where the server&#39;s CPU went; the Waits and CPU profile sections have each point):</p>\n<ul class=\"verdict\">\n";
             for (const auto& line : r.why) out += "<li>" + htmlEscape(line) + ".</li>\n";
         }
         out += "</ul>\n<p>" +
@@ -414,7 +514,7 @@ std::string htmlReport(const HtmlReportInput& in) {
     } else if (o.baseline.empty()) {
         out += "<h2>Comparison</h2>\n<p>One series: nothing to compare it with.</p>\n";
         if (!r.why.empty()) {  // the knee's line
-            out += "<p>Why (where the sessions waited; the Waits section has each point):</p>\n<ul class=\"verdict\">\n";
+            out += "<p>Why (where the sessions waited and, where profiled, where the server&#39;s CPU went; the Waits and CPU profile sections have each point):</p>\n<ul class=\"verdict\">\n";
             for (const auto& line : r.why) out += "<li>" + htmlEscape(line) + ".</li>\n";
             out += "</ul>\n";
         }
@@ -455,6 +555,7 @@ std::string htmlReport(const HtmlReportInput& in) {
 
     statementsSection(out, in);
     waitsSection(out, in);
+    profilesSection(out, in);
 
     out += "<h2>Runs</h2>\n";
     {

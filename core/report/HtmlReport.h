@@ -1,8 +1,9 @@
 #pragma once
-// Share a result: one self-contained HTML file (no script, no external file; charts inline as
-// SVG) with the overview (provenance), notes, the charts, the points, the comparison, USL and
+// Share a result: one self-contained HTML file (no external file; charts inline as SVG; the only
+// script is the flame graphs' search and zoom) with the overview (provenance), notes, the charts, the points, the comparison, USL and
 // peak tables, what the server ran, and every run. htmlReport computes nothing: it writes
 // what it is given.
+#include "stats/ProfileReport.h"
 #include "stats/Report.h"
 #include "stats/StatementReport.h"
 #include "stats/WaitReport.h"
@@ -40,6 +41,20 @@ struct HtmlReportInput {
     std::vector<WaitComparison> waitComparisons;
     std::vector<std::pair<PointWaits, std::vector<WaitSummary>>> topWaits;
     std::vector<std::string> waitsMissing;
+    // Where the server's CPU went: the compared series' function changes at each x with B's
+    // differential flame graph there, or without a comparison each series' functions and flame
+    // graph at its highest x; and why points have none.
+    std::vector<std::pair<ProfileComparison, std::string>> profileComparisons;  // with the SVG
+    struct ProfilePoint {
+        std::string series;
+        int clients = 0;
+        size_t runs = 0;
+        uint64_t samples = 0;
+        std::vector<FunctionCost> top;
+        std::string flameSvg;
+    };
+    std::vector<ProfilePoint> topProfiles;
+    std::vector<std::string> profilesMissing;
 };
 
 // The statements part of `in`, from the `runs` of `seriesOrder` (the series the report shows;
@@ -49,6 +64,9 @@ void addStatements(HtmlReportInput& in, const std::vector<RunRecord>& runs, cons
 
 // The waits part of `in`, likewise (core/stats/WaitReport).
 void addWaits(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder);
+
+// The CPU profiles' part of `in`, likewise (core/stats/ProfileReport), flame graphs included.
+void addProfiles(HtmlReportInput& in, const std::vector<RunRecord>& runs, const std::vector<std::string>& seriesOrder);
 
 std::string htmlReport(const HtmlReportInput& input);
 std::string htmlEscape(const std::string& text);

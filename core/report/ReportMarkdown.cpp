@@ -116,8 +116,16 @@ std::string reportMarkdown(const StatsReport& r, const std::vector<std::string>&
         for (const auto& sentence : v.summary) out += "- " + escaped(sentence) + ".\n";
     }
     if (!r.why.empty()) {
-        out += "\n**Why** (where the sessions waited):\n\n";
+        out += "\n**Why** (where the sessions waited and, where profiled, where the server's CPU went):\n\n";
         for (const auto& line : r.why) out += "- " + escaped(line) + ".\n";
+    }
+    if (!r.diagnoses.empty()) {
+        out += "\n## Where the time went\n\nEach series at its last point with waits or a CPU profile (`report --waits` "
+               "and `report --profile` show every point).\n\n";
+        out += header({"series", "at", "sessions wait most on", "server CPU goes most to"}, "lrll");
+        for (const auto& d : r.diagnoses)
+            out += row({escaped(d.series), escaped(pointText(o.axis, d.x)), d.waits.empty() ? "not sampled" : escaped(d.waits),
+                        d.cpu.empty() ? "not profiled" : escaped(d.cpu)});
     }
 
     if (o.usl) {

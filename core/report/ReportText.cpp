@@ -96,7 +96,7 @@ std::string reportText(const StatsReport& r) {
         for (const auto& sentence : v.summary) add(out, "  %s.\n", sentence.c_str());
     }
     if (!r.why.empty()) {
-        add(out, "\nWhy (where the sessions waited; report --waits shows each point):\n");
+        add(out, "\nWhy (where the sessions waited and, where profiled, where the server's CPU went; report --waits and --profile show each point):\n");
         for (const auto& line : r.why) add(out, "  %s.\n", line.c_str());
     }
 

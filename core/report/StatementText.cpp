@@ -1,5 +1,7 @@
 #include "report/StatementText.h"
 
+#include "stats/PointGrouping.h"
+
 #include "report/ReportCells.h"
 #include "util/Error.h"
 #include "util/Format.h"
@@ -32,12 +34,6 @@ std::string pointHeading(const PointStatements& p, PointAxis axis) {
     }
     if (p.evicted) h += "; pg_stat_statements evicted entries during a run (pg_stat_statements.max): some statements are missing";
     return h + "\n";
-}
-
-const PointStatements* find(const std::vector<PointStatements>& points, const std::string& series, int clients) {
-    for (const auto& p : points)
-        if (p.series == series && p.clients == clients) return &p;
-    return nullptr;
 }
 
 void topTable(std::string& out, const PointStatements& p, const StatementTexts& texts, const StatementTextOptions& o) {
@@ -106,14 +102,7 @@ std::string statementLine(const StatementTexts& texts, const std::string& queryI
 
 std::string statementsText(const std::vector<PointStatements>& points, const StatementTexts& texts,
                            const StatementTextOptions& o) {
-    auto hasSeries = [&](const std::string& s) {
-        return std::any_of(points.begin(), points.end(), [&](const PointStatements& p) { return p.series == s; });
-    };
-    for (const std::string* s : {&o.baseline, &o.candidate})
-        if (!s->empty() && !hasSeries(*s)) throw Error("--compare: no completed runs of a series '" + *s + "'");
-    if (o.clients > 0 && std::none_of(points.begin(), points.end(), [&](const PointStatements& p) { return p.clients == o.clients; }))
-        throw Error("--clients " + std::to_string(o.clients) + ": the experiment has no completed run at " +
-                    pointText(o.axis, o.clients));
+    checkTableChoices(points, o);
     std::string out = "Statements (pg_stat_statements, each run's counted window)\n";
     if (points.empty()) return out + "  no completed runs\n";
     if (!o.baseline.empty()) {
@@ -121,8 +110,8 @@ std::string statementsText(const std::vector<PointStatements>& points, const Sta
         for (const auto& p : points)
             if (p.series == o.baseline && (o.clients == 0 || p.clients == o.clients)) counts.push_back(p.clients);
         for (int n : counts) {
-            const PointStatements* a = find(points, o.baseline, n);
-            const PointStatements* b = find(points, o.candidate, n);
+            const PointStatements* a = findPoint(points, o.baseline, n);
+            const PointStatements* b = findPoint(points, o.candidate, n);
             if (!b) continue;
             out += "\n";
             if (a->runs == 0 || b->runs == 0) {

@@ -35,12 +35,6 @@ std::string waitPointHeading(const PointWaits& p, PointAxis axis) {
     return h + "\n";
 }
 
-const PointWaits* findWaits(const std::vector<PointWaits>& points, const std::string& series, int clients) {
-    for (const auto& p : points)
-        if (p.series == series && p.clients == clients) return &p;
-    return nullptr;
-}
-
 void waitPointTable(std::string& out, const PointWaits& p, const WaitTextOptions& o) {
     out += waitPointHeading(p, o.axis);
     if (p.runs.empty()) return;
@@ -95,36 +89,13 @@ void waitComparisonTable(std::string& out, const WaitComparison& c, const WaitTe
 } // namespace
 
 std::string waitsText(const std::vector<PointWaits>& points, const WaitTextOptions& o) {
-    auto hasSeries = [&](const std::string& s) {
-        return std::any_of(points.begin(), points.end(), [&](const PointWaits& p) { return p.series == s; });
-    };
-    for (const std::string* s : {&o.baseline, &o.candidate})
-        if (!s->empty() && !hasSeries(*s)) throw Error("--compare: no completed runs of a series '" + *s + "'");
-    if (o.clients > 0 && std::none_of(points.begin(), points.end(), [&](const PointWaits& p) { return p.clients == o.clients; }))
-        throw Error("--clients " + std::to_string(o.clients) + ": the experiment has no completed run at " +
-                    pointText(o.axis, o.clients));
-    std::string out = "Waits (the load's sessions inside a transaction, sampled through each run's counted window)\n";
-    if (points.empty()) return out + "  no completed runs\n";
-    if (!o.baseline.empty()) {
-        for (const auto& a : points) {
-            if (a.series != o.baseline || (o.clients > 0 && a.clients != o.clients)) continue;
-            const PointWaits* b = findWaits(points, o.candidate, a.clients);
-            if (!b) continue;
-            out += "\n";
-            if (a.runs.empty() || b->runs.empty()) {
-                out += waitPointHeading(a.runs.empty() ? a : *b, o.axis);
-                continue;
-            }
-            waitComparisonTable(out, compareWaits(a, *b, o.confidence, o.paired), o);
-        }
-        return out;
-    }
-    for (const auto& p : points) {
-        if (o.clients > 0 && p.clients != o.clients) continue;
-        out += "\n";
-        waitPointTable(out, p, o);
-    }
-    return out;
+    return pointTablesText(
+        points, o, "Waits (the load's sessions inside a transaction, sampled through each run's counted window)\n",
+        waitPointTable,
+        [&](std::string& out, const PointWaits& a, const PointWaits& b) {
+            waitComparisonTable(out, compareWaits(a, b, o.confidence, o.paired), o);
+        },
+        waitPointHeading);
 }
 
 } // namespace scalelab

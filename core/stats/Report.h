@@ -41,10 +41,20 @@ struct StatsReport {
     std::vector<UslRow> usl;                    // one per series with points, when options.usl
     std::vector<PeakRow> peaks;                 // when options.peak
     std::string machines;                       // cpu_busy: the machines it is of (docs/hosts.md), "" if not recorded
-    // Why (issue 62): where the sessions waited at each client count judged different, and at
-    // the knee of each series (the first count whose throughput per client is below half the
-    // first count's); sentences, missing waits said as missing. Empty when nothing calls for one.
+    // Why (issue 62): where the sessions waited and (where profiled) which functions' CPU per
+    // transaction changed at each client count judged different, and both at the knee of each
+    // series (the count nearest the USL peak when --usl finds one inside the counts measured,
+    // else the first count whose throughput per client is below half the first count's);
+    // sentences, missing waits said as missing. Empty when nothing calls for one.
     std::vector<std::string> why;
+    // Each series at its highest x: where its sessions waited most and where its server's CPU
+    // went most ("" where not recorded), for the Markdown report's table.
+    struct Diagnosis {
+        std::string series;
+        int x = 0;
+        std::string waits, cpu;
+    };
+    std::vector<Diagnosis> diagnoses;
     bool compared() const { return !options.baseline.empty() && !options.candidate.empty(); }
 };
 

@@ -142,23 +142,8 @@ WaitComparison compareWaits(const PointWaits& a, const PointWaits& b, double con
         ch.event = event;
         ch.a = waitSummaryOf(a, event, confidence);
         ch.b = waitSummaryOf(b, event, confidence);
-        std::vector<double> va, vb;
-        if (paired) {  // the rounds both sides have waits of, in round order
-            for (const auto& x : a.runs)
-                for (const auto& y : b.runs)
-                    if (x.repetition == y.repetition) va.push_back(waitValueIn(x.msPerTx, event)), vb.push_back(waitValueIn(y.msPerTx, event));
-            ch.comparison = comparePaired(va, vb, c.confidence);
-        } else {
-            for (const auto& x : a.runs) va.push_back(waitValueIn(x.msPerTx, event));
-            for (const auto& y : b.runs) vb.push_back(waitValueIn(y.msPerTx, event));
-            ch.comparison = compareWelch(va, vb, c.confidence);
-        }
-        // Judged on the difference alone: the difference's interval and the t-test agree, while
-        // the % change's interval (a ratio to A's mean) says nothing when A never waited on the
-        // event, and told "borderline" for 0.95 -> 0.25 ms.
-        Comparison& k = ch.comparison;
-        if (k.diffLow && k.diffHigh)
-            k.verdict = *k.diffLow > 0 || *k.diffHigh < 0 ? "distinguishable" : "within run-to-run variation";
+        ch.comparison = compareRunMeasure(
+            a.runs, b.runs, [&](const RunWaits& r) { return waitValueIn(r.msPerTx, event); }, c.confidence, paired);
         c.changes.push_back(std::move(ch));
     }
     // By the size of the change in time per transaction: what a transaction gained or lost.

@@ -431,6 +431,10 @@ SweepPlan parsePlan(const json& j) {
         // Why the curve bends (issue 62): where the sessions wait, on unless said otherwise.
         Reader diagnostics(*d, "$.diagnostics");
         p.waits = diagnostics.boolean("waits", p.waits);
+        p.cpuProfile = diagnostics.boolean("cpu_profile", p.cpuProfile);
+        p.profileHz = diagnostics.number("profile_hz", p.profileHz, 1, "from 1 to 1000 samples a second");
+        if (p.profileHz > 1000)
+            fail(diagnostics.at("profile_hz"), "must be from 1 to 1000 samples a second (got " + formatNumber("%g", p.profileHz) + ")");
         diagnostics.finish();
     }
     readSettleAndData(root, p);

@@ -56,6 +56,8 @@ struct SweepPlan : RunSettings {
     std::vector<Setting> serverSettings;
     bool statements = true;                 // pg_stat_statements per run (docs/sweeps.md, "What the server ran")
     bool waits = true;                      // $.diagnostics.waits: where the sessions wait, per run (docs/metrics.md)
+    bool cpuProfile = false;                // $.diagnostics.cpu_profile: where the server's CPU goes, per run (perf)
+    double profileHz = 99;                  // $.diagnostics.profile_hz
     double reconnectS = 120;                // a target server that stops answering is asked again this long
     std::optional<MetricsHostPlan> metricsHost;  // the conninfo server's machine, read by ScaleLab's agent (docs/hosts.md)
     std::optional<MetricsHostPlan> serverHost;   // target.host: the embedded server runs there, through the agent

@@ -1,11 +1,16 @@
 #include "sweep/SweepPreflight.h"
 
+#include "metrics/CpuProfiler.h"
+#include "metrics/ProcessCpu.h"
 #include "server/AlterSystem.h"
 #include "server/ConnectionCapacity.h"
 #include "server/EmbeddedServer.h"
 #include "sweep/SweepServers.h"
 #include "topo/PlacementScope.h"
+#include "store/Pg.h"
 #include "util/Error.h"
+
+#include <libpq-fe.h>
 
 #include <algorithm>
 #include <map>
@@ -26,10 +31,31 @@ void checkMachineSwitches(const SweepPlan& plan) {
     }
 }
 
+// A CPU profile asked for that cannot be recorded is refused now, with what to do, never found
+// missing from every run afterwards.
+void checkCpuProfile(const SweepPlan& plan) {
+    if (!plan.cpuProfile) return;
+    const std::string member = "$.diagnostics.cpu_profile: ";
+    if (plan.agentHost())
+        throw Error(member + "the server's machine is read through ScaleLab's agent there, which records no CPU profile; "
+                             "profile a server on this machine, or set cpu_profile to false");
+    if (plan.embedded()) {
+        // The embedded server runs as this user, or (as root) as postgres, whom root may profile.
+        if (std::string why = perfRefusal(); !why.empty()) throw Error(member + why);
+        return;
+    }
+    pgsql::Connection c(plan.conninfo);
+    std::string why;
+    std::optional<pid_t> postmaster = postmasterOfBackend("/", PQbackendPID(c.handle()), why);
+    if (!postmaster) throw Error(member + "the server's backend is not on this machine (" + why + "): perf cannot see its processes");
+    if (std::string refusal = cpuProfileRefusal(*postmaster); !refusal.empty()) throw Error(member + refusal);
+}
+
 } // namespace
 
 void preflightSweep(const SweepPlan& plan) {
     checkMachineSwitches(plan);
+    checkCpuProfile(plan);
     if (!plan.embedded()) {
         checkConnectionCapacity(plan.conninfo, *std::max_element(plan.clients.begin(), plan.clients.end()));
         checkSettingNames(plan, settingNames(plan.conninfo));

@@ -32,7 +32,11 @@ void SweepRunner::takeProvenance(Session& s, const std::string& conninfo) {
                                                     : "pg_stat_statements where the server has it"},
                                  {"waits", plan_.waits ? "pg_stat_activity sampled at " + formatNumber("%.0f", kWaitSampleHz) +
                                                              " Hz through each run's counted window"
-                                                       : "off ($.diagnostics.waits: false)"}};
+                                                       : "off ($.diagnostics.waits: false)"},
+                                 {"cpu_profile", plan_.cpuProfile ? "perf record -g on cpu-clock at " +
+                                                                        formatNumber("%g", plan_.profileHz) +
+                                                                        " Hz through each run's counted window"
+                                                                  : "off ($.diagnostics.cpu_profile: false)"}};
     if (metricsHost_) {  // the server's machine, as its agent described it
         provenance["server_machine"] = metricsHost_->provenance();
         provenance["server_machine"][plan_.serverHost ? "server_host" : "metrics_host"] = metricsHost_->host();
@@ -61,6 +65,10 @@ void SweepRunner::sayWhatIsMeasured(Session& s, const SystemSampler& sampler) {
     if (!s.waitsSaid && plan_.waits) {
         s.servers.note("waits: " + sampler.waitsSource());
         s.waitsSaid = true;
+    }
+    if (!s.profileSaid && plan_.cpuProfile) {
+        s.servers.note("CPU profile: " + sampler.profileSource());
+        s.profileSaid = true;
     }
     if (!s.statementsSaid && plan_.statements) {
         std::string source = sampler.statementsSource();
@@ -160,6 +168,8 @@ std::unique_ptr<SystemSampler> SweepRunner::samplerFor(Session& s, const Planned
     sources.statements = plan_.statements;
     sources.createStatementsExtension = plan_.embedded();
     sources.waits = plan_.waits;
+    sources.cpuProfile = plan_.cpuProfile;
+    sources.profileHz = plan_.profileHz;
     if (plan_.loadHosts) {
         sources.loadGenerator = 0;  // the clients run elsewhere: each host measures its own
         const auto& h = plan_.loadHosts->hosts;

@@ -34,6 +34,7 @@ LoadResult SweepRunner::runLoad(LoadSpec spec, SystemSampler& sampler, const Swe
     SystemSnapshot before = sampler.snapshot();
     sampler.addStatements(before, false);
     sampler.startWaits();
+    sampler.startProfile();
     // This machine's system sample for each interval (the server's CPU, disks and counters when
     // the server is here), taken as the hosts' merged interval arrives: the interval as this
     // machine saw it, later by the hosts' network latency. A metrics source that fails ends
@@ -75,10 +76,12 @@ LoadResult SweepRunner::runLoad(LoadSpec spec, SystemSampler& sampler, const Swe
     // This machine's side over the run (the server's CPU and counters when it is here); each
     // host's own CPU is in `hosts`, and one client-bound host makes the run client-bound.
     std::optional<WaitProfile> waits = sampler.stopWaits();
+    std::optional<CpuProfile> profile = sampler.stopProfile();
     SystemSnapshot after = sampler.finalSnapshot(5000);
     sampler.addStatements(after, true);
     run.merged.system = sampler.between(before, after);
     run.merged.system->waits = waits;
+    run.merged.system->cpuProfile = profile;
     hosts = nlohmann::json::array();
     for (const auto& h : run.hosts) {
         hosts.push_back(toJson(h));

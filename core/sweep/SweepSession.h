@@ -49,6 +49,7 @@ struct SweepRunner::Session {
     bool metricsMachineSaid = false;  // the Messages say once where the machine figures come from
     bool statementsSaid = false;      // and once what pg_stat_statements gives
     bool waitsSaid = false;           // and where the waits come from
+    bool profileSaid = false;         // and how the CPU is profiled
     // A server host's log, followed live; last, so it stops before the servers go.
     std::unique_ptr<ServerLogFollower> follower;
 };

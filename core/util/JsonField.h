@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 namespace scalelab {
@@ -18,6 +19,16 @@ T jsonField(const nlohmann::json& j, const char* name, const char* what) {
     } catch (const nlohmann::json::exception&) {
         throw Error(std::string(what) + ": \"" + name + "\" is " + it->type_name() + ", not what it should be");
     }
+}
+
+// A stored measurement that could not be taken: `{"unavailable": WHY}` -> WHY ("no reason given"
+// when empty); nullopt when `j` is a measurement. Error naming `what` when WHY is not a string.
+inline std::optional<std::string> unavailableIn(const nlohmann::json& j, const std::string& what) {
+    auto it = j.find("unavailable");
+    if (it == j.end()) return std::nullopt;
+    if (!it->is_string()) throw Error(what + ".unavailable: not a string");
+    std::string why = it->get<std::string>();
+    return why.empty() ? std::string("no reason given") : why;
 }
 
 } // namespace scalelab

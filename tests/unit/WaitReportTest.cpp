@@ -23,19 +23,7 @@ RunRecord runWithWaits(const std::string& series, int repetition, uint64_t trans
     RunRecord r = test::completedRun(series, clients, repetition, static_cast<double>(transactions) / 10);
     r.transactions = transactions;
     r.measuredSeconds = 10;
-    WaitProfile p;
-    p.source = "pg_stat_activity";
-    p.hz = 10;
-    p.samples = 100;
-    p.seconds = 9.9;
-    for (const auto& [event, n] : loadEvents) {
-        auto colon = event.find(':');
-        std::string type = colon == std::string::npos ? event : event.substr(0, colon);
-        std::string name = colon == std::string::npos ? event : event.substr(colon + 1);
-        p.counts.push_back({kLoadBackends, type, name, "42", n});
-    }
-    p.counts.push_back({"walwriter", "IO", "WALWrite", "", 30});
-    r.detail["system"]["waits"] = toJson(p);
+    test::addWaits(r, loadEvents);
     return r;
 }
 
@@ -225,7 +213,7 @@ TEST(WaitReport, TheVerdictSaysWhyAtADifferenceAndAtTheKnee) {
                        "most on Lock:transactionid 4.00 sessions (57%)"),
               std::string::npos)
         << all;
-    EXPECT_NE(reportText(r).find("Why (where the sessions waited; report --waits shows each point):"), std::string::npos);
+    EXPECT_NE(reportText(r).find("Why (where the sessions waited and, where profiled, where the server's CPU went; report --waits and --profile show each point):"), std::string::npos);
 
     // Without waits, said as missing.
     std::vector<RunRecord> bare;

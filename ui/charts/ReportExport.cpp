@@ -203,6 +203,7 @@ void writeHtmlReport(const HtmlReportFiles& files, const ScalingView& asked, con
     in.statementTexts = c.statementTexts;
     addStatements(in, c.runs, view.drawn(c.order));  // the series the report's tables are of
     addWaits(in, c.runs, view.drawn(c.order));
+    addProfiles(in, c.runs, view.drawn(c.order));
     auto chartOf = [&](std::string caption, const ScalingView& v) {
         ScalingChart chart;
         drawRuns(c, v, chart, experiment);
