@@ -9,7 +9,10 @@
 #include "OpenAndWait.h"
 #include "RunRecords.h"
 
+#include "charts/FlameGraphView.h"
 #include "charts/ScalingChartView.h"
+#include "pages/PointChoice.h"
+#include "pages/ProfilePanel.h"
 #include "pages/MainWindow.h"
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
@@ -269,6 +272,51 @@ private slots:
         QVERIFY(repetitions->hasFocus());
         QVERIFY(wheel(2, true));
         QCOMPARE(repetitions->value(), 3);
+    }
+
+    // Issue 62: the CPU profile tab's flame graph under the X server's pointer: a frame's figures
+    // by the pointer, a click zooms to the frame, Escape zooms out, and the wheel over the graph
+    // scrolls it (deep stacks) without changing the point shown.
+    void theFlameGraphZoomsWhereClicked() {
+        TempDir dir("scalelab-real-input-flame");
+        std::string path = (dir.path() / "e.slab").string();
+        {
+            auto store = ExperimentStore::create(path);
+            int64_t index = 0;
+            for (int rep = 1; rep <= 2; ++rep)
+                store->saveRun(test::profiledRun("A", rep, 10000,
+                                                 {{"client backend;main;PostgresMain;exec;scan", 300},
+                                                  {"client backend;main;PostgresMain;exec;md5", 100},
+                                                  {"client backend;main;PostgresMain;parse", 100}},
+                                                 8, index++),
+                               {});
+        }
+        QVERIFY(test::openAndWait(*window_, QString::fromStdString(path)));
+        ResultsPage* results = window_->resultsPage();
+        window_->showPage(results);
+        QTabWidget* charts = results->chartTabs();
+        for (int i = 0; i < charts->count(); ++i)
+            if (charts->tabText(i).remove(QLatin1Char('&')) == QStringLiteral("CPU profile")) charts->setCurrentIndex(i);
+        QTest::qWait(300);
+        FlameGraphView* flame = results->profile()->flame();
+        QVERIFY(flame->isVisible());
+        int exec = -1;
+        for (size_t i = 0; i < flame->flameLayout().frames.size(); ++i)
+            if (flame->flameLayout().frames[i].name == "exec") exec = static_cast<int>(i);
+        QVERIFY(exec > 0);
+        QPoint at = flame->mapToGlobal(flame->frameRect(exec).center().toPoint());
+        QVERIFY(xdotool({QStringLiteral("mousemove"), QString::number(at.x()), QString::number(at.y())}));
+        QTRY_VERIFY2(QToolTip::isVisible(), "no figures by the pointer over the frame");
+        QVERIFY2(QToolTip::text().startsWith(QStringLiteral("exec\n40 samples per 1,000 transactions, 800 samples")), qPrintable(QToolTip::text()));
+        QVERIFY(xdotool({QStringLiteral("click"), QStringLiteral("1")}));
+        QTRY_COMPARE(flame->zoomedFrame(), exec);
+        QCOMPARE(flame->frameRect(exec).width(), flame->width() - 8.0);  // the frame fills the graph
+        QVERIFY(xdotool({QStringLiteral("key"), QStringLiteral("Escape")}));
+        QTRY_COMPARE(flame->zoomedFrame(), 0);
+        QComboBox* x = results->profile()->choice()->xCombo();
+        QString before = x->currentText();
+        QVERIFY(wheel(3, true));
+        QCOMPARE(x->currentText(), before);
     }
 };
 

@@ -365,6 +365,31 @@ private slots:
         QCOMPARE(other.planJson()["diagnostics"], nlohmann::json({{"waits", false}}));
     }
 
+    // The CPU profile is off unless checked; a plan's own rate comes back with it.
+    void theCpuProfileIsRecordedWhenChecked() {
+        SetupPage page(machine_);
+        QCheckBox* profile = nullptr;
+        for (auto* c : page.findChildren<QCheckBox*>())
+            if (c->text().startsWith(QStringLiteral("where the server's CPU goes"))) profile = c;
+        QVERIFY(profile);
+        QVERIFY(!profile->isChecked());
+        QVERIFY(!page.planJson().contains("diagnostics"));
+        profile->setChecked(true);
+        QCOMPARE(page.planJson()["diagnostics"], nlohmann::json({{"cpu_profile", true}}));
+        QVERIFY2(page.plan().has_value(), qPrintable(page.problems().join(QLatin1Char('\n'))));
+        QVERIFY(page.plan()->cpuProfile);
+
+        nlohmann::json loaded = page.planJson();
+        loaded["diagnostics"]["profile_hz"] = 49;
+        SetupPage other(machine_);
+        QVERIFY(other.setPlanJson(loaded));
+        for (auto* c : other.findChildren<QCheckBox*>())
+            if (c->text().startsWith(QStringLiteral("where the server's CPU goes"))) QVERIFY(c->isChecked());
+        QVERIFY(other.keptMembers().isEmpty());
+        QCOMPARE(other.planJson()["diagnostics"], nlohmann::json({{"cpu_profile", true}, {"profile_hz", 49}}));
+        QCOMPARE(other.plan()->profileHz, 49.0);
+    }
+
     void thePlanRoundTripsThroughJson() {
         SetupPage page(machine_);
         page.clientsEdit()->setText(QStringLiteral("2-8 +2"));

@@ -7,7 +7,9 @@
 #include "charts/TimelineChartView.h"
 #include "pages/TableCell.h"
 #include "pages/ComparisonPanel.h"
+#include "pages/ProfilePanel.h"
 #include "pages/StatementsPanel.h"
+#include "pages/WaitsPanel.h"
 #include "stats/LatencyThroughput.h"
 #include "stats/Peak.h"
 
@@ -168,6 +170,17 @@ ResultsPage::ResultsPage(const TopologyInfo& machine, QWidget* parent)
                                  "(the knee) and where -L skips begin are marked"));
     connect(throughputY_, &QComboBox::currentIndexChanged, this, [this] { refreshThroughput(); });
     connect(throughputLogY_, &QCheckBox::toggled, this, [this] { refreshThroughput(); });
+    // Why the curve bends (issue 62): where the sessions waited, and where the server's CPU went.
+    waits_ = new WaitsPanel;
+    charts_->addTab(waits_, tr("Waits"));
+    charts_->setTabToolTip(charts_->count() - 1,
+                           tr("Average active sessions by wait event at each point of a series, and the events whose "
+                              "wait per transaction changed against another series"));
+    profile_ = new ProfilePanel;
+    charts_->addTab(profile_, tr("CPU profile"));
+    charts_->setTabToolTip(charts_->count() - 1,
+                           tr("A flame graph of the server's CPU at one point (diagnostics.cpu_profile), or against "
+                              "another series per transaction, with the functions whose time changed"));
     split->addWidget(charts_);
 
     auto* tabs = new QTabWidget;
@@ -458,6 +471,8 @@ void ResultsPage::refresh() {
     StatementTexts texts = statementTexts_;
     texts.insert(added_.statementTexts.begin(), added_.statementTexts.end());
     statements_->setData(pointStatements(runs, order), std::move(texts), order, shown.axis);
+    waits_->setData(pointWaits(runs, order), order, shown.axis);
+    profile_->setData(pointProfiles(runs, order), order, shown.axis);
 
     // Peaks are of a client axis: on the rate axis the highest tps is the highest rate offered.
     std::vector<SeriesPoint> summaries =

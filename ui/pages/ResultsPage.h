@@ -29,6 +29,8 @@ class BoxPlotChartView;
 class LatencyThroughputChartView;
 class DistributionChartView;
 class StatementsPanel;
+class WaitsPanel;
+class ProfilePanel;
 class ScalingChartView;
 class TimelineChartView;
 
@@ -96,6 +98,8 @@ public:
     QSortFilterProxyModel* runsProxy() const { return proxy_; }
     QTableView* runsView() const { return runsView_; }
     StatementsPanel* statements() const { return statements_; }
+    WaitsPanel* waits() const { return waits_; }
+    ProfilePanel* profile() const { return profile_; }
 
     QLabel* followNote() const { return followNote_; }
     QLabel* emptyNote() const { return emptyNote_; }  // shown while there is nothing to show
@@ -160,6 +164,8 @@ private:
     QComboBox* roundsPercentile_;
     QLabel* roundsNote_;
     StatementsPanel* statements_;
+    WaitsPanel* waits_;
+    ProfilePanel* profile_;
     QComboBox* latencyClients_;
     bool latencyClientsChosen_ = false;  // the user picked a count (else the highest is shown)
     QLabel* latencyNote_;

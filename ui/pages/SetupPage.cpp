@@ -217,6 +217,11 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
                           "reports show average active sessions and wait time per transaction by event "
                           "(docs/metrics.md, \"Where the sessions wait\")"));
     gf->addRow(tr("Diagnostics"), waits_);
+    cpuProfile_ = new QCheckBox(tr("where the server's CPU goes (perf, 99 samples a second)"));
+    cpuProfile_->setToolTip(tr("Records an on-CPU profile of the server's processes through each run's counted window "
+                               "with perf (a server on this machine): the Results' reports show the functions and flame "
+                               "graphs per 1,000 transactions (docs/metrics.md, \"Where the server's CPU goes\")"));
+    gf->addRow(QString(), cpuProfile_);
     layout->addWidget(grid);
 
     auto* seriesBox = new QGroupBox(tr("Series"));
@@ -293,6 +298,7 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
         connect(e, &QLineEdit::textChanged, this, &SetupPage::revalidate);
     connect(shuffle_, &QCheckBox::toggled, this, &SetupPage::revalidate);
     connect(waits_, &QCheckBox::toggled, this, &SetupPage::revalidate);
+    connect(cpuProfile_, &QCheckBox::toggled, this, &SetupPage::revalidate);
     for (auto* c : {builtin_, mode_, threadsRule_, order_, length_})
         connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPage::revalidate);
     for (auto* s : {threadsFixed_, repetitions_, transactions_, warehouses_}) connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPage::revalidate);

@@ -93,6 +93,7 @@ private:
     QSpinBox *threadsFixed_, *repetitions_, *transactions_, *warehouses_;
     QCheckBox* shuffle_;
     QCheckBox* waits_;  // $.diagnostics.waits
+    QCheckBox* cpuProfile_;  // $.diagnostics.cpu_profile
     QDoubleSpinBox *duration_, *warmup_;
     QTableWidget* series_;
     QLabel *estimate_, *problemsLabel_, *connectionResult_, *seriesNote_, *kept_;

@@ -38,7 +38,7 @@ namespace {
 const char* const kFormMembers[] = {"version", "target", "workload", "series", "clients", "threads", "duration",
                                     "warmup", "transactions", "repetitions", "order", "data", "seed", "load_hosts",
                                     "diagnostics"};
-const char* const kFormDiagnostics[] = {"waits"};
+const char* const kFormDiagnostics[] = {"waits", "cpu_profile", "profile_hz"};
 const char* const kFormLoadHosts[] = {"hosts"};
 const char* const kFormWorkload[] = {"kind", "builtin", "files", "replay", "shuffle", "mode", "define", "rate"};
 const char* const kFormTarget[] = {"data_dir", "conninfo", "metrics_host", "host"};
@@ -230,7 +230,15 @@ nlohmann::json SetupPage::planFromForm() const {
     for (const QString& h : loadHosts_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
         hosts.push_back(h.toStdString());
     if (!hosts.empty()) j["load_hosts"] = hosts;
-    if (!waits_->isChecked()) j["diagnostics"] = {{"waits", false}};  // on is the default: not written
+    // The defaults (waits on, no CPU profile) are not written; a loaded plan's profile_hz is kept.
+    nlohmann::json diagnostics = nlohmann::json::object();
+    if (!waits_->isChecked()) diagnostics["waits"] = false;
+    if (cpuProfile_->isChecked()) {
+        diagnostics["cpu_profile"] = true;
+        if (loaded_.contains("diagnostics") && loaded_["diagnostics"].is_object() && loaded_["diagnostics"].contains("profile_hz"))
+            diagnostics["profile_hz"] = loaded_["diagnostics"]["profile_hz"];
+    }
+    if (!diagnostics.empty()) j["diagnostics"] = diagnostics;
     return j;
 }
 
@@ -253,6 +261,7 @@ bool SetupPage::setPlanJson(const nlohmann::json& j) {
         warehouses_->setValue(p.warehouses.value_or(1));
         shuffle_->setChecked(p.shuffle);
         waits_->setChecked(p.waits);
+        cpuProfile_->setChecked(p.cpuProfile);
         QStringList defines;
         for (const auto& d : p.defines) defines << QString::fromStdString(d);
         defines_->setText(defines.join(QStringLiteral(", ")));

@@ -2,8 +2,10 @@
 
 #include "models/ScalingData.h"
 #include "pages/PlainText.h"
+#include "pages/PointChoice.h"
 #include "pages/TableCell.h"
 #include "report/StatementText.h"
+#include "stats/PointGrouping.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,13 +21,6 @@
 namespace scalelab::ui {
 namespace {
 
-// A read-only cell (TableCell.h), a number right-aligned.
-QTableWidgetItem* statementCell(const QString& text, bool number = true) {
-    auto* item = readOnlyCell(text);
-    if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
-
 QString ms(double v) { return QString::number(v, 'f', 4); }
 
 QString interval(const PointSummary& s) {
@@ -37,24 +32,9 @@ QString interval(const PointSummary& s) {
 
 StatementsPanel::StatementsPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
-    auto* controls = new QHBoxLayout;
-    series_ = new QComboBox;
-    series_->setToolTip(tr("The series whose statements are shown (the candidate when compared)"));
-    against_ = new QComboBox;
-    against_->setToolTip(tr("Compare each statement's mean time with this series' (the baseline)"));
-    clients_ = new QComboBox;
-    clients_->setToolTip(tr("The client count"));
-    paired_ = new QCheckBox(tr("Paired by round"));
-    paired_->setToolTip(tr("Judge each statement's change on the round-by-round differences (as report --paired)"));
-    controls->addWidget(new QLabel(tr("Series")));
-    controls->addWidget(series_);
-    controls->addWidget(new QLabel(tr("against")));
-    controls->addWidget(against_);
-    controls->addWidget(new QLabel(tr("Clients")));
-    controls->addWidget(clients_);
-    controls->addWidget(paired_);
-    controls->addStretch();
-    layout->addLayout(controls);
+    choice_ = new PointChoice(tr("The series whose statements are shown (the candidate when compared)"),
+                              tr("Compare each statement's mean time with this series' (the baseline)"));
+    layout->addWidget(choice_);
     table_ = new QTableWidget(0, 0);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);  // more statements in sight
@@ -64,78 +44,45 @@ StatementsPanel::StatementsPanel(QWidget* parent) : QWidget(parent) {
     note_->setTextFormat(Qt::PlainText);  // series labels and statements are user and server text
     note_->setWordWrap(true);
     layout->addWidget(note_);
-    for (QComboBox* box : {series_, against_, clients_})
-        connect(box, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
-    connect(paired_, &QCheckBox::toggled, this, [this] { refresh(); });
-    // Until a count is picked, the highest is shown as a sweep adds counts (issue 61.7); offer()
-    // changes the list with the box's signals blocked, so this is a choice.
-    connect(clients_, &QComboBox::currentIndexChanged, this, [this] { clientsChosen_ = true; });
+    connect(choice_, &PointChoice::changed, this, [this] { refresh(); });
 }
 
-void StatementsPanel::offer(QComboBox* box, const QStringList& items, int firstFixed) {
-    QStringList current;
-    for (int i = firstFixed; i < box->count(); ++i) current << box->itemText(i);
-    if (current == items) return;
-    QString chosen = box->currentText();
-    QSignalBlocker block(box);
-    while (box->count() > firstFixed) box->removeItem(box->count() - 1);
-    box->addItems(items);
-    int at = box->findText(chosen);
-    if (box == clients_ && !clientsChosen_) at = -1;  // the highest, until the user picks one
-    box->setCurrentIndex(at >= 0 ? at : box == clients_ && box->count() > 0 ? box->count() - 1 : 0);
-}
+QComboBox* StatementsPanel::seriesCombo() const { return choice_->seriesCombo(); }
+QComboBox* StatementsPanel::againstCombo() const { return choice_->againstCombo(); }
+QComboBox* StatementsPanel::clientsCombo() const { return choice_->xCombo(); }
+QCheckBox* StatementsPanel::pairedBox() const { return choice_->pairedBox(); }
 
 void StatementsPanel::setData(std::vector<PointStatements> points, StatementTexts texts, const std::vector<std::string>& order,
                               PointAxis axis) {
     axis_ = axis;
-    clients_->setToolTip(axis == PointAxis::Rate ? tr("The offered rate (tps)") : tr("The client count"));
     points_ = std::move(points);
     texts_ = std::move(texts);
-    QStringList series, counts;
-    for (const auto& s : order)
-        if (std::any_of(points_.begin(), points_.end(), [&](const PointStatements& p) { return p.series == s; }))
-            series << QString::fromStdString(s);
-    std::vector<int> n;
-    for (const auto& p : points_) n.push_back(p.clients);
-    std::sort(n.begin(), n.end());
-    n.erase(std::unique(n.begin(), n.end()), n.end());
-    for (int c : n) counts << QString::number(c);
-    if (against_->count() == 0) against_->addItem(tr("(none)"));
-    seriesNames_ = series;
-    offer(series_, series, 0);
-    offer(clients_, counts, 0);
+    choice_->offerPoints(points_, order, axis);
     refresh();
 }
 
 const PointStatements* StatementsPanel::find(const std::string& series, int clients) const {
-    for (const auto& p : points_)
-        if (p.series == series && p.clients == clients) return &p;
-    return nullptr;
+    return findPoint(points_, series, clients);
 }
 
 void StatementsPanel::refresh() {
     table_->clear();
     table_->setRowCount(0);
     table_->setColumnCount(0);
-    std::string series = series_->currentText().toStdString();
-    // "against" offers the other series only (issue 61.8: the series itself was offered, and
-    // picking it showed its own table with "Paired by round" enabled).
-    QStringList others = seriesNames_;
-    others.removeAll(series_->currentText());
-    offer(against_, others, 1);
-    std::string against = against_->currentIndex() > 0 ? against_->currentText().toStdString() : std::string();
-    paired_->setEnabled(!against.empty());
-    int clients = clients_->currentText().toInt();
+    // "against" offers the other series only (issue 61.8; PointChoice), "Paired by round" only then.
+    std::string series = choice_->series();
+    std::string against = choice_->against();
+    int clients = choice_->x();
     const PointStatements* point = find(series, clients);
     if (!point) {
         note_->setText(points_.empty() ? tr("No completed runs yet.")
-                                       : tr("%1 has no completed run at %2.").arg(series_->currentText(), xText(axis_, clients)));
+                                       : tr("%1 has no completed run at %2.").arg(QString::fromStdString(series), xText(axis_, clients)));
         return;
     }
     if (!against.empty() && against != series) {
         const PointStatements* base = find(against, clients);
         if (!base) {
-            note_->setText(tr("%1 has no completed run at %2.").arg(against_->currentText(), xText(axis_, clients)));
+            note_->setText(tr("%1 has no completed run at %2.").arg(QString::fromStdString(against), xText(axis_, clients)));
             return;
         }
         showComparison(*base, *point);
@@ -173,15 +120,15 @@ void StatementsPanel::showTop(const PointStatements& p) {
     for (const auto& s : top) {
         int row = table_->rowCount();
         table_->insertRow(row);
-        table_->setItem(row, 0, statementCell(QString::number(s.totalMsPerRun, 'f', 1)));
-        table_->setItem(row, 1, statementCell(QString::number(s.sharePct, 'f', 1) + QLatin1Char('%')));
-        table_->setItem(row, 2, statementCell(QString::number(s.callsPerTransaction, 'f', 2)));
-        table_->setItem(row, 3, statementCell(ms(s.meanMs.mean)));
-        table_->setItem(row, 4, statementCell(interval(s.meanMs)));
-        table_->setItem(row, 5, statementCell(QString::number(s.rowsPerCall, 'f', 2)));
-        table_->setItem(row, 6, statementCell(QString::number(s.hitPerCall, 'f', 1)));
-        table_->setItem(row, 7, statementCell(QString::number(s.readPerCall, 'f', 2)));
-        auto* text = statementCell(QString::fromStdString(statementLine(texts_, s.queryId, 200)), false);
+        table_->setItem(row, 0, figureCell(QString::number(s.totalMsPerRun, 'f', 1)));
+        table_->setItem(row, 1, figureCell(QString::number(s.sharePct, 'f', 1) + QLatin1Char('%')));
+        table_->setItem(row, 2, figureCell(QString::number(s.callsPerTransaction, 'f', 2)));
+        table_->setItem(row, 3, figureCell(ms(s.meanMs.mean)));
+        table_->setItem(row, 4, figureCell(interval(s.meanMs)));
+        table_->setItem(row, 5, figureCell(QString::number(s.rowsPerCall, 'f', 2)));
+        table_->setItem(row, 6, figureCell(QString::number(s.hitPerCall, 'f', 1)));
+        table_->setItem(row, 7, figureCell(QString::number(s.readPerCall, 'f', 2)));
+        auto* text = figureCell(QString::fromStdString(statementLine(texts_, s.queryId, 200)), false);
         auto full = texts_.find(s.queryId);
         // The server's text: shown as written, never as rich text (PlainText.h).
         text->setToolTip(full == texts_.end() ? tr("queryid %1").arg(QString::fromStdString(s.queryId))
@@ -205,7 +152,7 @@ void StatementsPanel::showComparison(const PointStatements& a, const PointStatem
         note_->setText(withoutText(a.runs == 0 ? a : b, axis_));
         return;
     }
-    StatementComparison c = compareStatements(a, b, 0.95, paired_->isChecked());
+    StatementComparison c = compareStatements(a, b, 0.95, choice_->paired());
     QString baseName = QString::fromStdString(a.series), candName = QString::fromStdString(b.series);
     QStringList head{tr("%1 mean ms").arg(baseName), tr("%1 mean ms").arg(candName), tr("Change"), tr("Change interval"),
                      tr("Verdict"), tr("Statement")};
@@ -215,18 +162,12 @@ void StatementsPanel::showComparison(const PointStatements& a, const PointStatem
         const Comparison& k = ch.comparison;
         int row = table_->rowCount();
         table_->insertRow(row);
-        table_->setItem(row, 0, statementCell(ms(ch.a.meanMs.mean)));
-        table_->setItem(row, 1, statementCell(ms(ch.b.meanMs.mean)));
-        table_->setItem(row, 2, statementCell(k.percentChange ? QString::asprintf("%+.1f%%", *k.percentChange) : QStringLiteral("-")));
-        table_->setItem(row, 3, statementCell(QString::fromStdString(changeIntervalText(k.percentLow, k.percentHigh))));
-        auto* verdict = statementCell(QString::fromStdString(k.verdict), false);
-        if (k.verdict == "distinguishable") {
-            QFont bold = verdict->font();
-            bold.setBold(true);
-            verdict->setFont(bold);
-        }
-        table_->setItem(row, 4, verdict);
-        auto* text = statementCell(QString::fromStdString(statementLine(texts_, ch.queryId, 200)), false);
+        table_->setItem(row, 0, figureCell(ms(ch.a.meanMs.mean)));
+        table_->setItem(row, 1, figureCell(ms(ch.b.meanMs.mean)));
+        table_->setItem(row, 2, figureCell(k.percentChange ? QString::asprintf("%+.1f%%", *k.percentChange) : QStringLiteral("-")));
+        table_->setItem(row, 3, figureCell(QString::fromStdString(changeIntervalText(k.percentLow, k.percentHigh))));
+        table_->setItem(row, 4, verdictCell(k.verdict));
+        auto* text = figureCell(QString::fromStdString(statementLine(texts_, ch.queryId, 200)), false);
         auto full = texts_.find(ch.queryId);
         if (full != texts_.end()) text->setToolTip(plainToolTip(QString::fromStdString(full->second)));
         table_->setItem(row, 5, text);
@@ -235,8 +176,8 @@ void StatementsPanel::showComparison(const PointStatements& a, const PointStatem
         for (const auto& id : ids) {
             int row = table_->rowCount();
             table_->insertRow(row);
-            table_->setItem(row, 4, statementCell(tr("only %1 ran it").arg(who), false));
-            table_->setItem(row, 5, statementCell(QString::fromStdString(statementLine(texts_, id, 200)), false));
+            table_->setItem(row, 4, figureCell(tr("only %1 ran it").arg(who), false));
+            table_->setItem(row, 5, figureCell(QString::fromStdString(statementLine(texts_, id, 200)), false));
         }
     };
     only(c.onlyBaseline, baseName);

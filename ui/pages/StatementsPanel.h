@@ -20,6 +20,8 @@ class QTableWidget;
 
 namespace scalelab::ui {
 
+class PointChoice;
+
 class StatementsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -30,27 +32,23 @@ public:
     void setData(std::vector<PointStatements> points, StatementTexts texts, const std::vector<std::string>& order,
                  PointAxis axis = PointAxis::Clients);
 
-    QComboBox* seriesCombo() const { return series_; }
-    QComboBox* againstCombo() const { return against_; }  // item 0: none (the series' own list)
-    QComboBox* clientsCombo() const { return clients_; }
-    QCheckBox* pairedBox() const { return paired_; }
+    QComboBox* seriesCombo() const;
+    QComboBox* againstCombo() const;  // item 0: none (the series' own list)
+    QComboBox* clientsCombo() const;
+    QCheckBox* pairedBox() const;
     QTableWidget* table() const { return table_; }
     QLabel* note() const { return note_; }
 
 private:
-    void offer(QComboBox* box, const QStringList& items, int firstFixed);
     void refresh();
     void showTop(const PointStatements& point);
     void showComparison(const PointStatements& a, const PointStatements& b);
     const PointStatements* find(const std::string& series, int clients) const;
 
-    QComboBox *series_, *against_, *clients_;
-    QCheckBox* paired_;
+    PointChoice* choice_;  // the series, against, x and paired choices (shared with Waits and CPU profile)
     QTableWidget* table_;
     QLabel* note_;
     std::vector<PointStatements> points_;
-    QStringList seriesNames_;
-    bool clientsChosen_ = false;  // the user picked a count (else the highest is shown)  // the series that have statements, in the experiment's order
     StatementTexts texts_;
     PointAxis axis_ = PointAxis::Clients;
 };
