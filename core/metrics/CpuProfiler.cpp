@@ -98,7 +98,14 @@ CpuProfiler::~CpuProfiler() {
 }
 
 void CpuProfiler::start() {
-    if (running()) stop();
+    // Started again (the counted window begins after the warm-up): what was recorded so far is
+    // dropped unread; folding it would hold up the sample at the warm-up's end.
+    if (perf_) {
+        ::kill(perf_->pid(), SIGINT);
+        perf_->wait(std::chrono::seconds(30));
+        perf_.reset();
+    }
+    dir_.reset();
     startError_.clear();
     stderr_.clear();
     kinds_.clear();

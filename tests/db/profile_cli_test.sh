@@ -46,7 +46,9 @@ for side in light heavy; do
     fail "$f: a stack is not rooted at a process kind: $(head -1 "$f")"
 done
 grep -q 'md5' "$work/folded/heavy-2-clients.folded" || fail "the heavy side's profile has no md5"
-grep -Eq 'md5|libcrypto' "$work/folded/light-2-clients.folded" && fail "the light side's profile has md5 work: $(grep -E 'md5|libcrypto' "$work/folded/light-2-clients.folded" | head -2)"
+# (libcrypto itself may show on the light side: a backend touches it outside any md5, a page
+# fault at start-up once made a sample there; the md5 functions are the work.)
+grep -Eiq 'md5' "$work/folded/light-2-clients.folded" && fail "the light side's profile has md5 work: $(grep -Ei 'md5' "$work/folded/light-2-clients.folded" | head -2)"
 
 expect_rc 0 "export --svg --flame" "$scalelab" export "$work/e.slab" --svg "$work/flame.svg" --flame heavy --clients 2
 grep -q 'class="flame"' "$work/flame.svg" && grep -q 'md5' "$work/flame.svg" || fail "the flame graph lacks its frames"
