@@ -7,6 +7,7 @@
 #include "charts/ReportExport.h"
 
 #include "bridge/SweepController.h"
+#include "pages/LivePage.h"
 #include "pages/MainWindow.h"
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
@@ -141,6 +142,15 @@ int runGui(int argc, char** argv, const GuiArgs& a) {
                              if (a.screenshots.empty() || liveShot || p.run < 2 || s.endS < 2) return;
                              liveShot = true;
                              grabAs("live-running");
+                             // And its Waits tab, the run's events as they are sampled.
+                             for (QTabWidget* tabs : window.livePage()->findChildren<QTabWidget*>())
+                                 for (int i = 0; i < tabs->count(); ++i)
+                                     if (tabs->tabText(i).remove(QLatin1Char('&')) == QLatin1String("Waits")) {
+                                         int was = tabs->currentIndex();
+                                         tabs->setCurrentIndex(i);
+                                         grabAs("live-waits");
+                                         tabs->setCurrentIndex(was);
+                                     }
                          });
         QObject::connect(window.controller(), &ui::SweepController::finished, &window, [&](const QString& error) {
             if (!error.isEmpty()) std::fprintf(stderr, "scalelab: error: %s\n", error.toLocal8Bit().constData());

@@ -178,6 +178,7 @@ std::string SystemSampler::waitsSource() const {
 SystemSnapshot SystemSampler::snapshot() {
     SystemSnapshot s = readSystem();
     if (counters_) s.counters = counters_->read();
+    if (waits_ && waits_->running()) s.waits = waits_->tally();
     return s;
 }
 
@@ -250,6 +251,10 @@ SystemSample SystemSampler::between(const SystemSnapshot& a, const SystemSnapsho
         out.serverCpuPct = cpuPercent(a.serverTicks, b.serverTicks, machineSeconds, machineTicksPerSecond_);
     if (a.cpuPressure && b.cpuPressure) out.cpuPressure = pressureBetween(*a.cpuPressure, *b.cpuPressure, machineSeconds);
     if (a.ioPressure && b.ioPressure) out.ioPressure = pressureBetween(*a.ioPressure, *b.ioPressure, machineSeconds);
+    if (b.waits) {
+        out.waitsSoFar = b.waits;
+        if (a.waits) out.waitSessions = waitSessionsBetween(*a.waits, *b.waits);
+    }
     if (a.counters && b.counters) {
         // A reset is marked, and the interval has no server rates: never a real-looking 0.
         if (countersWereReset(*a.counters, *b.counters)) out.serverCountersReset = true;

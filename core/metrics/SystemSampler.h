@@ -61,6 +61,7 @@ struct SystemSnapshot {
     std::optional<PressureTotals> cpuPressure, ioPressure;
     std::optional<ServerCounterSnapshot> counters;
     std::optional<StatementSnapshot> statements;  // only at the counted window's edges (addStatements)
+    std::optional<WaitTally> waits;                // the wait sampler's tally, while it samples
     // What could not be read, by kind ("cpu", "disks", "server", "pressure", "load_generator"),
     // with why (MachineReading::missing, and the load generator's /proc/PID/stat).
     std::map<std::string, std::string> missing;
@@ -84,6 +85,11 @@ struct SystemSample {
     std::optional<StatementsWindow> statements;  // the counted window's, when both edges have them
     std::optional<WaitProfile> waits;            // the counted window's, when asked for (maybe unavailable, with why)
     std::optional<CpuProfile> cpuProfile;        // likewise, the server's CPU profile
+    // While waits are sampled: the load's average active sessions by wait event over this
+    // interval (empty when no read fell in it), and the tally of the window so far. For the
+    // Live page; not stored (the window's profile is).
+    std::map<std::string, double> waitSessions;
+    std::optional<WaitTally> waitsSoFar;
     // Figures missing from this interval (either edge could not read them), by kind, with why:
     // "cpu" leaves `cpu` empty and not to be shown; the others leave their optionals unset and
     // `disks` empty. Never a 0 in their place (issue 60.5).

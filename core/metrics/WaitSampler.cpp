@@ -139,6 +139,10 @@ void WaitSampler::start() {
     if (running()) return;
     counts_.clear();
     samples_ = 0;
+    {
+        std::lock_guard<std::mutex> lock(tallyMutex_);
+        tally_ = {};
+    }
     error_.clear();
     stopping_ = false;
     thread_ = std::thread([this] { loop(); });
@@ -168,14 +172,36 @@ bool WaitSampler::sampleOnce() {
         error_ = "a read of pg_stat_activity failed: " + waitErrorOf(conn_.get(), res.get());
         return false;
     }
+    std::lock_guard<std::mutex> tallyLock(tallyMutex_);
     for (int row = 0; row < PQntuples(res.get()); ++row) {
         auto text = [&](int col) { return std::string(PQgetvalue(res.get(), row, col)); };
-        counts_[{text(0), text(1), text(2), text(3)}] += std::stoull(text(4));
+        uint64_t n = std::stoull(text(4));
+        counts_[{text(0), text(1), text(2), text(3)}] += n;
+        if (text(0) == kLoadBackends) tally_.load[waitEventName(text(1), text(2))] += n;
     }
+    ++tally_.samples;
     if (samples_ == 0) firstS_ = at;
     lastS_ = at;
     ++samples_;
     return true;
+}
+
+WaitTally WaitSampler::tally() const {
+    std::lock_guard<std::mutex> lock(tallyMutex_);
+    return tally_;
+}
+
+std::map<std::string, double> waitSessionsBetween(const WaitTally& before, const WaitTally& after) {
+    std::map<std::string, double> out;
+    if (after.samples <= before.samples) return out;
+    const double samples = static_cast<double>(after.samples - before.samples);
+    for (const auto& [event, n] : after.load) {
+        auto was = before.load.find(event);
+        uint64_t earlier = was == before.load.end() ? 0 : was->second;
+        if (n < earlier) return {};  // a window that started again: no interval to tell
+        out[event] = static_cast<double>(n - earlier) / samples;
+    }
+    return out;
 }
 
 WaitProfile WaitSampler::stop() {

@@ -62,6 +62,16 @@ WaitProfile waitProfileFromJson(const nlohmann::json& j);
 // "Lock:transactionid", "CPU".
 std::string waitEventName(const std::string& type, const std::string& event);
 
+// The load's samples so far in a window, by event ("Lock:transactionid" -> samples that found a
+// session so): what the Live page shows while the run goes on.
+struct WaitTally {
+    uint64_t samples = 0;
+    std::map<std::string, uint64_t> load;
+};
+// Average active load sessions by event between two tallies of one window; empty when no read
+// was made between them (or the window started again).
+std::map<std::string, double> waitSessionsBetween(const WaitTally& before, const WaitTally& after);
+
 class WaitSampler {
 public:
     // Connects (throws Error with the server's words). `skipPids`: backends that are
@@ -75,6 +85,7 @@ public:
     void start();           // the first read now, then one every 1/hz s
     WaitProfile stop();     // the samples since start(); a failed read makes it unavailable, with why
     bool running() const { return thread_.joinable(); }
+    WaitTally tally() const;  // the load's samples since start(), while it runs (any thread)
 
 private:
     void loop();
@@ -94,6 +105,8 @@ private:
     uint64_t samples_ = 0;
     double firstS_ = 0, lastS_ = 0;
     std::string error_;
+    mutable std::mutex tallyMutex_;  // the sampling thread writes tally_; tally() reads it
+    WaitTally tally_;
 };
 
 } // namespace scalelab

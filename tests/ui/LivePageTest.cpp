@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QTableWidget>
 #include <QtTest>
 
 using namespace scalelab;
@@ -93,6 +94,39 @@ private slots:
         QCOMPARE(page.timeline().size(), size_t{0});
         page.addSample(at(3, SweepState::Running), sample(1, 90));
         QCOMPARE(page.timeline().size(), size_t{1});
+    }
+
+    // Issue 62: the current run's waits as they are sampled, the last interval's and the run's
+    // so far, largest first; an interval without a read is missing, never 0.
+    void theWaitsTabShowsTheRunsWaitsAsTheyAreSampled() {
+        LivePage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        page.showProgress(at(1, SweepState::Running));
+        QCOMPARE(page.waitsTable()->rowCount(), 0);
+        QVERIFY(page.waitsNote()->text().contains(QStringLiteral("appear here while a run is sampled")));
+        WaitTally first{10, {{"Lock:transactionid", 40}, {"CPU", 10}}};
+        WaitTally second{20, {{"Lock:transactionid", 50}, {"CPU", 30}, {"LWLock:WALInsert", 5}}};
+        LoadSample one = sample(1, 100);
+        one.system = SystemSample{};
+        one.system->waitsSoFar = first;
+        page.addSample(at(1, SweepState::Running), one);
+        QCOMPARE(page.waitsTable()->rowCount(), 2);
+        QCOMPARE(page.waitsTable()->item(0, 2)->text(), QStringLiteral("Lock:transactionid"));
+        QCOMPARE(page.waitsTable()->item(0, 0)->text(), QStringLiteral("-"));  // no interval before the first
+        QCOMPARE(page.waitsTable()->item(0, 1)->text(), QStringLiteral("4.00"));
+        LoadSample two = sample(2, 100);
+        two.system = SystemSample{};
+        two.system->waitsSoFar = second;
+        two.system->waitSessions = waitSessionsBetween(first, second);
+        page.addSample(at(1, SweepState::Running), two);
+        QCOMPARE(page.waitsTable()->rowCount(), 3);
+        QCOMPARE(page.waitsTable()->item(0, 2)->text(), QStringLiteral("Lock:transactionid"));
+        QCOMPARE(page.waitsTable()->item(0, 0)->text(), QStringLiteral("1.00"));  // 10 in 10 reads
+        QCOMPARE(page.waitsTable()->item(0, 1)->text(), QStringLiteral("2.50"));  // 50 in 20
+        QCOMPARE(page.waitsTable()->item(1, 2)->text(), QStringLiteral("CPU"));
+        QCOMPARE(page.waitsTable()->item(1, 0)->text(), QStringLiteral("2.00"));
+        QVERIFY2(page.waitsNote()->text().startsWith(QStringLiteral("20 samples")), qPrintable(page.waitsNote()->text()));
+        // A window that started again (the warm-up ended) tells no interval.
+        QVERIFY(waitSessionsBetween(second, first).empty());
     }
 
     // The CPU and disk charts are of one machine, which the page names (docs/hosts.md): a

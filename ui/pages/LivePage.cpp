@@ -1,14 +1,20 @@
 #include "pages/LivePage.h"
 
+#include "pages/TableCell.h"
+#include <QTableWidget>
+#include <QHeaderView>
+
 #include "charts/TimelineChartView.h"
 #include "load/data/TpccResults.h"
 #include "pages/PuStrip.h"
+#include "pages/TableCell.h"
 #include "util/Format.h"
 
 #include <QColor>
 #include <QDateTime>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QProgressBar>
@@ -18,6 +24,7 @@
 #include <QTimer>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace scalelab::ui {
@@ -150,6 +157,25 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
         sweepLayout->addWidget(c);
     }
     chartTabs->addTab(sweepBox, tr("Whole sweep"));
+    // Where the current run's sessions wait, as the sampler reads them (issue 62): each event's
+    // average active sessions over the last interval and over the run so far.
+    auto* waitsBox = new QWidget;
+    auto* waitsLayout = new QVBoxLayout(waitsBox);
+    waitsLayout->setContentsMargins(0, 0, 0, 0);
+    waits_ = new QTableWidget(0, 3);
+    waits_->setHorizontalHeaderLabels({tr("Last interval"), tr("Run so far"), tr("Wait event")});
+    waits_->horizontalHeaderItem(0)->setToolTip(tr("Average active sessions of the load on the event over the last interval"));
+    waits_->horizontalHeaderItem(1)->setToolTip(tr("The same over the run so far (its counted window once the warm-up ended)"));
+    waits_->verticalHeader()->hide();
+    waits_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    waits_->horizontalHeader()->setStretchLastSection(true);
+    waits_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    waitsNote_ = new QLabel(tr("The load's sessions by wait event appear here while a run is sampled (pg_stat_activity "
+                               "at 10 Hz; Setup, Diagnostics)."));
+    waitsNote_->setWordWrap(true);
+    waitsLayout->addWidget(waits_, 1);
+    waitsLayout->addWidget(waitsNote_);
+    chartTabs->addTab(waitsBox, tr("Waits"));
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(chartTabs);
     split->addWidget(side);
@@ -298,6 +324,33 @@ void LivePage::addSample(const SweepProgress& p, const LoadSample& s) {
     timeline_.add(s);
     sweep_.add(s, runStartX_ + s.endS);
     refreshCharts();
+    showWaits(s);
+}
+
+void LivePage::showWaits(const LoadSample& s) {
+    if (!s.system || !s.system->waitsSoFar) return;  // not sampled: the note stays
+    const WaitTally& soFar = *s.system->waitsSoFar;
+    std::vector<std::pair<std::string, double>> events;
+    for (const auto& [event, n] : soFar.load)
+        events.emplace_back(event, soFar.samples ? static_cast<double>(n) / static_cast<double>(soFar.samples) : 0.0);
+    std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    waits_->setRowCount(static_cast<int>(events.size()));
+    int row = 0;
+    for (const auto& [event, sessions] : events) {
+        auto last = s.system->waitSessions.find(event);
+        // No read in the interval (or the window began again): missing, never 0.
+        QString lastText = s.system->waitSessions.empty() ? QStringLiteral("-")
+                           : last == s.system->waitSessions.end() ? QStringLiteral("0.00")
+                                                                   : QString::number(last->second, 'f', 2);
+        waits_->setItem(row, 0, figureCell(lastText));
+        waits_->setItem(row, 1, figureCell(QString::number(sessions, 'f', 2)));
+        waits_->setItem(row, 2, figureCell(QString::fromStdString(event), false));
+        ++row;
+    }
+    waitsNote_->setText(tr("%1 %2 of pg_stat_activity in this run so far: the load's sessions inside a transaction, "
+                           "by what they wait on.")
+                            .arg(soFar.samples)
+                            .arg(soFar.samples == 1 ? tr("sample") : tr("samples")));
 }
 
 void LivePage::startRunTimeline(const SweepProgress& p) {

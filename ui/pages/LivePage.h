@@ -19,6 +19,7 @@ class QListWidget;
 class QProgressBar;
 class QPlainTextEdit;
 class QPushButton;
+class QTableWidget;
 class QTimer;
 
 namespace scalelab::ui {
@@ -64,6 +65,9 @@ public:
     // Every run of the sweep on one axis (seconds since the sweep started), run starts marked.
     const Timeline& sweepTimeline() const { return sweep_; }
     TimelineChartView* sweepTpsChart() const { return sweepTps_; }
+    // The Waits tab: the current run's wait events as they are sampled (issue 62).
+    QTableWidget* waitsTable() const { return waits_; }
+    QLabel* waitsNote() const { return waitsNote_; }
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* stopButton() const { return stop_; }
     void startRunTimeline(const SweepProgress& p);  // a run (or a new attempt of it) begins
@@ -96,6 +100,9 @@ private:
     QLabel* puLabel_;
     TopologyInfo thisMachine_;  // the PU strip's machine unless a metrics host's is shown
     QListWidget* warnings_;
+    QTableWidget* waits_;
+    QLabel* waitsNote_;
+    void showWaits(const LoadSample& s);
     QPlainTextEdit* serverLog_;
     QTimer* serverLogTimer_;
     std::map<std::string, QString> logs_;
