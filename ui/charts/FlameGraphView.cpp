@@ -6,6 +6,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QTextDocument>
 #include <QToolTip>
 
 #include <algorithm>
@@ -132,7 +133,11 @@ bool FlameGraphView::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         int i = frameAt(help->pos());
-        if (i >= 0) QToolTip::showText(help->globalPos(), tipOf(i), this);
+        // Function names come from the server's binaries ("operator<(...)"): never Qt's rich-text
+        // guess; a tip that looks like markup is shown as the plain text it is.
+        QString tip = tipOf(i);
+        if (Qt::mightBeRichText(tip)) tip = Qt::convertFromPlainText(tip, Qt::WhiteSpaceNormal);
+        if (i >= 0) QToolTip::showText(help->globalPos(), tip, this);
         else QToolTip::hideText();
         return true;
     }

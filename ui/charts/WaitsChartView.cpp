@@ -25,12 +25,12 @@ WaitsChartView::WaitsChartView(QSize minimum, QWidget* parent) : ChartHostView(n
 void WaitsChartView::setData(const WaitsStack& stack, const QString& title) {
     bars_->clear();
     x_->clear();
-    chart()->setTitle(title);
+    chart()->setTitle(title.toHtmlEscaped());  // a chart title is HTML; the series label is user text
     x_->append(stack.xLabels);
     double top = 0;
     std::vector<double> heights(static_cast<size_t>(stack.xLabels.size()), 0.0);
     for (const auto& e : stack.events) {
-        auto* set = new QBarSet(e.name);
+        auto* set = new QBarSet(e.name.toHtmlEscaped());  // legend entries are HTML too
         for (size_t i = 0; i < e.sessions.size(); ++i) {
             // A point without waits has no bar (its label says why), never a bar of 0 sessions.
             *set << e.sessions[i].value_or(0.0);
@@ -52,7 +52,7 @@ QStringList WaitsChartView::xLabels() const { return x_->categories(); }
 
 QStringList WaitsChartView::eventNames() const {
     QStringList names;
-    for (const QBarSet* s : bars_->barSets()) names << s->label();
+    for (const QBarSet* s : bars_->barSets()) names << s->label();  // as drawn (escaped)
     return names;
 }
 

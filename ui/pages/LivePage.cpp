@@ -330,9 +330,9 @@ void LivePage::addSample(const SweepProgress& p, const LoadSample& s) {
 void LivePage::showWaits(const LoadSample& s) {
     if (!s.system || !s.system->waitsSoFar) return;  // not sampled: the note stays
     const WaitTally& soFar = *s.system->waitsSoFar;
-    std::vector<std::pair<std::string, double>> events;
-    for (const auto& [event, n] : soFar.load)
-        events.emplace_back(event, soFar.samples ? static_cast<double>(n) / static_cast<double>(soFar.samples) : 0.0);
+    // From an empty tally to now: the run's average active sessions by event so far.
+    std::map<std::string, double> runSoFar = waitSessionsBetween(WaitTally{}, soFar);
+    std::vector<std::pair<std::string, double>> events(runSoFar.begin(), runSoFar.end());
     std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     waits_->setRowCount(static_cast<int>(events.size()));
     int row = 0;

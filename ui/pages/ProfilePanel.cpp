@@ -47,21 +47,9 @@ ProfilePanel::ProfilePanel(QWidget* parent) : QWidget(parent) {
     area->setWidget(flame_);
     area->setWidgetResizable(true);
     area->setAlignment(Qt::AlignBottom);
-    table_ = new QTableWidget(0, 0);
-    table_->verticalHeader()->hide();
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);
-    table_->setWordWrap(false);
-    auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(area);
-    split->addWidget(table_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({600, 400});
-    split->setChildrenCollapsible(false);
-    layout->addWidget(split, 1);
-    note_ = new QLabel;
-    note_->setTextFormat(Qt::PlainText);  // series labels are user text
-    note_->setWordWrap(true);
+    table_ = resultsTable();
+    layout->addWidget(pictureBesideTable(area, table_), 1);
+    note_ = resultsNote();
     layout->addWidget(note_);
     connect(choice_, &PointChoice::changed, this, [this] { refresh(); });
     connect(search_, &QLineEdit::textChanged, this, [this](const QString& text) {

@@ -35,14 +35,9 @@ StatementsPanel::StatementsPanel(QWidget* parent) : QWidget(parent) {
     choice_ = new PointChoice(tr("The series whose statements are shown (the candidate when compared)"),
                               tr("Compare each statement's mean time with this series' (the baseline)"));
     layout->addWidget(choice_);
-    table_ = new QTableWidget(0, 0);
-    table_->verticalHeader()->hide();
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);  // more statements in sight
-    table_->setWordWrap(false);
+    table_ = resultsTable();
     layout->addWidget(table_, 1);
-    note_ = new QLabel;
-    note_->setTextFormat(Qt::PlainText);  // series labels and statements are user and server text
-    note_->setWordWrap(true);
+    note_ = resultsNote();  // series labels and statements are user and server text
     layout->addWidget(note_);
     connect(choice_, &PointChoice::changed, this, [this] { refresh(); });
 }

@@ -1,6 +1,10 @@
 #pragma once
 // Table cells of the result pages: read-only items, and the text of the numbers in them.
 #include <QFont>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableWidget>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -47,6 +51,37 @@ QString runsWithoutText(const Point& p, const QString& axisText, const QString& 
         .arg(p.runsWithout)
         .arg(static_cast<int>(p.runs.size()) + p.runsWithout)
         .arg(what, why.join(QStringLiteral("; ")));
+}
+
+// The table of a results tab (Statements, Waits, CPU profile): no row numbers, one line a row,
+// rows as high as their text, so that more rows are in sight.
+inline QTableWidget* resultsTable() {
+    auto* t = new QTableWidget(0, 0);
+    t->verticalHeader()->hide();
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 8);
+    t->setWordWrap(false);
+    return t;
+}
+
+// The line under a results tab's table: plain text (series labels are user text), wrapped.
+inline QLabel* resultsNote() {
+    auto* note = new QLabel;
+    note->setTextFormat(Qt::PlainText);
+    note->setWordWrap(true);
+    return note;
+}
+
+// A picture (chart, flame graph) beside its table, the picture the larger part: the table's own
+// size hint would take most of the width and leave the picture too narrow for its labels.
+inline QSplitter* pictureBesideTable(QWidget* picture, QTableWidget* table) {
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(picture);
+    split->addWidget(table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({600, 400});
+    split->setChildrenCollapsible(false);
+    return split;
 }
 
 // A value a point may not have: "-" when missing, never 0.

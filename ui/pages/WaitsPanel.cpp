@@ -28,23 +28,9 @@ WaitsPanel::WaitsPanel(QWidget* parent) : QWidget(parent) {
                               tr("List the events whose wait per transaction changed against this series (A)"));
     layout->addWidget(choice_);
     chart_ = new WaitsChartView(QSize(0, 160));
-    table_ = new QTableWidget(0, 0);
-    table_->verticalHeader()->hide();
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);
-    table_->setWordWrap(false);
-    auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(chart_);
-    split->addWidget(table_);
-    // The chart gets the larger part: the table's own size hint would take most of the width and
-    // leave a bar chart too narrow for its axis' numbers.
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({600, 400});
-    split->setChildrenCollapsible(false);
-    layout->addWidget(split, 1);
-    note_ = new QLabel;
-    note_->setTextFormat(Qt::PlainText);  // series labels are user text
-    note_->setWordWrap(true);
+    table_ = resultsTable();
+    layout->addWidget(pictureBesideTable(chart_, table_), 1);
+    note_ = resultsNote();
     layout->addWidget(note_);
     connect(choice_, &PointChoice::changed, this, [this] { refresh(); });
 }
