@@ -162,23 +162,19 @@ CpuProfile CpuProfiler::stop() {
     }
     ProcessOptions options;
     options.timeout = std::chrono::seconds(300);
+    // The samples are perf script's stdout; its warnings (lost samples, missing symbols) go to
+    // a file of their own, said only when nothing else explains an empty profile.
+    options.stderrFile = (dir_->path() / "perf-script.err").string();
     ProcessResult script = runProcess({perfPath_, "script", "-i", data, "-F", "pid,ip,sym,dso"}, options);
+    std::ifstream errFile(options.stderrFile);
+    std::string warnings((std::istreambuf_iterator<char>(errFile)), std::istreambuf_iterator<char>());
     dir_.reset();
     if (!script.ok()) {
-        p.unavailable = "perf script failed: " + firstLines(script.output, 3);
+        p.unavailable = "perf script failed: " + firstLines(warnings + script.output, 3);
         return p;
     }
-    // runProcess interleaves stderr; perf script's warnings there start with "Warning" or a space
-    // -less word, never with a pid or a tab. Those lines are set aside before folding.
-    std::string samples, warnings;
-    std::istringstream in(script.output);
-    std::string line;
-    while (std::getline(in, line)) {
-        bool ours = line.empty() || line[0] == '\t' || line[0] == ' ' || (line[0] >= '0' && line[0] <= '9');
-        (ours ? samples : warnings) += line + "\n";
-    }
     try {
-        p.folded = foldPerfScript(samples, kinds_);
+        p.folded = foldPerfScript(script.output, kinds_);
     } catch (const Error& e) {
         p.unavailable = std::string("perf script's output did not read: ") + e.what();
         return p;

@@ -9,6 +9,12 @@
 //   agent -> this  {"server":{"postmaster":N}} or {"server":{"why":"..."}}
 //   this -> agent  {"read":true}                     the machine now (MachineReading)
 //   agent -> this  {"reading":{...}}
+//   this -> agent  {"profile":{"check":true}}        can perf profile here? (CpuProfiler.h)
+//   agent -> this  {"profile":{"refusal":"..."}}     "" when it can
+//   this -> agent  {"profile":{"start":{"hz":H}}}    profile the server found above, from now
+//   agent -> this  {"profile":{"started":true}} or {"profile":{"unavailable":"..."}}
+//   this -> agent  {"profile":{"stop":true}}         the profile since the start
+//   agent -> this  {"profile":{...}}                 as stored with a run (CpuProfile's JSON)
 //   this -> agent  {"stop":true} or end of input     the agent exits
 // A reading is taken when asked, so it belongs to the moment this machine asked, within half
 // the round trip (kept as roundTripMs); no clock offset is needed.

@@ -58,8 +58,12 @@ SystemSampler::SystemSampler(MetricsSources sources) : sources_(std::move(source
         // why, and the run goes on.
         if (!counters_) waitsWhy_ = "no connection to the server";
         else try {
+            WaitSamplerOptions o;
+            o.source = sources_.waitSource;
+            o.ownServer = sources_.createStatementsExtension;
+            o.loadReconnects = sources_.loadReconnects;
             waits_ = std::make_unique<WaitSampler>(sources_.conninfo, sources_.loadApplicationName,
-                                                   std::vector<int>{counters_->backendPid()});
+                                                   std::vector<int>{counters_->backendPid()}, o);
         } catch (const std::exception& e) {
             waitsWhy_ = e.what();
         }
@@ -109,11 +113,10 @@ void SystemSampler::findLocalServer() {
 }
 
 void SystemSampler::openProfiler() {
-    // Only a server here: a metrics host's machine is read through its agent, which records no
-    // profile (yet); the reason is the profile's, and the run goes on.
-    if (sources_.machine && sources_.machine->host() != "local") {
-        profileWhy_ = "the server runs on " + sources_.machine->host() +
-                      ", measured through its agent, which records no CPU profile";
+    // A server on a metrics or server host is profiled by ScaleLab's agent there, asked at the
+    // window's edges; a server it did not find has no profile, with why, and the run goes on.
+    if (sources_.machine) {
+        if (!machine_.server) profileWhy_ = "the server is not on " + sources_.machine->host() + " (" + machine_.why + ")";
         return;
     }
     try {
@@ -127,11 +130,38 @@ SystemSampler::~SystemSampler() = default;
 
 void SystemSampler::startProfile() {
     if (profiler_) profiler_->start();
+    if (!sources_.cpuProfile || !sources_.machine || !profileWhy_.empty()) return;
+    try {
+        nlohmann::json a = sources_.machine->ask({{"profile", {{"start", {{"hz", sources_.profileHz}}}}}}, "profile",
+                                                 "its CPU profile to start");
+        remoteStarted_ = a.is_object() && a.value("started", false);
+        remoteWhy_ = remoteStarted_ ? "" : a.is_object() && a.contains("unavailable") && a["unavailable"].is_string()
+                                               ? a["unavailable"].get<std::string>()
+                                               : "the agent answered " + a.dump().substr(0, 200);
+    } catch (const std::exception& e) {
+        remoteStarted_ = false;
+        remoteWhy_ = e.what();
+    }
 }
 
 std::optional<CpuProfile> SystemSampler::stopProfile() {
     if (!sources_.cpuProfile) return std::nullopt;
     CpuProfile p;
+    if (sources_.machine && profileWhy_.empty()) {
+        if (!remoteStarted_) {
+            p.unavailable = remoteWhy_.empty() ? "not recorded in this window" : remoteWhy_;
+            return p;
+        }
+        remoteStarted_ = false;
+        try {
+            // perf script on the host takes seconds for a long window: as the local one, 300 s.
+            return cpuProfileFromJson(
+                sources_.machine->ask({{"profile", {{"stop", true}}}}, "profile", "its CPU profile", 300));
+        } catch (const std::exception& e) {
+            p.unavailable = std::string("the agent's CPU profile: ") + e.what();
+            return p;
+        }
+    }
     if (!profiler_) {
         p.unavailable = profileWhy_;
         return p;
@@ -145,8 +175,9 @@ std::optional<CpuProfile> SystemSampler::stopProfile() {
 
 std::string SystemSampler::profileSource() const {
     if (!sources_.cpuProfile) return {};
-    if (!profiler_) return "not recorded: " + profileWhy_;
-    return "perf record at " + formatNumber("%g", sources_.profileHz) + " Hz";
+    if (!profileWhy_.empty()) return "not recorded: " + profileWhy_;
+    return "perf record at " + formatNumber("%g", sources_.profileHz) + " Hz" +
+           (sources_.machine ? " on " + sources_.machine->host() + ", by ScaleLab's agent there" : "");
 }
 
 void SystemSampler::startWaits() {
@@ -172,7 +203,7 @@ std::optional<WaitProfile> SystemSampler::stopWaits() {
 std::string SystemSampler::waitsSource() const {
     if (!sources_.waits) return {};
     if (!waits_) return "not sampled: " + waitsWhy_;
-    return "pg_stat_activity at " + formatNumber("%.0f", kWaitSampleHz) + " Hz";
+    return waits_->describe();
 }
 
 SystemSnapshot SystemSampler::snapshot() {

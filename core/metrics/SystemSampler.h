@@ -36,9 +36,11 @@ struct MetricsSources {
     std::string conninfo;         // counters of this database; empty: none
     std::string loadApplicationName = kLoadApplicationName;
     bool statements = false;        // pg_stat_statements at the window's edges (needs `conninfo`)
-    bool createStatementsExtension = false;  // CREATE EXTENSION when missing (the embedded server)
+    bool createStatementsExtension = false;  // CREATE EXTENSION when missing (the embedded server; waits' too)
     bool waits = false;             // where the sessions wait, through the counted window (needs `conninfo`)
-    bool cpuProfile = false;        // where the server's CPU goes, through the counted window (a server here)
+    WaitSource waitSource = WaitSource::Auto;
+    bool loadReconnects = false;    // the load connects for each transaction (-C)
+    bool cpuProfile = false;        // where the server's CPU goes, through the counted window (here, or by `machine`'s agent)
     double profileHz = kDefaultProfileHz;
     DiskFilter disks;
     int loadGeneratorPus = 0;     // PUs the load generator may use (client-bound guard); 0: all online
@@ -152,6 +154,8 @@ private:
     std::string waitsWhy_;  // why there is no wait sampler, when asked for one
     std::unique_ptr<CpuProfiler> profiler_;
     std::string profileWhy_;  // why there is no profiler, when asked for one
+    bool remoteStarted_ = false;  // the agent records this window's profile
+    std::string remoteWhy_;       // why it does not
     MetricsMachine machine_;
     long machineTicksPerSecond_ = 100;
 };

@@ -1,5 +1,7 @@
 #include "metrics/WaitSampler.h"
 
+#include "metrics/WaitSamplingProfile.h"
+
 #include "server/Conninfo.h"
 #include "util/Error.h"
 #include "util/JsonField.h"
@@ -8,6 +10,8 @@
 #include <libpq-fe.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <thread>
 
 namespace scalelab {
 namespace {
@@ -17,6 +21,13 @@ double waitClockS() {
 }
 
 using WaitResult = std::unique_ptr<PGresult, void (*)(PGresult*)>;
+
+// A pg_wait_sampling profile larger than this is emptied before a window on ScaleLab's own server.
+constexpr uint64_t kWaitSamplingResetRows = 20000;
+
+// With a connection per transaction no load session lives from one read of pg_stat_activity to
+// the next: the profile's pids could not be told to be the load's.
+constexpr const char* kReconnectRefusal = "the load connects for each transaction (-C), too briefly to tell its sessions apart";
 
 std::string waitErrorOf(pg_conn* conn, PGresult* res) {
     return firstLineOf(res && PQresultErrorMessage(res)[0] ? PQresultErrorMessage(res) : PQerrorMessage(conn));
@@ -43,7 +54,9 @@ nlohmann::json toJson(const WaitProfile& p) {
         if (!c.queryId.empty()) j["query_id"] = c.queryId;
         counts.push_back(std::move(j));
     }
-    return {{"source", p.source}, {"hz", p.hz}, {"samples", p.samples}, {"seconds", p.seconds}, {"counts", counts}};
+    nlohmann::json j = {{"source", p.source}, {"hz", p.hz}, {"samples", p.samples}, {"seconds", p.seconds}, {"counts", counts}};
+    if (!p.sourceWhy.empty()) j["source_why"] = p.sourceWhy;
+    return j;
 }
 
 WaitProfile waitProfileFromJson(const nlohmann::json& j) {
@@ -62,6 +75,10 @@ WaitProfile waitProfileFromJson(const nlohmann::json& j) {
     auto src = j.find("source");
     if (src == j.end() || !src->is_string()) throw Error("waits.source: missing or not a string");
     p.source = src->get<std::string>();
+    if (auto why = j.find("source_why"); why != j.end()) {
+        if (!why->is_string()) throw Error("waits.source_why: not a string");
+        p.sourceWhy = why->get<std::string>();
+    }
     p.hz = number("hz");
     p.samples = static_cast<uint64_t>(number("samples"));
     p.seconds = number("seconds");
@@ -89,11 +106,56 @@ WaitProfile waitProfileFromJson(const nlohmann::json& j) {
     return p;
 }
 
+std::string waitSamplingRefusal(pg_conn* c, bool ownServer, double* hz) {
+    auto one = [&](const char* sql, std::string& why) -> std::string {
+        WaitResult r(PQexec(c, sql), PQclear);
+        if (!r || PQresultStatus(r.get()) != PGRES_TUPLES_OK) {
+            why = waitErrorOf(c, r.get());
+            return "";
+        }
+        return PQntuples(r.get()) > 0 ? PQgetvalue(r.get(), 0, 0) : "";
+    };
+    std::string why;
+    std::string loaded = one("SELECT 'pg_wait_sampling' = ANY (string_to_array(replace(replace(current_setting("
+                             "'shared_preload_libraries'), ' ', ''), '\"', ''), ','))", why);
+    if (!why.empty()) return "cannot tell whether the server loads it: " + why;
+    if (loaded != "t") return "the server does not load it (shared_preload_libraries)";
+    if (one("SELECT 1 FROM pg_extension WHERE extname = 'pg_wait_sampling'", why).empty()) {
+        if (!why.empty()) return "cannot tell whether it is installed: " + why;
+        if (!ownServer)
+            return "it is loaded but not installed in database " + std::string(PQdb(c)) +
+                   " (CREATE EXTENSION pg_wait_sampling)";
+        WaitResult r(PQexec(c, "CREATE EXTENSION IF NOT EXISTS pg_wait_sampling"), PQclear);
+        if (!r || PQresultStatus(r.get()) != PGRES_COMMAND_OK)
+            return "cannot create the extension: " + waitErrorOf(c, r.get());
+    }
+    if (one("SELECT current_setting('pg_wait_sampling.profile_pid')", why) != "on")
+        return why.empty() ? "pg_wait_sampling.profile_pid is off: its profile cannot tell the sessions apart"
+                           : "cannot read pg_wait_sampling.profile_pid: " + why;
+    std::string period = one("SELECT current_setting('pg_wait_sampling.profile_period')", why);
+    char* end = nullptr;
+    long ms = std::strtol(period.c_str(), &end, 10);
+    if (period.empty() || *end != '\0' || ms <= 0)
+        return "cannot read pg_wait_sampling.profile_period" + (why.empty() ? " ('" + period + "')" : ": " + why);
+    if (hz) *hz = 1000.0 / static_cast<double>(ms);
+    // Its profile only grows (every pid the server ever had): on ScaleLab's own server a large
+    // one is emptied before the window, so that each second's read stays small. The collector
+    // empties it when it next wakes; the window's start is read well after.
+    if (ownServer) {
+        std::string rows = one("SELECT count(*) FROM pg_wait_sampling_profile", why);
+        if (why.empty() && std::strtoull(rows.c_str(), nullptr, 10) > kWaitSamplingResetRows) {
+            WaitResult r(PQexec(c, "SELECT pg_wait_sampling_reset_profile()"), PQclear);
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+    }
+    return "";
+}
+
 void WaitSampler::CloseConnection::operator()(pg_conn* c) const { PQfinish(c); }
 
 WaitSampler::WaitSampler(const std::string& conninfo, const std::string& loadApplicationName, std::vector<int> skipPids,
-                         double hz)
-    : hz_(hz > 0 ? hz : kWaitSampleHz) {
+                         WaitSamplerOptions options)
+    : hz_(options.hz > 0 ? options.hz : kWaitSampleHz) {
     conn_.reset(connectForReading(conninfo, "scalelab waits"));
     if (!conn_ || PQstatus(conn_.get()) != CONNECTION_OK)
         throw Error("cannot connect to sample the server's waits: " +
@@ -101,19 +163,40 @@ WaitSampler::WaitSampler(const std::string& conninfo, const std::string& loadApp
     const int version = PQserverVersion(conn_.get());
     char* quoted = PQescapeLiteral(conn_.get(), loadApplicationName.c_str(), loadApplicationName.size());
     if (!quoted) throw Error("cannot sample the server's waits: " + firstLineOf(PQerrorMessage(conn_.get())));
-    const std::string appName = quoted;
+    appName_ = quoted;
     PQfreemem(quoted);
-    std::string skip = "pg_backend_pid()";
-    for (int pid : skipPids) skip += ", " + std::to_string(pid);
+    skip_ = "pg_backend_pid()";
+    for (int pid : skipPids) skip_ += ", " + std::to_string(pid);
+    if (options.source != WaitSource::Activity) {
+        std::string why = options.loadReconnects ? std::string(kReconnectRefusal)
+                                                 : waitSamplingRefusal(conn_.get(), options.ownServer, &hz_);
+        if (why.empty()) {
+            reference_.reset(connectForReading(conninfo, "scalelab waits reference"));
+            if (!reference_ || PQstatus(reference_.get()) != CONNECTION_OK)
+                why = "cannot open its reference session: " +
+                      firstLineOf(reference_ ? PQerrorMessage(reference_.get()) : "out of memory");
+        }
+        if (why.empty()) {
+            source_ = kWaitSamplingSource;
+            referencePid_ = PQbackendPID(reference_.get());
+            skip_ += ", " + std::to_string(referencePid_);
+        } else if (options.source == WaitSource::WaitSampling) {
+            throw Error("pg_wait_sampling cannot be used ($.diagnostics.waits_source): " + why);
+        } else {
+            sourceWhy_ = why;
+        }
+    }
     // query_id from PostgreSQL 14 (filled where compute_query_id is on, as pg_stat_statements
     // turns it on); busy means inside a transaction for a client, not in its main-loop sleep for
-    // any other backend.
+    // any other backend. pg_wait_sampling's collector is ScaleLab's instrument, not the server's
+    // work: left out, as it is from the profile.
     sql_ = "SELECT pg_stat_clear_snapshot(); "
            "SELECT CASE WHEN backend_type <> 'client backend' THEN backend_type "
-           "WHEN application_name = " + appName + " THEN 'load' ELSE 'other clients' END, "
+           "WHEN application_name = " + appName_ + " THEN 'load' ELSE 'other clients' END, "
            "coalesce(wait_event_type, 'CPU'), coalesce(wait_event, 'CPU'), " +
            std::string(version >= 140000 ? "coalesce(query_id::text, '')" : "''") +
-           ", count(*) FROM pg_stat_activity WHERE pid NOT IN (" + skip + ") "
+           ", count(*) FROM pg_stat_activity WHERE pid NOT IN (" + skip_ + ") "
+           "AND backend_type <> 'pg_wait_sampling collector' "
            "AND (backend_type <> 'client backend' OR state NOT IN ('idle', 'disabled')) "
            "AND coalesce(wait_event_type, '') <> 'Activity' GROUP BY 1, 2, 3, 4";
     // A session kept in one transaction (see the header) must not be ended by the server's
@@ -129,6 +212,12 @@ WaitSampler::WaitSampler(const std::string& conninfo, const std::string& loadApp
         throw Error("cannot sample the server's waits: " + waitErrorOf(conn_.get(), begin.get()));
 }
 
+std::string WaitSampler::describe() const {
+    std::string d = source_ + " at " + formatNumber("%g", hz_) + " Hz";
+    if (!sourceWhy_.empty()) d += " (pg_wait_sampling not used: " + sourceWhy_ + ")";
+    return d;
+}
+
 WaitSampler::~WaitSampler() {
     if (running()) stop();
     // The transaction the reads ran in ends with the connection (PQfinish): a rollback, after
@@ -139,9 +228,14 @@ void WaitSampler::start() {
     if (running()) return;
     counts_.clear();
     samples_ = 0;
+    rounds_ = 0;
+    classes_.clear();
+    profileStart_.clear();
+    firstPids_.clear();
     {
         std::lock_guard<std::mutex> lock(tallyMutex_);
         tally_ = {};
+        tally_.source = source_;
     }
     error_.clear();
     stopping_ = false;
@@ -149,7 +243,9 @@ void WaitSampler::start() {
 }
 
 void WaitSampler::loop() {
-    const auto period = std::chrono::duration<double>(1.0 / hz_);
+    // pg_wait_sampling samples inside the server: two reads a second keep the Live page's
+    // one-second intervals with a read in each.
+    const auto period = std::chrono::duration<double>(referencePid_ ? 0.5 : 1.0 / hz_);
     auto next = std::chrono::steady_clock::now();
     std::unique_lock<std::mutex> lock(mutex_);
     while (!stopping_) {
@@ -166,6 +262,7 @@ void WaitSampler::loop() {
 }
 
 bool WaitSampler::sampleOnce() {
+    if (referencePid_) return readProfile();
     WaitResult res(PQexec(conn_.get(), sql_.c_str()), PQclear);
     double at = waitClockS();
     if (!res || PQresultStatus(res.get()) != PGRES_TUPLES_OK) {
@@ -183,6 +280,66 @@ bool WaitSampler::sampleOnce() {
     if (samples_ == 0) firstS_ = at;
     lastS_ = at;
     ++samples_;
+    return true;
+}
+
+bool WaitSampler::readProfile() {
+    pg_conn* c = conn_.get();
+    const std::string classes = "SELECT pg_stat_clear_snapshot(); SELECT pid, CASE WHEN pid IN (" + skip_ +
+                                ") OR backend_type = 'pg_wait_sampling collector' THEN '' "
+                                "WHEN backend_type <> 'client backend' THEN backend_type "
+                                "WHEN application_name = " + appName_ + " THEN 'load' ELSE 'other clients' END "
+                                "FROM pg_stat_activity";
+    WaitResult who(PQexec(c, classes.c_str()), PQclear);
+    if (!who || PQresultStatus(who.get()) != PGRES_TUPLES_OK) {
+        error_ = "a read of pg_stat_activity failed: " + waitErrorOf(c, who.get());
+        return false;
+    }
+    std::set<int> alive;
+    for (int row = 0; row < PQntuples(who.get()); ++row) {
+        int pid = std::atoi(PQgetvalue(who.get(), row, 0));
+        alive.insert(pid);
+        classes_.emplace(pid, PQgetvalue(who.get(), row, 1));
+    }
+    WaitResult res(PQexec(c, "SELECT pid, coalesce(event_type, 'CPU'), coalesce(event, 'CPU'), "
+                             "coalesce(nullif(queryid, 0)::text, ''), count FROM pg_wait_sampling_profile"),
+                   PQclear);
+    const double at = waitClockS();
+    if (!res || PQresultStatus(res.get()) != PGRES_TUPLES_OK) {
+        error_ = "a read of pg_wait_sampling_profile failed: " + waitErrorOf(c, res.get());
+        return false;
+    }
+    SamplingCounts now;
+    for (int row = 0; row < PQntuples(res.get()); ++row) {
+        auto text = [&](int col) { return std::string(PQgetvalue(res.get(), row, col)); };
+        now[{std::atoi(PQgetvalue(res.get(), row, 0)), text(1), text(2), text(3)}] +=
+            std::strtoull(PQgetvalue(res.get(), row, 4), nullptr, 10);
+    }
+    ++samples_;
+    if (samples_ == 1) {
+        profileStart_ = std::move(now);
+        firstPids_ = std::move(alive);
+        firstS_ = lastS_ = at;
+        return true;
+    }
+    std::set<int> throughout;
+    for (int pid : alive)
+        if (firstPids_.count(pid)) throughout.insert(pid);
+    SamplingWindow w = samplingWindow(profileStart_, now, referencePid_, classes_, throughout);
+    if (!w.error.empty()) {
+        error_ = w.error;
+        return false;
+    }
+    lastS_ = at;
+    rounds_ = w.rounds;
+    counts_ = std::move(w.counts);
+    WaitTally t;
+    t.source = source_;
+    t.samples = rounds_;
+    for (const auto& [key, n] : counts_)
+        if (std::get<0>(key) == kLoadBackends) t.load[waitEventName(std::get<1>(key), std::get<2>(key))] += n;
+    std::lock_guard<std::mutex> lock(tallyMutex_);
+    tally_ = std::move(t);
     return true;
 }
 
@@ -211,18 +368,22 @@ WaitProfile WaitSampler::stop() {
     }
     wake_.notify_all();
     if (thread_.joinable()) thread_.join();
+    // pg_wait_sampling: the window ends with this read (the thread's last may be a second old).
+    if (referencePid_ && error_.empty() && samples_ > 0) readProfile();
     WaitProfile p;
     if (!error_.empty()) {
         p.unavailable = error_;
         return p;
     }
     if (samples_ < 2) {
-        p.unavailable = "the window was too short for two samples at " + formatNumber("%.0f", hz_) + " Hz";
+        p.unavailable = referencePid_ ? "the window was too short for two reads of pg_wait_sampling's profile"
+                                      : "the window was too short for two samples at " + formatNumber("%.0f", hz_) + " Hz";
         return p;
     }
-    p.source = "pg_stat_activity";
+    p.source = source_;
+    p.sourceWhy = sourceWhy_;
     p.hz = hz_;
-    p.samples = samples_;
+    p.samples = referencePid_ ? rounds_ : samples_;
     p.seconds = lastS_ - firstS_;
     for (const auto& [key, n] : counts_) {
         const auto& [backend, type, event, queryId] = key;

@@ -235,7 +235,7 @@ void waitsSection(std::string& out, const HtmlReportInput& in) {
         out += "<h3>" + htmlEscape(c.candidate + " against " + c.baseline + " " + at) + "</h3>\n<p>" +
                htmlEscape(std::string("Wait ms per transaction by event, ") + (c.paired ? "paired by round" : "Welch's t-test") +
                           ", largest change first; each judged at " + num(c.confidence * 100, 2) + "% (Bonferroni over " +
-                          std::to_string(c.changes.size()) + " events).") +
+                          std::to_string(c.changes.size()) + " events)." + (c.note.empty() ? "" : " Note: " + c.note + ".")) +
                "</p>\n";
         std::string sentences;
         for (const auto& ch : c.changes)

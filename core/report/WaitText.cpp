@@ -67,6 +67,7 @@ void waitComparisonTable(std::string& out, const WaitComparison& c, const WaitTe
                   c.candidate.c_str(), c.baseline.c_str(), pointText(o.axis, c.clients).c_str(),
                   c.paired ? "paired by round" : "Welch", c.confidence * 100, c.changes.size());
     out += head;
+    if (!c.note.empty()) out += "  Note: " + c.note + ".\n";
     const std::string at = "at " + pointText(o.axis, c.clients);
     for (const auto& ch : c.changes)
         if (std::string s = waitChangeSentence(c, ch, at); !s.empty()) out += "  " + s + ".\n";

@@ -187,7 +187,7 @@ void EmbeddedServer::startPostmaster() {
             say("pg_hba.conf: clients on other machines may connect with the superuser's password (scram-sha-256)");
         }
     }
-    preloadStatementStats();
+    preloadLibraries();
     clearStaleLocks(options_.dataDir, socketDir, options_.startTimeout);
     int port = options_.port > 0 ? options_.port : freeTcpPort();
     auto deadline = std::chrono::steady_clock::now() + options_.startTimeout;
@@ -229,14 +229,18 @@ void EmbeddedServer::startPostmaster() {
     setRolePassword(connectionString("postgres"), options_.superuser, password);
 }
 
-void EmbeddedServer::preloadStatementStats() {
+void EmbeddedServer::preloadLibraries() {
     fs::path conf = options_.dataDir / "postgresql.conf";
     std::string text = readFileNoFollow(conf);
-    std::string line = statementStatsPreloadLine(text, binaries_.bindir);
-    if (line.empty()) return;
+    std::string changed = preloadedConf(text, binaries_.bindir);
+    if (changed.empty()) return;
     // As the server's account, as pg_hba.conf above: root never writes through a planted link.
-    rewriteFileAs(user_, conf.string(), text + (text.empty() || text.back() == '\n' ? "" : "\n") + line);
-    say("postgresql.conf: pg_stat_statements preloaded, for each run's statements (target.statements)");
+    rewriteFileAs(user_, conf.string(), changed);
+    size_t at = changed.rfind("\nshared_preload_libraries = '");
+    say(at == std::string::npos
+            ? "postgresql.conf: ScaleLab's shared_preload_libraries line removed (its libraries are gone)"
+            : "postgresql.conf: " + changed.substr(at + 1, changed.find('\n', at + 1) - at - 1) +
+                  " (each run's statements and waits; docs/metrics.md)");
 }
 
 fs::path EmbeddedServer::passwordFile() const { return passwordFileOf(options_.dataDir); }
@@ -367,20 +371,66 @@ bool EmbeddedServer::acceptingConnections() const {
 
 std::vector<Setting> EmbeddedServer::alteredSettings() const { return scalelab::alteredSettings(connectionString("postgres")); }
 
-std::string statementStatsPreloadLine(const std::string& conf, const fs::path& bindir) {
-    std::istringstream in(conf);
-    for (std::string line; std::getline(in, line);) {
-        size_t start = line.find_first_not_of(" \t");
-        if (start != std::string::npos && line.compare(start, 24, "shared_preload_libraries") == 0) return "";
-    }
+namespace {
+
+bool hasLibrary(const fs::path& bindir, const std::string& lib) {
     std::error_code ec;
     fs::path prefix = (bindir.has_filename() ? bindir : bindir.parent_path()).parent_path();
-    bool present = false;
-    for (const char* lib : {"lib/pg_stat_statements.so", "lib/postgresql/pg_stat_statements.so"})
-        present = present || fs::exists(prefix / lib, ec);
-    if (!present) return "";
-    return "# Added by ScaleLab: each run's statements from pg_stat_statements (docs/sweeps.md).\n"
-           "shared_preload_libraries = 'pg_stat_statements'\n";
+    for (const char* dir : {"lib/", "lib/postgresql/"})
+        if (fs::exists(prefix / (dir + lib + ".so"), ec)) return true;
+    return false;
+}
+
+} // namespace
+
+std::string waitSamplingPreloadRefusal(const fs::path& dataDir, const fs::path& bindir) {
+    if (!hasLibrary(bindir, "pg_wait_sampling"))
+        return "the server programs in " + bindir.string() +
+               " have no pg_wait_sampling (Debian: apt-get install postgresql-15-pg-wait-sampling, its major version the server's)";
+    std::error_code ec;
+    fs::path conf = dataDir / "postgresql.conf";
+    if (!fs::exists(conf, ec)) return "";  // a new cluster: ScaleLab's line will name it
+    std::string text = readFileNoFollow(conf);
+    std::string effective = preloadedConf(text, bindir);
+    std::istringstream in(effective.empty() ? text : effective);
+    std::string last;
+    for (std::string line; std::getline(in, line);) {
+        size_t start = line.find_first_not_of(" \t");
+        if (start != std::string::npos && line.compare(start, 24, "shared_preload_libraries") == 0) last = line;
+    }
+    if (last.find("pg_wait_sampling") == std::string::npos)
+        return conf.string() + " sets shared_preload_libraries without pg_wait_sampling (" + last + ")";
+    return "";
+}
+
+std::string preloadedConf(const std::string& conf, const fs::path& bindir) {
+    static const std::string ours = "# Added by ScaleLab:";
+    std::vector<std::string> lines;
+    std::istringstream in(conf);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    int oursAt = -1;  // the index of ScaleLab's comment before its line
+    for (size_t i = 0; i < lines.size(); ++i) {
+        size_t start = lines[i].find_first_not_of(" \t");
+        if (start == std::string::npos || lines[i].compare(start, 24, "shared_preload_libraries") != 0) continue;
+        if (i == 0 || lines[i - 1].rfind(ours, 0) != 0 || oursAt >= 0) return "";  // the user's choice
+        oursAt = static_cast<int>(i) - 1;
+    }
+    std::vector<std::string> libs;
+    for (const char* lib : {"pg_stat_statements", "pg_wait_sampling"})
+        if (hasLibrary(bindir, lib)) libs.push_back(lib);
+    if (libs.empty() && oursAt < 0) return "";
+    std::string value;
+    for (const auto& lib : libs) value += (value.empty() ? "" : ",") + lib;
+    const std::string line = "shared_preload_libraries = '" + value + "'";
+    const std::string comment = ours + " each run's statements (pg_stat_statements) and waits (pg_wait_sampling); docs/metrics.md.";
+    if (oursAt >= 0) {
+        if (lines[static_cast<size_t>(oursAt) + 1] == line) return "";
+        lines.erase(lines.begin() + oursAt, lines.begin() + oursAt + 2);
+    }
+    std::string out;
+    for (const auto& l : lines) out += l + "\n";
+    if (!libs.empty()) out += comment + "\n" + line + "\n";
+    return out;
 }
 
 fs::path defaultDataDir() {

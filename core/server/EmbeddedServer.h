@@ -89,7 +89,7 @@ private:
     void startPostmaster();
     void waitUntilAcceptingConnections(const std::string& conninfo);
     void ensureDatabase();
-    void preloadStatementStats();
+    void preloadLibraries();
     ProcessResult pgCtl(std::vector<std::string> args, std::chrono::seconds timeout) const;
     void say(const std::string& line) const;
 
@@ -100,11 +100,18 @@ private:
     bool keepRunning_ = false;
 };
 
-// The lines to add to a cluster's postgresql.conf (`conf`) so that the server preloads
-// pg_stat_statements: "" when the file sets shared_preload_libraries already (the user's
-// choice, or an earlier start's line) or the server programs in `bindir` lack the library
-// (a source build without contrib). A plan's ALTER SYSTEM value (postgresql.auto.conf) wins.
-std::string statementStatsPreloadLine(const std::string& conf, const std::filesystem::path& bindir);
+// A cluster's postgresql.conf (`conf`) made to preload what ScaleLab reads each run:
+// pg_stat_statements (statements) and pg_wait_sampling (waits), those of them the server
+// programs in `bindir` have (a source build may lack contrib; pg_wait_sampling is a package of
+// its own). "" when nothing is to change: the file sets shared_preload_libraries itself (the
+// user's choice), or ScaleLab's line there already names them. An earlier start's line of
+// ScaleLab's (after its "# Added by ScaleLab:" comment) is replaced, so that a cluster made
+// before pg_wait_sampling was installed gains it. A plan's ALTER SYSTEM value
+// (postgresql.auto.conf) wins over either.
+std::string preloadedConf(const std::string& conf, const std::filesystem::path& bindir);
+// Why a cluster in `dataDir` started with the programs in `bindir` would not load
+// pg_wait_sampling; "" when it would (as far as postgresql.conf tells).
+std::string waitSamplingPreloadRefusal(const std::filesystem::path& dataDir, const std::filesystem::path& bindir);
 
 // $XDG_DATA_HOME/scalelab/cluster (or ~/.local/share/...); /var/lib/scalelab/cluster for root,
 // because the postgres account cannot reach root's home.

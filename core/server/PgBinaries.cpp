@@ -49,7 +49,7 @@ PgBinaries describeBindir(const fs::path& dir, const std::string& foundBy) {
     PgBinaries bin;
     bin.bindir = dir;
     bin.foundBy = foundBy;
-    auto result = runProcess({(dir / "postgres").string(), "--version"}, ProcessOptions{{}, {}, std::chrono::seconds(30), "/"});
+    auto result = runProcess({(dir / "postgres").string(), "--version"}, ProcessOptions{{}, {}, std::chrono::seconds(30), "/", ""});
     bin.version = parsePostgresVersion(result.output);
     if (!result.ok() || bin.version.empty())
         throw Error("found PostgreSQL programs in " + dir.string() + " (" + foundBy +

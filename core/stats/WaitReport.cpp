@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace scalelab {
 namespace {
@@ -39,6 +40,7 @@ std::optional<RunWaits> waitsOf(const RunRecord& r, std::string& why) {
     }
     RunWaits w;
     w.repetition = r.repetition;
+    w.sourceName = p.source;
     w.source = p.source + " at " + formatNumber("%g", p.hz) + " Hz, " + std::to_string(p.samples) + " samples";
     const double samples = static_cast<double>(p.samples);
     for (const auto& [event, n] : p.byEvent()) {
@@ -136,6 +138,21 @@ WaitComparison compareWaits(const PointWaits& a, const PointWaits& b, double con
     c.clients = a.clients;
     c.paired = paired;
     std::vector<std::string> events = waitEventsOf({&a, &b});
+    auto sourcesOf = [](const PointWaits& p) {
+        std::set<std::string> s;
+        for (const auto& r : p.runs) s.insert(r.sourceName);
+        return s;
+    };
+    if (std::set<std::string> sa = sourcesOf(a), sb = sourcesOf(b); sa != sb || sa.size() > 1) {
+        auto names = [](const std::set<std::string>& s) {
+            std::string out;
+            for (const auto& n : s) out += (out.empty() ? "" : " and ") + n;
+            return out;
+        };
+        c.note = "the two sides' waits come from different sources (" + a.series + ": " + names(sa) + "; " + b.series +
+                 ": " + names(sb) + "), which count Client:ClientRead differently: it is left out of the comparison";
+        events.erase(std::remove(events.begin(), events.end(), "Client:ClientRead"), events.end());
+    }
     c.confidence = events.empty() ? confidence : 1.0 - (1.0 - confidence) / static_cast<double>(events.size());
     for (const auto& event : events) {
         WaitChange ch;

@@ -24,6 +24,7 @@ namespace scalelab {
 struct RunWaits {
     int repetition = 0;
     std::string source;                     // "pg_stat_activity at 10 Hz, 51 samples"
+    std::string sourceName;                 // "pg_stat_activity", "pg_wait_sampling"
     std::map<std::string, double> sessions;  // load event -> average active sessions
     std::map<std::string, double> msPerTx;   // load event -> wait ms per transaction
     std::map<std::string, double> others;    // "walwriter IO:WALWrite" -> average active backends
@@ -67,6 +68,9 @@ struct WaitComparison {
     bool paired = false;
     double confidence = 0.95;          // each event's: 1 - (1 - asked) / judged (Bonferroni)
     std::vector<WaitChange> changes;   // every event either side waited on, by the size of the change
+    // Where the two sides' waits come from different sources: Client:ClientRead (counted
+    // between transactions by pg_wait_sampling only) left out, and this says so.
+    std::string note;
 };
 
 // Both points need runs with waits (Error otherwise).

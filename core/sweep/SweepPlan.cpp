@@ -431,6 +431,11 @@ SweepPlan parsePlan(const json& j) {
         // Why the curve bends (issue 62): where the sessions wait, on unless said otherwise.
         Reader diagnostics(*d, "$.diagnostics");
         p.waits = diagnostics.boolean("waits", p.waits);
+        std::string source = diagnostics.string("waits_source", "auto");
+        if (source == "pg_wait_sampling") p.waitSource = WaitSource::WaitSampling;
+        else if (source == "pg_stat_activity") p.waitSource = WaitSource::Activity;
+        else if (source != "auto")
+            fail(diagnostics.at("waits_source"), "must be \"auto\", \"pg_wait_sampling\" or \"pg_stat_activity\" (got \"" + source + "\")");
         p.cpuProfile = diagnostics.boolean("cpu_profile", p.cpuProfile);
         p.profileHz = diagnostics.number("profile_hz", p.profileHz, 1, "from 1 to 1000 samples a second");
         if (p.profileHz > 1000)

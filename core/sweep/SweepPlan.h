@@ -4,6 +4,7 @@
 #include "load/LoadSpec.h"
 #include "load/data/PgbenchData.h"
 #include "load/script/Workload.h"
+#include "metrics/WaitSource.h"
 #include "sweep/LoadHostsPlan.h"
 #include "server/ServerSettings.h"
 
@@ -56,6 +57,7 @@ struct SweepPlan : RunSettings {
     std::vector<Setting> serverSettings;
     bool statements = true;                 // pg_stat_statements per run (docs/sweeps.md, "What the server ran")
     bool waits = true;                      // $.diagnostics.waits: where the sessions wait, per run (docs/metrics.md)
+    WaitSource waitSource = WaitSource::Auto;  // $.diagnostics.waits_source
     bool cpuProfile = false;                // $.diagnostics.cpu_profile: where the server's CPU goes, per run (perf)
     double profileHz = 99;                  // $.diagnostics.profile_hz
     double reconnectS = 120;                // a target server that stops answering is asked again this long

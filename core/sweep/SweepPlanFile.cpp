@@ -12,8 +12,6 @@
 
 namespace scalelab {
 
-using json = nlohmann::json;
-
 nlohmann::json planWithoutSecrets(nlohmann::json plan) {
     if (plan.is_object() && plan.contains("target") && plan["target"].is_object() && plan["target"].contains("conninfo") &&
         plan["target"]["conninfo"].is_string())
@@ -27,12 +25,12 @@ SweepPlan loadPlanFile(const std::string& path) {
     std::stringstream text;
     text << in.rdbuf();
     std::string s = text.str();
-    json j;
+    nlohmann::json j;
     try {
         j = parseJson(s);
     } catch (const Error& e) {
         throw Error(path + ": " + e.what());
-    } catch (const json::parse_error& e) {
+    } catch (const nlohmann::json::parse_error& e) {
         size_t byte = std::min(e.byte, s.size());
         size_t line = 1, col = 1;
         for (size_t i = 0; i + 1 < byte; ++i) {

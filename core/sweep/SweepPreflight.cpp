@@ -2,6 +2,8 @@
 
 #include "metrics/CpuProfiler.h"
 #include "metrics/ProcessCpu.h"
+#include "metrics/WaitSampler.h"
+#include "server/PgBinaries.h"
 #include "server/AlterSystem.h"
 #include "server/ConnectionCapacity.h"
 #include "server/EmbeddedServer.h"
@@ -36,9 +38,7 @@ void checkMachineSwitches(const SweepPlan& plan) {
 void checkCpuProfile(const SweepPlan& plan) {
     if (!plan.cpuProfile) return;
     const std::string member = "$.diagnostics.cpu_profile: ";
-    if (plan.agentHost())
-        throw Error(member + "the server's machine is read through ScaleLab's agent there, which records no CPU profile; "
-                             "profile a server on this machine, or set cpu_profile to false");
+    if (plan.agentHost()) return;  // the host's agent is asked when it starts (SweepRunner)
     if (plan.embedded()) {
         // The embedded server runs as this user, or (as root) as postgres, whom root may profile.
         if (std::string why = perfRefusal(); !why.empty()) throw Error(member + why);
@@ -51,11 +51,34 @@ void checkCpuProfile(const SweepPlan& plan) {
     if (std::string refusal = cpuProfileRefusal(*postmaster); !refusal.empty()) throw Error(member + refusal);
 }
 
+// Waits asked of pg_wait_sampling alone: refused now where it cannot serve.
+void checkWaitSource(const SweepPlan& plan) {
+    if (!plan.waits || plan.waitSource != WaitSource::WaitSampling) return;
+    const std::string member = "$.diagnostics.waits_source: pg_wait_sampling cannot be used: ";
+    if (plan.connectPerTransaction)
+        throw Error(member + "the load connects for each transaction (-C), too briefly to tell its sessions apart; "
+                             "use \"auto\" or \"pg_stat_activity\"");
+    if (plan.serverHost) return;  // the host's server says, at each run, through the connection
+    if (!plan.embedded()) {
+        pgsql::Connection c(plan.conninfo);
+        if (std::string why = waitSamplingRefusal(c.handle(), false); !why.empty()) throw Error(member + why);
+        return;
+    }
+    for (const SeriesSpec& series : plan.series) {
+        PgSearch search = PgSearch::fromEnvironment();
+        if (auto bindir = series.pgBindir ? series.pgBindir : plan.pgBindir) search.explicitBindir = bindir;
+        PgBinaries binaries = findPgBinaries(search);
+        std::string why = waitSamplingPreloadRefusal(embeddedDataDir(plan, series), binaries.bindir);
+        if (!why.empty()) throw Error(member + why);
+    }
+}
+
 } // namespace
 
 void preflightSweep(const SweepPlan& plan) {
     checkMachineSwitches(plan);
     checkCpuProfile(plan);
+    checkWaitSource(plan);
     if (!plan.embedded()) {
         checkConnectionCapacity(plan.conninfo, *std::max_element(plan.clients.begin(), plan.clients.end()));
         checkSettingNames(plan, settingNames(plan.conninfo));

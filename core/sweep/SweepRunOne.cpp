@@ -20,6 +20,20 @@
 #include <algorithm>
 
 namespace scalelab {
+namespace {
+
+std::string waitsProvenance(WaitSource source) {
+    const std::string activity = "pg_stat_activity sampled at " + formatNumber("%.0f", kWaitSampleHz) + " Hz";
+    const std::string window = " through each run's counted window (each run records its source)";
+    switch (source) {
+    case WaitSource::WaitSampling: return "pg_wait_sampling's profile" + window;
+    case WaitSource::Activity: return activity + window;
+    case WaitSource::Auto: break;
+    }
+    return "pg_wait_sampling's profile where the server loads it, else " + activity + window;
+}
+
+} // namespace
 
 void SweepRunner::takeProvenance(Session& s, const std::string& conninfo) {
     if (s.provenanceTaken) return;
@@ -30,9 +44,7 @@ void SweepRunner::takeProvenance(Session& s, const std::string& conninfo) {
                                                 : plan_.embedded()
                                                     ? "pg_stat_statements, preloaded by ScaleLab's embedded server"
                                                     : "pg_stat_statements where the server has it"},
-                                 {"waits", plan_.waits ? "pg_stat_activity sampled at " + formatNumber("%.0f", kWaitSampleHz) +
-                                                             " Hz through each run's counted window"
-                                                       : "off ($.diagnostics.waits: false)"},
+                                 {"waits", plan_.waits ? waitsProvenance(plan_.waitSource) : "off ($.diagnostics.waits: false)"},
                                  {"cpu_profile", plan_.cpuProfile ? "perf record -g on cpu-clock at " +
                                                                         formatNumber("%g", plan_.profileHz) +
                                                                         " Hz through each run's counted window"
@@ -168,6 +180,8 @@ std::unique_ptr<SystemSampler> SweepRunner::samplerFor(Session& s, const Planned
     sources.statements = plan_.statements;
     sources.createStatementsExtension = plan_.embedded();
     sources.waits = plan_.waits;
+    sources.waitSource = plan_.waitSource;
+    sources.loadReconnects = plan_.connectPerTransaction;
     sources.cpuProfile = plan_.cpuProfile;
     sources.profileHz = plan_.profileHz;
     if (plan_.loadHosts) {

@@ -188,6 +188,7 @@ void SweepRunner::run() {
         metricsHost_ = std::move(agent);
     }
     if (plan_.serverHost) refuseServerHostPlacements();
+    if (plan_.agentHost() && plan_.cpuProfile) refuseAgentProfile();
     if (plan_.serverHost && observer_)
         s.follower = std::make_unique<ServerLogFollower>(
             [this] {
@@ -343,6 +344,15 @@ void SweepRunner::refuseServerHostPlacements() {
                                             cpuMethodOf(s.realSmt, s.offlineCpus));
         if (refusal) throw Error("$.series[" + std::to_string(i) + "]." + refusal->member + ": " + refusal->why);
     }
+}
+
+// A CPU profile the server's machine cannot record (perf missing or not allowed there) is
+// refused before the file is written, in that machine's words.
+void SweepRunner::refuseAgentProfile() {
+    nlohmann::json a = metricsHost_->ask({{"profile", {{"check", true}}}}, "profile", "whether perf can profile there");
+    std::string refusal = a.is_object() && a.contains("refusal") && a["refusal"].is_string() ? a["refusal"].get<std::string>()
+                                                                                             : "its agent answered " + a.dump();
+    if (!refusal.empty()) throw Error("$.diagnostics.cpu_profile: on " + metricsHost_->host() + ": " + refusal);
 }
 
 std::shared_ptr<RemoteMachine> SweepRunner::serverAgent() {

@@ -133,6 +133,7 @@ private:
     // The server host's (or metrics host's) agent, a new one when the last was lost.
     std::shared_ptr<RemoteMachine> serverAgent();
     void refuseServerHostPlacements();
+    void refuseAgentProfile();
 
     SweepPlan plan_;
     ExperimentStore& store_;

@@ -69,16 +69,27 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOpti
     int out[2];
     if (pipe2(out, O_CLOEXEC) != 0) throw Error(std::string("cannot create a pipe: ") + strerror(errno));
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int err = -1;
+    if (!options.stderrFile.empty()) {
+        err = open(options.stderrFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (err < 0) {
+            int e = errno;
+            close(out[0]); close(out[1]); close(devnull);
+            throw Error("cannot create " + options.stderrFile + ": " + strerror(e));
+        }
+    }
 
     pid_t pid = fork();
     if (pid < 0) {
+        int e = errno;
         close(out[0]); close(out[1]); close(devnull);
-        throw Error("cannot start " + argv[0] + ": fork failed: " + strerror(errno));
+        if (err >= 0) close(err);
+        throw Error("cannot start " + argv[0] + ": fork failed: " + strerror(e));
     }
     if (pid == 0) {
         dup2(devnull, STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
-        dup2(out[1], STDERR_FILENO);
+        dup2(err >= 0 ? err : out[1], STDERR_FILENO);
         // Nothing else of ours (sockets, database files) may leak into the server.
         close_range(3, ~0U, 0);
         resetSignalsInChild();
@@ -89,6 +100,7 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOpti
     }
     close(out[1]);
     close(devnull);
+    if (err >= 0) close(err);
 
     ProcessResult result;
     auto deadline = std::chrono::steady_clock::now() + options.timeout;

@@ -27,13 +27,16 @@ struct ProcessOptions {
     std::vector<std::pair<std::string, std::optional<std::string>>> env;
     std::chrono::milliseconds timeout{std::chrono::seconds(120)};
     std::string workDir = "/";
+    // Where the child's stderr goes instead of `output` (created or emptied; "" keeps it
+    // interleaved): for a program whose stdout is data and whose stderr is warnings.
+    std::string stderrFile;
 };
 
 struct ProcessResult {
     int exitCode = -1;   // -1 when killed by a signal
     int signal = 0;
     bool timedOut = false;
-    std::string output;  // stdout and stderr interleaved
+    std::string output;  // stdout and stderr interleaved (stdout alone with stderrFile)
     bool ok() const { return exitCode == 0 && !timedOut; }
 };
 

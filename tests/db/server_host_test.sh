@@ -109,13 +109,25 @@ grep -q '^host all all all scram-sha-256' "$host_data/pg_hba.conf" || fail "pg_h
 
 # Clients elsewhere: the server host's server reached from a load host (through the same sshd),
 # which gets the password over its agent's channel for the run, never in a file of ours or the output.
+# The server's CPU is profiled by the agent on the host (perf there), where perf is installed.
+profile=false
+command -v perf >/dev/null && profile=true
 cat >"$work/hosts.json" <<JSON
 {"version": 1, "target": {"host": $host_target, "data_dir": "$host_data"},
  "load_hosts": {"hosts": ["127.0.0.1"], "ssh_command": "$ssh_command", "scalelab": "$scalelab"},
- "workload": {"builtin": ["select-only"]}, "data": {"scale": 1},
+ "workload": {"builtin": ["select-only"]}, "data": {"scale": 1}, "diagnostics": {"cpu_profile": $profile},
  "series": [{"label": "A", "placement": "cores:1"}], "clients": [2], "duration": 2, "repetitions": 1}
 JSON
 expect_rc 0 "sweep on a server host with a load host" "$scalelab" sweep "$work/hosts.json" -o "$work/h.slab"
+if [[ $profile == true ]]; then
+  grep -q "CPU profile: perf record at 99 Hz on 127.0.0.1, by ScaleLab's agent there" "$work/out" ||
+    fail "the host's profile is not said: $(cat "$work/out")"
+  expect_rc 0 "export --folded of the host's profile" "$scalelab" export "$work/h.slab" --folded "$work/folded"
+  grep -q '^client backend;' "$work/folded/A-2-clients.folded" ||
+    fail "the host's profile has no client backend stacks: $(head -3 "$work/folded/A-2-clients.folded")"
+elif [[ ${CI:-} == true ]]; then
+  fail "perf is not installed: the server host's CPU profile is not tested"
+fi
 if grep -rq "$(cut -d: -f5 "$host_data/scalelab.pgpass" | head -1)" "$work/h.slab" "$work/out"; then
   fail "the superuser's password reached the record or the output (load hosts)"
 fi

@@ -46,9 +46,10 @@ inline RunRecord profiledRun(const std::string& series, int repetition, uint64_t
 
 // The same run's waits: 100 samples that found the load's sessions so ("Lock:transactionid" ->
 // samples), and a walwriter busy in 30.
-inline void addWaits(RunRecord& r, const std::vector<std::pair<std::string, uint64_t>>& loadEvents) {
+inline void addWaits(RunRecord& r, const std::vector<std::pair<std::string, uint64_t>>& loadEvents,
+                     const std::string& source = kActivitySource) {
     WaitProfile p;
-    p.source = "pg_stat_activity";
+    p.source = source;
     p.hz = 10;
     p.samples = 100;
     p.seconds = 9.9;

@@ -103,8 +103,8 @@ private slots:
         page.showProgress(at(1, SweepState::Running));
         QCOMPARE(page.waitsTable()->rowCount(), 0);
         QVERIFY(page.waitsNote()->text().contains(QStringLiteral("appear here while a run is sampled")));
-        WaitTally first{10, {{"Lock:transactionid", 40}, {"CPU", 10}}};
-        WaitTally second{20, {{"Lock:transactionid", 50}, {"CPU", 30}, {"LWLock:WALInsert", 5}}};
+        WaitTally first{kActivitySource, 10, {{"Lock:transactionid", 40}, {"CPU", 10}}};
+        WaitTally second{kActivitySource, 20, {{"Lock:transactionid", 50}, {"CPU", 30}, {"LWLock:WALInsert", 5}}};
         LoadSample one = sample(1, 100);
         one.system = SystemSample{};
         one.system->waitsSoFar = first;
@@ -124,7 +124,17 @@ private slots:
         QCOMPARE(page.waitsTable()->item(0, 1)->text(), QStringLiteral("2.50"));  // 50 in 20
         QCOMPARE(page.waitsTable()->item(1, 2)->text(), QStringLiteral("CPU"));
         QCOMPARE(page.waitsTable()->item(1, 0)->text(), QStringLiteral("2.00"));
-        QVERIFY2(page.waitsNote()->text().startsWith(QStringLiteral("20 samples")), qPrintable(page.waitsNote()->text()));
+        QVERIFY2(page.waitsNote()->text().startsWith(QStringLiteral("20 samples of pg_stat_activity")),
+                 qPrintable(page.waitsNote()->text()));
+        // From pg_wait_sampling the samples are its collector's rounds, and the note says what
+        // the sessions' Client:ClientRead includes.
+        LoadSample three = sample(3, 100);
+        three.system = SystemSample{};
+        three.system->waitsSoFar = WaitTally{kWaitSamplingSource, 400, {{"Lock:transactionid", 800}}};
+        page.addSample(at(1, SweepState::Running), three);
+        QVERIFY2(page.waitsNote()->text().startsWith(QStringLiteral("400 rounds of pg_wait_sampling's collector")),
+                 qPrintable(page.waitsNote()->text()));
+        QVERIFY(page.waitsNote()->text().contains(QStringLiteral("between transactions too")));
         // A window that started again (the warm-up ended) tells no interval.
         QVERIFY(waitSessionsBetween(second, first).empty());
     }

@@ -195,12 +195,23 @@ TEST(StatementPreload, AddedOnceWhenTheLibraryIsThereAndNeverOverAUsersChoice) {
     TempDir dir("scalelab-preload");
     std::filesystem::create_directories(dir.path() / "bin");
     std::filesystem::create_directories(dir.path() / "lib");
-    EXPECT_EQ(statementStatsPreloadLine("port = 5432\n", dir.path() / "bin"), "");  // no library: no line
+    EXPECT_EQ(preloadedConf("port = 5432\n", dir.path() / "bin"), "");  // no library: no line
     std::ofstream(dir.path() / "lib" / "pg_stat_statements.so") << "";
-    std::string line = statementStatsPreloadLine("#shared_preload_libraries = ''\n", dir.path() / "bin");
-    EXPECT_NE(line.find("shared_preload_libraries = 'pg_stat_statements'\n"), std::string::npos);
-    EXPECT_EQ(statementStatsPreloadLine("  shared_preload_libraries = 'auto_explain'\n", dir.path() / "bin"), "");
-    EXPECT_EQ(statementStatsPreloadLine("#x\n" + line, dir.path() / "bin/"), "");  // the earlier start's line
+    std::string conf = preloadedConf("#shared_preload_libraries = ''\n", dir.path() / "bin");
+    EXPECT_NE(conf.find("\nshared_preload_libraries = 'pg_stat_statements'\n"), std::string::npos) << conf;
+    EXPECT_EQ(conf.rfind("#shared_preload_libraries = ''\n", 0), 0u) << "the rest of the file is kept";
+    EXPECT_EQ(preloadedConf("  shared_preload_libraries = 'auto_explain'\n", dir.path() / "bin"), "");
+    EXPECT_EQ(preloadedConf(conf, dir.path() / "bin/"), "");  // the earlier start's line, the same
+    // pg_wait_sampling installed later: the earlier start's line of ScaleLab's gains it, once.
+    std::ofstream(dir.path() / "lib" / "pg_wait_sampling.so") << "";
+    std::string both = preloadedConf(conf, dir.path() / "bin");
+    EXPECT_NE(both.find("\nshared_preload_libraries = 'pg_stat_statements,pg_wait_sampling'\n"), std::string::npos) << both;
+    EXPECT_EQ(both.find("'pg_stat_statements'\n"), std::string::npos) << "the old line stays: " << both;
+    EXPECT_EQ(preloadedConf(both, dir.path() / "bin"), "");
+    // The user's line, even below ScaleLab's, is the user's choice.
+    EXPECT_EQ(preloadedConf(conf + "shared_preload_libraries = 'auto_explain'\n", dir.path() / "bin"), "");
+    // A line the user wrote after a comment of their own is theirs too.
+    EXPECT_EQ(preloadedConf("# mine\nshared_preload_libraries = ''\n", dir.path() / "bin"), "");
 }
 
 } // namespace

@@ -112,6 +112,37 @@ TEST(WaitReport, AnEventARunNeverSawIsZeroThereAndEveryEventIsJudgedWithBonferro
     EXPECT_THROW(waitsText(points, o), Error);
 }
 
+// pg_wait_sampling counts a session's Client:ClientRead between transactions as well; against
+// pg_stat_activity's that is no change of the server's: left out, and the output says so.
+TEST(WaitReport, SidesFromDifferentSourcesLeaveClientReadOutAndSaySo) {
+    std::vector<RunRecord> runs;
+    for (int round = 1; round <= 3; ++round) {
+        runs.push_back(runWithWaits("A", round, 1000, {{"Client:ClientRead", 100}, {"CPU", 200 + round}}));
+        RunRecord b = test::completedRun("B", 8, round, 100);
+        b.transactions = 1000;
+        b.measuredSeconds = 10;
+        test::addWaits(b, {{"Client:ClientRead", 400}, {"CPU", 205 - round}}, kWaitSamplingSource);
+        runs.push_back(b);
+    }
+    auto points = pointWaits(runs, {"A", "B"});
+    ASSERT_EQ(points.size(), 2u);
+    WaitComparison c = compareWaits(points[0], points[1], 0.95, false);
+    ASSERT_EQ(c.changes.size(), 1u);
+    EXPECT_EQ(c.changes[0].event, "CPU");
+    EXPECT_NE(c.note.find("A: pg_stat_activity; B: pg_wait_sampling"), std::string::npos) << c.note;
+    WaitTextOptions o;
+    o.baseline = "A";
+    o.candidate = "B";
+    std::string text = waitsText(points, o);
+    EXPECT_NE(text.find("Note: the two sides' waits come from different sources"), std::string::npos) << text;
+    // The same source on both sides: no note, ClientRead judged.
+    for (auto& r : runs) test::addWaits(r, {{"Client:ClientRead", 100}, {"CPU", 200}});
+    points = pointWaits(runs, {"A", "B"});
+    c = compareWaits(points[0], points[1], 0.95, false);
+    EXPECT_EQ(c.note, "");
+    EXPECT_EQ(c.changes.size(), 2u);
+}
+
 TEST(WaitProfile, StoredProfilesReadBackAndDamageIsNamed) {
     WaitProfile p;
     p.source = "pg_stat_activity";

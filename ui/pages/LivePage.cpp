@@ -170,8 +170,8 @@ LivePage::LivePage(const TopologyInfo& machine, QWidget* parent) : QWidget(paren
     waits_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     waits_->horizontalHeader()->setStretchLastSection(true);
     waits_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    waitsNote_ = new QLabel(tr("The load's sessions by wait event appear here while a run is sampled (pg_stat_activity "
-                               "at 10 Hz; Setup, Diagnostics)."));
+    waitsNote_ = new QLabel(tr("The load's sessions by wait event appear here while a run is sampled (pg_wait_sampling "
+                               "where the server loads it, else pg_stat_activity at 10 Hz; Setup, Diagnostics)."));
     waitsNote_->setWordWrap(true);
     waitsLayout->addWidget(waits_, 1);
     waitsLayout->addWidget(waitsNote_);
@@ -347,10 +347,14 @@ void LivePage::showWaits(const LoadSample& s) {
         waits_->setItem(row, 2, figureCell(QString::fromStdString(event), false));
         ++row;
     }
-    waitsNote_->setText(tr("%1 %2 of pg_stat_activity in this run so far: the load's sessions inside a transaction, "
-                           "by what they wait on.")
+    const bool profile = soFar.source == kWaitSamplingSource;
+    waitsNote_->setText(tr("%1 %2 of %3 in this run so far: the load's sessions %4, by what they wait on.")
                             .arg(soFar.samples)
-                            .arg(soFar.samples == 1 ? tr("sample") : tr("samples")));
+                            .arg(profile ? (soFar.samples == 1 ? tr("round") : tr("rounds"))
+                                         : (soFar.samples == 1 ? tr("sample") : tr("samples")))
+                            .arg(profile ? tr("pg_wait_sampling's collector") : QStringLiteral("pg_stat_activity"))
+                            .arg(profile ? tr("(waiting for their client between transactions too)")
+                                         : tr("inside a transaction")));
 }
 
 void LivePage::startRunTimeline(const SweepProgress& p) {

@@ -136,6 +136,7 @@ void WaitsPanel::showComparison(const PointWaits& a, const PointWaits& b) {
                        .arg(c.paired ? tr("paired by round") : tr("Welch's t-test"))
                        .arg(c.confidence * 100, 0, 'g', 4)
                        .arg(c.changes.size());
+    if (!c.note.empty()) note += QLatin1Char(' ') + tr("Note: %1.").arg(QString::fromStdString(c.note));
     for (const auto* p : {&a, &b})
         if (QString w = without(*p); !w.isEmpty()) note += QLatin1Char(' ') + w;
     note_->setText(note);
