@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <mutex>
+#include <set>
 #include <fstream>
 #include <sstream>
 
@@ -58,12 +60,20 @@ std::string perfRefusal() {
     std::string perf = perfInPath();
     if (perf.empty())
         return "perf is not installed (Debian: apt-get install linux-perf), and a CPU profile is recorded with it";
-    ProcessOptions quick;
-    quick.timeout = std::chrono::seconds(10);
-    ProcessResult version = runProcess({perf, "--version"}, quick);
-    if (!version.ok())
-        return perf + " does not run (" + firstLines(version.output, 2) +
-               "); Debian's perf needs the linux-perf package of the running kernel";
+    // Whether a perf runs for this kernel does not change while ScaleLab runs: asked once per
+    // program (each run's sampler asks again otherwise, a process start each).
+    static std::mutex ranMutex;
+    static std::set<std::string> ran;
+    std::lock_guard<std::mutex> lock(ranMutex);
+    if (!ran.count(perf)) {
+        ProcessOptions quick;
+        quick.timeout = std::chrono::seconds(10);
+        ProcessResult version = runProcess({perf, "--version"}, quick);
+        if (!version.ok())
+            return perf + " does not run (" + firstLines(version.output, 2) +
+                   "); Debian's perf needs the linux-perf package of the running kernel";
+        ran.insert(perf);
+    }
     if (::geteuid() != 0 && perfParanoia() > 2)
         return "kernel.perf_event_paranoid is " + std::to_string(perfParanoia()) +
                ", which lets no user but root profile: allow profiling your own processes with "
