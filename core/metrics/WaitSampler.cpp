@@ -230,6 +230,7 @@ void WaitSampler::start() {
     samples_ = 0;
     rounds_ = 0;
     classes_.clear();
+    aliveAt_.clear();
     profileStart_.clear();
     firstPids_.clear();
     {
@@ -322,14 +323,14 @@ bool WaitSampler::readProfile() {
         firstS_ = lastS_ = at;
         return true;
     }
-    std::set<int> throughout;
-    for (int pid : alive)
-        if (firstPids_.count(pid)) throughout.insert(pid);
-    SamplingWindow w = samplingWindow(profileStart_, now, referencePid_, classes_, throughout);
+    SamplingWindow w = samplingWindow(profileStart_, now, referencePid_, classes_);
     if (!w.error.empty()) {
         error_ = w.error;
         return false;
     }
+    for (int pid : alive)
+        if (firstPids_.count(pid)) aliveAt_[pid] = {w.rounds, w.sampledOf[pid]};
+    addCpuSamples(w, classes_, aliveAt_, referencePid_);
     lastS_ = at;
     rounds_ = w.rounds;
     counts_ = std::move(w.counts);

@@ -14,6 +14,7 @@
 // second as transactions of their own would be ten commits a second in pg_stat_database, which
 // the run's commit counters would take for the load's. The transaction ends when the sampler
 // does, after the run's last counter read.
+#include "metrics/WaitSamplingProfile.h"
 #include "metrics/WaitSource.h"
 
 #include <nlohmann/json.hpp>
@@ -134,6 +135,7 @@ private:
     std::map<std::tuple<int, std::string, std::string, std::string>, uint64_t> profileStart_;
     std::map<int, std::string> classes_;  // pid -> backend class, as first read
     std::set<int> firstPids_;             // pids at the window's start
+    std::map<int, AliveAt> aliveAt_;      // those of them, as of the last read that found them
     uint64_t samples_ = 0;   // reads made
     uint64_t rounds_ = 0;    // pg_wait_sampling: the collector's rounds in the window so far
     double firstS_ = 0, lastS_ = 0;

@@ -5,9 +5,9 @@
 namespace scalelab {
 
 SamplingWindow samplingWindow(const SamplingCounts& start, const SamplingCounts& now, int referencePid,
-                              const BackendClasses& classes, const std::set<int>& throughout) {
+                              const BackendClasses& classes) {
     SamplingWindow w;
-    std::map<int, uint64_t> sampledOf;  // pid -> its samples in the window, every event
+    std::map<int, uint64_t>& sampledOf = w.sampledOf;
     for (const auto& [key, n] : now) {
         auto was = start.find(key);
         const uint64_t before = was == start.end() ? 0 : was->second;
@@ -40,13 +40,15 @@ SamplingWindow samplingWindow(const SamplingCounts& start, const SamplingCounts&
         w.error = "pg_wait_sampling's collector took no samples in the window";
         return w;
     }
-    for (int pid : throughout) {
+    return w;
+}
+
+void addCpuSamples(SamplingWindow& w, const BackendClasses& classes, const std::map<int, AliveAt>& alive, int referencePid) {
+    for (const auto& [pid, at] : alive) {
         auto cls = classes.find(pid);
         if (pid == referencePid || cls == classes.end() || cls->second.empty()) continue;
-        const uint64_t sampled = sampledOf[pid];
-        if (sampled < w.rounds) w.counts[{cls->second, "CPU", "CPU", ""}] += w.rounds - sampled;
+        if (at.sampled < at.rounds) w.counts[{cls->second, "CPU", "CPU", ""}] += at.rounds - at.sampled;
     }
-    return w;
 }
 
 } // namespace scalelab

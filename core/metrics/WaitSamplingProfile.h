@@ -11,8 +11,9 @@
 //   the collector counts it once in every round; its count is the rounds.
 // - Time on CPU: pg_wait_sampling 1.1 skips a process that waits on nothing. A process alive
 //   at both ends of the window was sampled or on CPU in each round: rounds - its samples are
-//   its CPU samples. A process that started or ended inside the window has no CPU figure (its
-//   lifetime is unknown); its waits are still counted.
+//   its CPU samples, counted up to the last read that found it alive (the load's sessions may
+//   end just before the window's last read). A process that started inside the window has no
+//   CPU figure (its lifetime is unknown); its waits are still counted.
 #include <cstdint>
 #include <map>
 #include <set>
@@ -37,15 +38,24 @@ using ClassCounts = std::map<std::tuple<std::string, std::string, std::string, s
 struct SamplingWindow {
     uint64_t rounds = 0;  // the reference session's samples
     ClassCounts counts;
+    std::map<int, uint64_t> sampledOf;  // pid -> its samples in the window, every event
     std::string error;    // why the two reads make no window ("" when they do)
 };
 
-// The window between two reads. `throughout`: pids alive at both ends (their CPU is counted).
+// A process alive at the window's start, as of the last read that found it alive: the rounds
+// then, and its samples then.
+struct AliveAt {
+    uint64_t rounds = 0, sampled = 0;
+};
+
+// The window between two reads, CPU not yet counted.
 // Background processes asleep in their main loop (wait type Activity) are left out, as the
 // pg_stat_activity sampler leaves them out, and so are other clients waiting for their client
 // (Client:ClientRead: idle, as far as the profile can tell). The load's Client:ClientRead is
 // kept: its time waiting for the load generator, between transactions too.
 SamplingWindow samplingWindow(const SamplingCounts& start, const SamplingCounts& now, int referencePid,
-                              const BackendClasses& classes, const std::set<int>& throughout);
+                              const BackendClasses& classes);
+// Adds each process's CPU samples (rounds - samples, as of its AliveAt) to the window's counts.
+void addCpuSamples(SamplingWindow& w, const BackendClasses& classes, const std::map<int, AliveAt>& alive, int referencePid);
 
 } // namespace scalelab

@@ -42,7 +42,15 @@ TEST(WaitSampling, TheWindowIsTheDifferenceOfTwoReadsAndTheRoundsAreTheReference
     now[{30, "Client", "ClientRead", ""}] = 1400;
     now[{40, "IO", "DataFileRead", ""}] = 7;          // a process that came and went between reads
     BackendClasses classes = {{11, kLoadBackends}, {12, kLoadBackends}, {20, "walwriter"}, {30, "other clients"}};
-    SamplingWindow w = samplingWindow(start, now, kReference, classes, {11, 12, 20, 30});
+    // Each alive at both reads: its CPU is the rounds it was not sampled in.
+    auto window = [&](const BackendClasses& cls) {
+        SamplingWindow w = samplingWindow(start, now, kReference, cls);
+        std::map<int, AliveAt> alive;
+        for (int pid : {11, 12, 20, 30}) alive[pid] = {w.rounds, w.sampledOf[pid]};
+        addCpuSamples(w, cls, alive, kReference);
+        return w;
+    };
+    SamplingWindow w = window(classes);
     ASSERT_EQ(w.error, "");
     EXPECT_EQ(w.rounds, 400u);
     EXPECT_EQ(countOf(w, kLoadBackends, "Lock", "transactionid", "42"), 300u);  // both sessions
@@ -57,20 +65,32 @@ TEST(WaitSampling, TheWindowIsTheDifferenceOfTwoReadsAndTheRoundsAreTheReference
     EXPECT_EQ(countOf(w, "", "Client", "ClientRead"), 0u);
     // A process ScaleLab leaves out (its own sessions, the collector) is not counted at all.
     classes[11] = "";
-    w = samplingWindow(start, now, kReference, classes, {11, 12, 20, 30});
+    w = window(classes);
     EXPECT_EQ(countOf(w, kLoadBackends, "Lock", "transactionid", "42"), 100u);
     EXPECT_EQ(countOf(w, kLoadBackends, "CPU", "CPU"), 300u);
+}
+
+// A load session that ended just before the window's last read (the run's clients disconnect
+// as it stops) keeps the CPU of the rounds it was seen alive in.
+TEST(WaitSampling, ASessionGoneAtTheLastReadKeepsItsCpuUpToTheReadThatFoundIt) {
+    SamplingCounts start = {{{kReference, "Client", "ClientRead", ""}, 0}, {{11, "Lock", "tuple", ""}, 0}};
+    SamplingCounts now = {{{kReference, "Client", "ClientRead", ""}, 400}, {{11, "Lock", "tuple", ""}, 300}};
+    SamplingWindow w = samplingWindow(start, now, kReference, {{11, kLoadBackends}});
+    // Last seen alive at round 350, with 280 samples then: 70 on CPU.
+    addCpuSamples(w, {{11, kLoadBackends}}, {{11, AliveAt{350, 280}}}, kReference);
+    EXPECT_EQ(countOf(w, kLoadBackends, "CPU", "CPU"), 70u);
+    EXPECT_EQ(countOf(w, kLoadBackends, "Lock", "tuple"), 300u);
 }
 
 TEST(WaitSampling, AResetProfileOrASilentCollectorIsAnErrorNeverNegativeOrZeroWaits) {
     SamplingCounts start = {{{kReference, "Client", "ClientRead", ""}, 1000}, {{11, "Lock", "tuple", ""}, 50}};
     SamplingCounts reset = {{{kReference, "Client", "ClientRead", ""}, 30}, {{11, "Lock", "tuple", ""}, 5}};
-    EXPECT_EQ(samplingWindow(start, reset, kReference, {{11, kLoadBackends}}, {11}).error,
+    EXPECT_EQ(samplingWindow(start, reset, kReference, {{11, kLoadBackends}}).error,
               "the pg_wait_sampling profile was reset during the window");
     SamplingCounts gone = {{{kReference, "Client", "ClientRead", ""}, 1200}};
-    EXPECT_EQ(samplingWindow(start, gone, kReference, {{11, kLoadBackends}}, {11}).error,
+    EXPECT_EQ(samplingWindow(start, gone, kReference, {{11, kLoadBackends}}).error,
               "the pg_wait_sampling profile was reset during the window");
-    EXPECT_EQ(samplingWindow(start, start, kReference, {{11, kLoadBackends}}, {11}).error,
+    EXPECT_EQ(samplingWindow(start, start, kReference, {{11, kLoadBackends}}).error,
               "pg_wait_sampling's collector took no samples in the window");
 }
 
