@@ -1,15 +1,19 @@
 // The precision rule's false-call rate and power, by simulation of the exact rule a sweep runs
 // (core/sweep/AdaptiveSimulation: pointsNeedingRounds round by round, then the report's verdict).
 //
-//   build/ci/bench/adaptive_calls                 # the table of docs/statistics.md
+//   build/ci/bench/adaptive_calls                 # the tables of docs/statistics.md
 //   build/ci/bench/adaptive_calls --target 2 --sd 1.5 --true 8 --paired --experiments 4000
 //
-// Each row: the share of simulated experiments (two series, normal noise, 8 client counts) with
-// any "higher"/"lower" call, its binomial standard error, and the runs per point it took.
+// Each row: the share of simulated experiments (two series, normal noise) with any
+// "higher"/"lower" call, its binomial standard error, the runs per point it took and its seed
+// (each row its own: --seed, then one more a row). Without a custom row: the null at 1, 2, 3
+// and 8 client counts, Welch and paired, sd scanned at target 2% (the worst of each block is
+// the promise), power at a true +3%, and the fixed designs.
 #include "sweep/AdaptiveSimulation.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -17,13 +21,15 @@ using namespace scalelab;
 
 namespace {
 
-void row(const char* design, AdaptiveSimSettings s) {
+// Prints a row; returns its call rate.
+double row(const char* design, AdaptiveSimSettings s) {
     AdaptiveSimResult r = simulateAdaptive(s);
     std::printf("%-22s %7.1f%% %6.1f%% %6.1f%% %7.1f%% +/- %4.1f%% %10.2f %9.1f%%", design, s.targetPct, s.sdPct,
                 s.truePct, 100 * r.callRate(), 100 * r.standardError(), r.meanRoundsPerPoint,
                 100.0 * r.atLimit / (2.0 * s.clientCounts * s.rates * r.experiments));
     if (r.verdicts > r.experiments) std::printf(" %12.1f%%", 100.0 * r.experimentsWithACall / r.experiments);
-    std::printf("\n");
+    std::printf("  seed %llu\n", static_cast<unsigned long long>(s.seed));
+    return r.callRate();
 }
 
 void header(bool grid) {
@@ -36,6 +42,7 @@ void header(bool grid) {
 int main(int argc, char** argv) {
     CLI::App app("False-call rate (true 0) and power (true != 0) of the precision rule, by simulation");
     AdaptiveSimSettings s;
+    s.experiments = 20000;
     app.add_option("--experiments", s.experiments, "Simulated experiments per row")->check(CLI::Range(1, 1000000));
     app.add_option("--seed", s.seed, "Random seed");
     app.add_option("--target", s.targetPct, "Precision target, % (a custom row)")->check(CLI::Range(0.01, 100.0));
@@ -67,20 +74,44 @@ int main(int argc, char** argv) {
         row(fixed ? (s.paired ? "fixed, paired" : "fixed, Welch") : s.paired ? "rule, paired" : "rule, Welch", s);
         return 0;
     }
-    struct Case { double target, sd; };
-    const std::vector<Case> cases{{2, 1}, {2, 2}, {2, 3}, {1, 1}, {5, 3}};
-    for (double truePct : {0.0, 8.0})
-        for (bool paired : {false, true})
-            for (const auto& c : cases) {
+    // Each row its own seed (seed + row number): rows never share their noise.
+    uint64_t seed = s.seed;
+    auto next = [&](AdaptiveSimSettings r) {
+        r.seed = seed++;
+        return r;
+    };
+    // The null at every number of client counts, each pairing, a scan over sd / target (target
+    // 2%): the promise is the worst row of each block.
+    const std::vector<double> sds{0.5, 1, 1.5, 2, 3};
+    for (int clients : {1, 2, 3, 8}) {
+        std::printf("-- %d client count%s: the null, sd / target scanned\n", clients, clients == 1 ? "" : "s");
+        for (bool paired : {false, true}) {
+            double worst = 0;
+            for (double sd : sds) {
                 AdaptiveSimSettings r = s;
-                r.targetPct = c.target, r.sdPct = c.sd, r.truePct = truePct, r.paired = paired;
-                row(paired ? "rule, paired" : "rule, Welch", r);
+                r.clientCounts = clients, r.targetPct = 2, r.sdPct = sd, r.truePct = 0, r.paired = paired;
+                worst = std::max(worst, row(paired ? "rule, paired" : "rule, Welch", next(r)));
             }
-    for (int rounds : {s.repetitions, s.maxRepetitions})
-        for (double sd : {1.0, 3.0}) {
+            std::printf("%-22s worst %.2f%%\n", paired ? "rule, paired" : "rule, Welch", 100 * worst);
+        }
+    }
+    // Power: a true +3% change, sd 1.5%, target 2%.
+    std::printf("-- power: true +3%%, sd 1.5%%, target 2%%\n");
+    for (int clients : {1, 2, 3, 8})
+        for (bool paired : {false, true}) {
             AdaptiveSimSettings r = s;
-            r.adaptive = false, r.repetitions = rounds, r.sdPct = sd;
-            row(rounds == s.repetitions ? "fixed, planned rounds" : "fixed, max rounds", r);
+            r.clientCounts = clients, r.targetPct = 2, r.sdPct = 1.5, r.truePct = 3, r.paired = paired;
+            std::printf("%d client count%s  ", clients, clients == 1 ? " " : "s");
+            row(paired ? "rule, paired" : "rule, Welch", next(r));
+        }
+    std::printf("-- fixed designs (no rule), 8 client counts, the null\n");
+    for (int rounds : {s.repetitions, s.maxRepetitions})
+        for (bool paired : {false, true}) {
+            AdaptiveSimSettings r = s;
+            r.adaptive = false, r.repetitions = rounds, r.sdPct = 1, r.paired = paired;
+            row(rounds == s.repetitions ? (paired ? "fixed planned, paired" : "fixed planned, Welch")
+                                        : (paired ? "fixed max, paired" : "fixed max, Welch"),
+                next(r));
         }
     return 0;
 }
