@@ -163,10 +163,10 @@ WaitSampler::WaitSampler(const std::string& conninfo, const std::string& loadApp
     const int version = PQserverVersion(conn_.get());
     char* quoted = PQescapeLiteral(conn_.get(), loadApplicationName.c_str(), loadApplicationName.size());
     if (!quoted) throw Error("cannot sample the server's waits: " + firstLineOf(PQerrorMessage(conn_.get())));
-    appName_ = quoted;
+    const std::string appName = quoted;
     PQfreemem(quoted);
-    skip_ = "pg_backend_pid()";
-    for (int pid : skipPids) skip_ += ", " + std::to_string(pid);
+    std::string skip = "pg_backend_pid()";
+    for (int pid : skipPids) skip += ", " + std::to_string(pid);
     if (options.source != WaitSource::Activity) {
         std::string why = options.loadReconnects ? std::string(kReconnectRefusal)
                                                  : waitSamplingRefusal(conn_.get(), options.ownServer, &hz_);
@@ -179,7 +179,7 @@ WaitSampler::WaitSampler(const std::string& conninfo, const std::string& loadApp
         if (why.empty()) {
             source_ = kWaitSamplingSource;
             referencePid_ = PQbackendPID(reference_.get());
-            skip_ += ", " + std::to_string(referencePid_);
+            skip += ", " + std::to_string(referencePid_);
         } else if (options.source == WaitSource::WaitSampling) {
             throw Error("pg_wait_sampling cannot be used ($.diagnostics.waits_source): " + why);
         } else {
@@ -192,13 +192,19 @@ WaitSampler::WaitSampler(const std::string& conninfo, const std::string& loadApp
     // work: left out, as it is from the profile.
     sql_ = "SELECT pg_stat_clear_snapshot(); "
            "SELECT CASE WHEN backend_type <> 'client backend' THEN backend_type "
-           "WHEN application_name = " + appName_ + " THEN 'load' ELSE 'other clients' END, "
+           "WHEN application_name = " + appName + " THEN 'load' ELSE 'other clients' END, "
            "coalesce(wait_event_type, 'CPU'), coalesce(wait_event, 'CPU'), " +
            std::string(version >= 140000 ? "coalesce(query_id::text, '')" : "''") +
-           ", count(*) FROM pg_stat_activity WHERE pid NOT IN (" + skip_ + ") "
+           ", count(*) FROM pg_stat_activity WHERE pid NOT IN (" + skip + ") "
            "AND backend_type <> 'pg_wait_sampling collector' "
            "AND (backend_type <> 'client backend' OR state NOT IN ('idle', 'disabled')) "
            "AND coalesce(wait_event_type, '') <> 'Activity' GROUP BY 1, 2, 3, 4";
+    // pg_wait_sampling: each pid's class, the collector and ScaleLab's own sessions as "".
+    classesSql_ = "SELECT pg_stat_clear_snapshot(); SELECT pid, CASE WHEN pid IN (" + skip +
+                  ") OR backend_type = 'pg_wait_sampling collector' THEN '' "
+                  "WHEN backend_type <> 'client backend' THEN backend_type "
+                  "WHEN application_name = " + appName + " THEN 'load' ELSE 'other clients' END "
+                  "FROM pg_stat_activity";
     // A session kept in one transaction (see the header) must not be ended by the server's
     // idle-in-transaction timeout between two reads; its own start-up commit is reported now,
     // before the window, not inside it (pg_stat_force_next_flush, PostgreSQL 15+).
@@ -286,12 +292,7 @@ bool WaitSampler::sampleOnce() {
 
 bool WaitSampler::readProfile() {
     pg_conn* c = conn_.get();
-    const std::string classes = "SELECT pg_stat_clear_snapshot(); SELECT pid, CASE WHEN pid IN (" + skip_ +
-                                ") OR backend_type = 'pg_wait_sampling collector' THEN '' "
-                                "WHEN backend_type <> 'client backend' THEN backend_type "
-                                "WHEN application_name = " + appName_ + " THEN 'load' ELSE 'other clients' END "
-                                "FROM pg_stat_activity";
-    WaitResult who(PQexec(c, classes.c_str()), PQclear);
+    WaitResult who(PQexec(c, classesSql_.c_str()), PQclear);
     if (!who || PQresultStatus(who.get()) != PGRES_TUPLES_OK) {
         error_ = "a read of pg_stat_activity failed: " + waitErrorOf(c, who.get());
         return false;

@@ -120,8 +120,7 @@ private:
     std::unique_ptr<pg_conn, CloseConnection> conn_;
     std::unique_ptr<pg_conn, CloseConnection> reference_;  // pg_wait_sampling: idle, counted each round
     std::string sql_;
-    std::string appName_;   // quoted
-    std::string skip_;      // pids left out, as SQL
+    std::string classesSql_;  // pg_wait_sampling: each pid's backend class
     double hz_;
     std::string source_ = kActivitySource;
     std::string sourceWhy_;

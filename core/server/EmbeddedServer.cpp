@@ -373,6 +373,12 @@ std::vector<Setting> EmbeddedServer::alteredSettings() const { return scalelab::
 
 namespace {
 
+// A postgresql.conf line that sets shared_preload_libraries (not a comment).
+bool setsPreload(const std::string& line) {
+    size_t start = line.find_first_not_of(" \t");
+    return start != std::string::npos && line.compare(start, 24, "shared_preload_libraries") == 0;
+}
+
 bool hasLibrary(const fs::path& bindir, const std::string& lib) {
     std::error_code ec;
     fs::path prefix = (bindir.has_filename() ? bindir : bindir.parent_path()).parent_path();
@@ -394,10 +400,8 @@ std::string waitSamplingPreloadRefusal(const fs::path& dataDir, const fs::path& 
     std::string effective = preloadedConf(text, bindir);
     std::istringstream in(effective.empty() ? text : effective);
     std::string last;
-    for (std::string line; std::getline(in, line);) {
-        size_t start = line.find_first_not_of(" \t");
-        if (start != std::string::npos && line.compare(start, 24, "shared_preload_libraries") == 0) last = line;
-    }
+    for (std::string line; std::getline(in, line);)
+        if (setsPreload(line)) last = line;
     if (last.find("pg_wait_sampling") == std::string::npos)
         return conf.string() + " sets shared_preload_libraries without pg_wait_sampling (" + last + ")";
     return "";
@@ -410,8 +414,7 @@ std::string preloadedConf(const std::string& conf, const fs::path& bindir) {
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     int oursAt = -1;  // the index of ScaleLab's comment before its line
     for (size_t i = 0; i < lines.size(); ++i) {
-        size_t start = lines[i].find_first_not_of(" \t");
-        if (start == std::string::npos || lines[i].compare(start, 24, "shared_preload_libraries") != 0) continue;
+        if (!setsPreload(lines[i])) continue;
         if (i == 0 || lines[i - 1].rfind(ours, 0) != 0 || oursAt >= 0) return "";  // the user's choice
         oursAt = static_cast<int>(i) - 1;
     }

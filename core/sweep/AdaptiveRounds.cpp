@@ -103,9 +103,9 @@ CurveVerdict pairVerdict(const PrecisionRule& rule, const std::vector<RunRecord>
 
 // The compared pair's rounds at one or two points: no rule that stops on the intervals' widths
 // keeps the verdict's 5% there (with one or two points there is no other point to hold a stop
-// back: a point stops when its own sd happens to be small, and its t is too large; measured 6.9%
+// back: a point stops when its own sd happens to be small, and its t is too large; the review found 6.9%
 // Welch and 9.3% paired at one point, 5.6% paired at two). Every round to the limit is the
-// fixed design, whose t-tests are exact, and the most powerful of the alternatives measured
+// fixed design, whose t-tests are exact, and more powerful than a stricter level
 // (docs/statistics.md, "Adaptive rounds").
 constexpr size_t kFixedDesignPoints = 2;
 constexpr const char* kFixedDesignReason = "one or two points compared: the fixed design";
