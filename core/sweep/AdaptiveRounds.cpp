@@ -141,9 +141,10 @@ std::vector<PointNeed> assess(const SweepPlan& plan, const std::vector<RunRecord
         if (point.first == a || point.first == b) continue;
         if (auto why = ownNeed(values, rule.targetPct)) reasons[point] = *why;
     }
-    if (a >= 0 && b >= 0 && fixedDesign(grid.points.size())) {
-        // One or two points compared: every round to the limit, decided before any run (at
-        // the limit nothing is short).
+    if (a >= 0 && b >= 0 && fixedDesign(grid.points.size()) && !atLimit) {
+        // One or two points compared: every round to the limit, decided before any run. At
+        // the limit the change intervals are judged against the target as below, so that a
+        // target the rounds did not meet is still named at the end.
         for (const GridPoint& at : grid.points)
             for (int s : {a, b})
                 if (static_cast<int>(tps[{s, at}].size()) < rule.maxRepetitions)

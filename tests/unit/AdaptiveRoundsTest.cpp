@@ -139,8 +139,8 @@ TEST(AdaptiveRounds, TheComparedPairRunsOnTogetherUntilEveryChangeIntervalIsNarr
 }
 
 // At one or two compared points no rule that stops on interval widths keeps 5% (issue 63): the
-// pair runs every round to the limit however precise it already is, nothing is short there,
-// and the estimate counts those rounds.
+// pair runs every round to the limit however precise it already is, and the estimate counts
+// those rounds; at the limit a target the change intervals still miss is named.
 TEST(AdaptiveRounds, OneOrTwoComparedPointsRunTheFixedDesignToTheLimit) {
     json j = plan({{"target", 50}, {"max_repetitions", 5}, {"compare", {"A", "B"}}});
     j["clients"] = {1, 2};
@@ -161,8 +161,17 @@ TEST(AdaptiveRounds, OneOrTwoComparedPointsRunTheFixedDesignToTheLimit) {
                 runs.push_back(more);
             }
     EXPECT_TRUE(pointsNeedingRounds(p, runs).empty());
-    EXPECT_TRUE(pointsShortAtLimit(p, runs).empty());
+    EXPECT_TRUE(pointsShortAtLimit(p, runs).empty()) << "+/-50% is met";
     EXPECT_EQ(estimatedExtraRuns(p, runs), 0);
+    json tight = j;
+    tight["precision"]["target"] = 0.001;
+    auto missed = pointsShortAtLimit(parsePlan(tight), runs);
+    ASSERT_EQ(missed.size(), 4u) << "both series at both points";
+    for (const auto& n : missed) {
+        EXPECT_EQ(n.rounds, 5);
+        EXPECT_NE(n.reason.find("change interval"), std::string::npos) << n.reason;
+    }
+    EXPECT_TRUE(pointsNeedingRounds(parsePlan(tight), runs).empty()) << "at the limit nothing more runs";
     // Three points: the rule decides on precision, as before.
     j["clients"] = {1, 2, 4};
     EXPECT_TRUE(pointsNeedingRounds(parsePlan(j), threeRounds()).empty());
