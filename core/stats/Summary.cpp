@@ -8,15 +8,20 @@
 #include <cmath>
 
 namespace scalelab {
+namespace {
+// In double, not boost's default long double: about 1e-15 relative either way, and the
+// quantile and p-value of every verdict are most of what the adaptive rounds' simulation spends
+// (bench/adaptive_calls; docs/performance.md, "The statistics' simulation").
+using DoubleOnly = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+using StudentT = boost::math::students_t_distribution<double, DoubleOnly>;
+} // namespace
 
 double studentTQuantile(double p, double df) {
-    boost::math::students_t dist(df);
-    return boost::math::quantile(dist, p);
+    return boost::math::quantile(StudentT(df), p);
 }
 
 double studentTTwoSidedP(double t, double df) {
-    boost::math::students_t dist(df);
-    return 2 * boost::math::cdf(boost::math::complement(dist, std::fabs(t)));
+    return 2 * boost::math::cdf(boost::math::complement(StudentT(df), std::fabs(t)));
 }
 
 PointSummary summarize(const std::vector<double>& values, double confidence, const std::string& what) {

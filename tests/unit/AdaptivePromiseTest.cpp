@@ -11,6 +11,8 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace scalelab;
 
@@ -56,7 +58,7 @@ TEST_P(AdaptivePromise, NoMoreFalseCallsThanPromised) {
     s.paired = GetParam().paired;
     s.targetPct = 2;
     s.experiments = kPromiseExperiments;
-    s.seed = 63100 + static_cast<uint64_t>(s.clientCounts * 10 + (s.paired ? 1 : 0));
+    s.seed = 63100 + static_cast<uint64_t>(s.clientCounts * 1000 + s.sdPct * 100 + (s.paired ? 1 : 0));
     AdaptiveSimResult r = simulateAdaptive(s);
     EXPECT_LE(r.callRate(), 0.05 + 3 * promiseSe(0.05, kPromiseExperiments))
         << s.clientCounts << " client counts, sd " << s.sdPct << "%, " << (s.paired ? "paired" : "Welch") << ": "
@@ -66,11 +68,20 @@ TEST_P(AdaptivePromise, NoMoreFalseCallsThanPromised) {
     }
 }
 
-// The worst cases the review found (sd 2% at one client count, 1.5% at two and eight), and the
-// other pairing beside each.
-INSTANTIATE_TEST_SUITE_P(Issue63, AdaptivePromise,
-                         testing::Values(PromiseCase{1, 2, false}, PromiseCase{1, 2, true}, PromiseCase{2, 1.5, false},
-                                         PromiseCase{2, 1.5, true}, PromiseCase{8, 1.5, false}, PromiseCase{8, 1.5, true}),
+// A scan over the run-to-run sd (target 2%): at one and two client counts the fixed design,
+// whose rate does not depend on the sd (shown here over 0.5-3%); at eight the rule, around the
+// worst cases the review found (sd 1.5%) and the bench's scan (docs/statistics.md: worst at
+// 1-2%). Welch and paired each.
+std::vector<PromiseCase> promiseScan() {
+    std::vector<PromiseCase> out;
+    const std::pair<int, std::vector<double>> scan[] = {{1, {0.5, 1, 2, 3}}, {2, {0.5, 1.5, 3}}, {8, {1, 1.5, 2}}};
+    for (const auto& [clients, sds] : scan)
+        for (double sd : sds)
+            for (bool paired : {false, true}) out.push_back({clients, sd, paired});
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Scan, AdaptivePromise, testing::ValuesIn(promiseScan()),
                          [](const testing::TestParamInfo<PromiseCase>& i) {
                              return "Clients" + std::to_string(i.param.clients) + "Sd" +
                                     std::to_string(static_cast<int>(i.param.sdPct * 10)) +
