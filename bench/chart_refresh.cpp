@@ -2,6 +2,7 @@
 // series x 6 series (a 24 h run at 1 s), decimated to the view's width, repainted; (2) the CPU the
 // GUI process spends while a 1 Hz sample stream is charted on the Live page.
 //
+//   (cmake --preset release -DSCALELAB_BUILD_BENCH=ON)
 //   QT_QPA_PLATFORM=offscreen build/release/bench/chart_refresh [REFRESHES] [STREAM_SECONDS]
 #include "charts/TimelineChart.h"
 #include "models/Timeline.h"

@@ -1,6 +1,7 @@
 // Cost of one full system sample (all PUs, all disks, load-generator and server process CPU,
 // pressure, server counters over one connection), in CPU time of this process.
 //
+//   (cmake --preset release -DSCALELAB_BUILD_BENCH=ON)
 //   build/release/bench/sample_cost [SAMPLES]
 //
 // Starts a throwaway embedded server, takes SAMPLES snapshots back to back, and prints the

@@ -6,9 +6,6 @@ pkg_check_modules(PQ REQUIRED IMPORTED_TARGET libpq)
 pkg_check_modules(PQXX REQUIRED IMPORTED_TARGET libpqxx)
 pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET hwloc)
 pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
-# cpp-httplib: the tests' HTTP client for the Prometheus endpoint (its server is ScaleLab's own,
-# core/live/HttpServer.h, which bounds what Debian 12's cpp-httplib 0.11 does not).
-pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
@@ -24,8 +21,14 @@ set_target_properties(Csv::Csv PROPERTIES IMPORTED_LOCATION "${CSV_LIBRARY}" INT
 
 if(NOT SCALELAB_FUZZ)
   find_package(CLI11 REQUIRED)
-  find_package(Qt6 REQUIRED COMPONENTS Core Gui Widgets Charts Svg Test)
+  find_package(Qt6 REQUIRED COMPONENTS Core Gui Widgets Charts Svg)
+  # What only the tests use: `scripts/install-deps run` (the README's first command) installs
+  # none of it, and the release preset builds no test.
   if(SCALELAB_BUILD_TESTS)
+    find_package(Qt6 REQUIRED COMPONENTS Test)
     find_package(GTest REQUIRED)
+    # cpp-httplib: the tests' HTTP client for the Prometheus endpoint (its server is ScaleLab's
+    # own, core/live/HttpServer.h, which bounds what Debian 12's cpp-httplib 0.11 does not).
+    pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
   endif()
 endif()

@@ -15,20 +15,8 @@ checks=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 ok() { checks=$((checks + 1)); }
 
-if [[ $(id -u) != 0 ]] || ! command -v debootstrap >/dev/null || ! command -v lintian >/dev/null; then
-  echo "package test: needs root, debootstrap and lintian (scripts/install-deps installs them)"
-  [[ "${CI:-}" == true ]] && exit 1
-  exit 77
-fi
-
-work=$(mktemp -d /tmp/scalelab-package-XXXXXX)
-root=$work/root
-mounted=()
-cleanup() {
-  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -l "${mounted[$i]}" 2>/dev/null; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source "$source_dir/tests/package/clean-root.sh"
+clean_root_begin "package test" debootstrap lintian
 
 # 1. The package.
 (cd "$work" && cpack --config "$build/CPackConfig.cmake" -B "$work" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; fail "cpack"; exit 1; }
@@ -53,23 +41,7 @@ appstreamcli validate --no-net "$work/files/usr/share/metainfo/org.scalelab.scal
 ok
 
 # 3. A clean Debian 12 root, from the mirror and suites this machine's apt uses.
-sources=/etc/apt/sources.list.d/debian.sources
-mirror=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' "$sources" 2>/dev/null)
-[[ -n $mirror ]] || mirror=$(awk '/^deb / && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
-[[ -n $mirror ]] || { fail "no Debian mirror in this machine's apt sources"; exit 1; }
-started=$(date +%s)
-if ! debootstrap --variant=minbase --include=ca-certificates bookworm "$root" "$mirror" >"$work/debootstrap.log" 2>&1; then
-  tail -20 "$work/debootstrap.log"
-  fail "debootstrap"
-  exit 1
-fi
-echo "package test: debootstrap took $(($(date +%s) - started)) s"
-[[ -f $sources ]] && cp "$sources" "$root/etc/apt/sources.list.d/" && rm -f "$root/etc/apt/sources.list"
-printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"  # no service starts inside the root
-chmod +x "$root/usr/sbin/policy-rc.d"
-for m in proc sys dev dev/pts; do
-  mount --bind "/$m" "$root/$m" && mounted+=("$root/$m")
-done
+make_clean_root "$root" "package test" || exit 1
 cp "$deb" "$root/tmp/"
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 started=$(date +%s)

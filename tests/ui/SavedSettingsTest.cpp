@@ -1,9 +1,11 @@
 // What the window writes between sessions holds no password: a connection string typed with
 // one (here a URI) is refused on the Setup page, and the plan kept in the settings file on quit
-// has the connection without it.
+// has the connection without it. A first start (no experiment yet) offers the example plans;
+// once an experiment was made or opened, the window starts without them.
 #include "FreshSettings.h"
 #include "pages/MainWindow.h"
 #include "pages/SetupPage.h"
+#include "pages/ExamplesBox.h"
 
 #include <QFile>
 #include <QLineEdit>
@@ -18,6 +20,21 @@ class SavedSettingsTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { scalelab::test::startWithFreshSettings(); }
+
+    void aFirstStartOffersTheExamplesAndALaterOneDoesNot() {
+        QSettings().remove(QStringLiteral("files/recent"));
+        {
+            MainWindow window;
+            QVERIFY(!window.setupPage()->examplesBox()->isHidden());
+            QCOMPARE(window.setupPage()->examplesBox()->buttons().size(), 3);
+        }
+        QSettings().setValue(QStringLiteral("files/recent"), QStringList{QStringLiteral("/tmp/earlier.slab")});
+        {
+            MainWindow window;
+            QVERIFY(window.setupPage()->examplesBox()->isHidden());
+        }
+        QSettings().remove(QStringLiteral("files/recent"));
+    }
 
     void aPasswordTypedOnTheSetupPageIsNeverSaved() {
         const QString secret = QStringLiteral("Kn0wn-S3cret-4711");

@@ -1,6 +1,7 @@
 // The setup page marks bad input at its field, says why, and keeps Start disabled.
 #include "FreshSettings.h"
 #include "pages/SetupPage.h"
+#include "pages/ExamplesBox.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -43,6 +44,35 @@ private slots:
         bool explained = false;
         for (auto* l : page.findChildren<QLabel*>()) explained = explained || l->text().contains(QStringLiteral("has no SMT"));
         QVERIFY(explained);
+    }
+
+    // A first start (issue 65): the example plans sized to this machine; one it cannot run says
+    // why, a click puts the plan in the form, and Start runs it as it is.
+    void theExamplesAreSizedToThisMachineAndAClickFillsTheForm() {
+        SetupPage page(Topology::synthetic("pack:1 core:2 pu:1").info());
+        QList<QPushButton*> buttons = page.examplesBox()->buttons();
+        QCOMPARE(buttons.size(), 3);
+        QCOMPARE(buttons[0]->objectName(), QStringLiteral("smt-on-off"));
+        QVERIFY(!buttons[0]->isEnabled());
+        bool saidWhy = false;
+        for (auto* l : page.examplesBox()->findChildren<QLabel*>())
+            saidWhy = saidWhy || l->text().startsWith(QStringLiteral("Not here: this machine has no SMT"));
+        QVERIFY(saidWhy);
+        QCOMPARE(buttons[1]->objectName(), QStringLiteral("cores-half"));
+        QVERIFY(buttons[1]->isEnabled());
+        buttons[1]->click();
+        QCOMPARE(page.clientsEdit()->text(), QStringLiteral("1-4 x2"));
+        QCOMPARE(page.seriesTable()->rowCount(), 2);
+        QCOMPARE(page.seriesTable()->item(0, 1)->text(), QStringLiteral("cores:2"));
+        QCOMPARE(page.seriesTable()->item(1, 1)->text(), QStringLiteral("cores:1"));
+        QCOMPARE(page.durationSpin()->value(), 10.0);
+        QVERIFY2(page.startButton()->isEnabled(), qPrintable(page.problems().join(QLatin1Char('\n'))));
+        QCOMPARE(page.plan()->repetitions, 3);
+        // Two builds: both series keep a cluster of their own, and the form runs them as given.
+        buttons[2]->click();
+        QVERIFY2(page.startButton()->isEnabled(), qPrintable(page.problems().join(QLatin1Char('\n'))));
+        QCOMPARE(page.seriesTable()->item(0, 0)->text(), QStringLiteral("HEAD"));
+        QVERIFY(page.planJson()["series"][1]["data_dir"].get<std::string>().find("-patched") != std::string::npos);
     }
 
     void aBadClientListDisablesStartAndIsMarked() {

@@ -14,6 +14,7 @@
 #include "pages/OverviewPage.h"
 #include "pages/ResultsPage.h"
 #include "pages/SetupPage.h"
+#include "pages/ExamplesBox.h"
 #include "pages/StatusText.h"
 #include "pages/WheelGuard.h"
 #include "store/ExperimentOverview.h"
@@ -399,6 +400,9 @@ void MainWindow::updateRecentMenu() {
     for (const QString& p : QSettings().value(QStringLiteral("files/recent")).toStringList())
         recent_->addAction(p, this, [this, p] { openExperiment(p); });
     recent_->setEnabled(!recent_->isEmpty());
+    // A first start (no experiment made or opened here yet): the Setup page offers the example
+    // plans sized to this machine, so that the first Start runs something meaningful here.
+    setup_->examplesBox()->setVisible(recent_->isEmpty());
 }
 
 void MainWindow::updateTitle() {

@@ -2,6 +2,7 @@
 #include "pages/PlainText.h"
 #include "bridge/ErrorText.h"
 #include "pages/SetupPageForm.h"
+#include "pages/ExamplesBox.h"
 
 #include "server/ConnectionCapacity.h"
 #include "server/Conninfo.h"
@@ -85,6 +86,10 @@ QString defaultClients(int pus) {
 
 SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(parent), machine_(machine) {
     auto* layout = new QVBoxLayout(this);
+
+    examples_ = new ExamplesBox(machine_);
+    examples_->hide();
+    layout->addWidget(examples_);
 
     auto* target = new QGroupBox(tr("Target"));
     auto* tf = new QFormLayout(target);
@@ -305,6 +310,7 @@ SetupPage::SetupPage(const TopologyInfo& machine, QWidget* parent) : QWidget(par
     for (auto* d : {duration_, warmup_}) connect(d, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &SetupPage::revalidate);
     for (auto* r : {embedded_, remote_}) connect(r, &QRadioButton::toggled, this, &SetupPage::revalidate);
     connect(series_, &QTableWidget::itemChanged, this, &SetupPage::revalidate);
+    connect(examples_, &ExamplesBox::chosen, this, [this](const nlohmann::json& plan) { setPlanJson(plan); });
     connect(start_, &QPushButton::clicked, this, [this] {
         if (plan_) emit startRequested(*plan_);
     });

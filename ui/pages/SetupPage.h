@@ -23,6 +23,8 @@ class QTableWidget;
 
 namespace scalelab::ui {
 
+class ExamplesBox;
+
 class SetupPage : public QWidget {
     Q_OBJECT
 public:
@@ -37,6 +39,9 @@ public:
     // The JSON paths of those members ("$.rate", "$.workload.define"): the page lists them.
     QStringList keptMembers() const;
     QLabel* keptLabel() const { return kept_; }
+    // The example plans sized to this machine, above the form; hidden until the window shows it
+    // (while the machine has no experiment yet). A click puts its plan in the form.
+    ExamplesBox* examplesBox() const { return examples_; }
 
     // The Script menu's items: tpcb-like, simple-update, select-only, script file, replay file, then
     // TPROC-C (workload.kind "tprocc", sized by the Warehouses field).
@@ -87,6 +92,7 @@ private:
     QStringList updatePuColumn();  // the problems of placements this machine cannot give
 
     TopologyInfo machine_;
+    ExamplesBox* examples_;
     QRadioButton *embedded_, *remote_;
     QLineEdit *dataDir_, *serverHost_, *conninfo_, *metricsHost_, *clients_, *scriptFile_, *defines_, *seed_, *loadHosts_, *scales_, *rates_;
     QComboBox *builtin_, *mode_, *threadsRule_, *order_, *length_;
