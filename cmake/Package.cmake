@@ -30,6 +30,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "postgresql-15 | postgresql-16 | postgresql-17 | postgresql")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "openssh-client")
 # diagnostics.cpu_profile records with perf; a sweep that asks for it without perf is refused.
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "linux-perf")
+# The waits come from pg_wait_sampling where the embedded server can preload it, else from
+# pg_stat_activity (docs/metrics.md): suggested for the server versions the package accepts.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "linux-perf, postgresql-15-pg-wait-sampling | postgresql-16-pg-wait-sampling | postgresql-17-pg-wait-sampling")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
 include(CPack)

@@ -28,6 +28,7 @@ control=$(dpkg-deb -f "$deb")
 grep -q '^Depends: postgresql-15 | postgresql-16 | postgresql-17 | postgresql, .*libqt6widgets6' <<<"$control" ||
   fail "Depends: the server and the libraries dpkg-shlibdeps found: $control"
 grep -q '^Recommends: openssh-client' <<<"$control" || fail "Recommends: $control"
+grep -q '^Suggests: linux-perf, postgresql-15-pg-wait-sampling |' <<<"$control" || fail "Suggests: $control"
 ok
 
 # 2. lintian: errors and warnings fail; the info tags left are listed in docs/packaging.md.
