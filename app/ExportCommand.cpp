@@ -111,7 +111,11 @@ int runExportCommand(const ExportArgs& a) {
         auto store = ExperimentStore::open(a.experiment, true);
         if (!a.csvDir.empty())
             for (const auto& f : exportCsv(*store, a.csvDir)) std::fprintf(stderr, "scalelab: wrote %s\n", f.c_str());
-        if (!a.json.empty()) {
+        if (a.json == "-") {  // to standard output, for a pipe (jq ...); every message goes to stderr
+            std::string text = exportJson(*store).dump(2) + "\n";
+            if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+                throw Error("--json -: could not write the JSON to standard output");
+        } else if (!a.json.empty()) {
             writeFileAtomically(a.json, exportJson(*store).dump(2) + "\n");  // whole or not at all
             std::fprintf(stderr, "scalelab: wrote %s\n", a.json.c_str());
         }
@@ -133,7 +137,7 @@ Command addExportCommand(CommandLine& line) {
     exportCmd->add_option("experiment", exportArgs->experiment, kExperimentHelp)->required();
     exportCmd->add_option("--to", exportArgs->to, "Copy the whole experiment to a new file or store location (nothing lost)");
     exportCmd->add_option("--csv", exportArgs->csvDir, "Directory for runs.csv, points.csv, samples.csv, latency-histograms.csv and latency-percentiles.csv");
-    exportCmd->add_option("--json", exportArgs->json, "JSON file of the whole experiment");
+    exportCmd->add_option("--json", exportArgs->json, "JSON file of the whole experiment (- for standard output)");
     exportCmd->add_option("--png", exportArgs->png, "The scaling chart as PNG (no display needed)");
     exportCmd->add_option("--svg", exportArgs->svg, "The scaling chart as SVG");
     exportCmd->add_option("--folded", exportArgs->folded, "Directory for each point's CPU profile as folded stacks "

@@ -134,6 +134,10 @@ expect_rc 0 "export" "$scalelab" export "$work/e.slab" --csv "$work/csv" --json 
 [[ $(($(wc -l <"$work/csv/runs.csv") - 1)) == 8 ]] || fail "runs.csv rows"
 python3 -c "import json,sys; j=json.load(open('$work/e.json')); assert len(j['runs']) == 8 and j['provenance'] and 'password' not in json.dumps(j)" \
   || fail "export json"
+# --json - writes to standard output (and no file named "-"); messages stay on stderr.
+(cd "$work" && "$scalelab" export "$work/e.slab" --json - >"$work/stdout.json" 2>"$work/stderr") || fail "export --json -: $(cat "$work/stderr")"
+[[ -e $work/- ]] && fail "export --json - wrote a file named -"
+python3 -c "import json; j=json.load(open('$work/stdout.json')); assert len(j['runs']) == 8" || fail "export --json - output"
 # Each run keeps its latency distribution: its histogram counts exactly its counted transactions,
 # and each point's merged percentiles are exported beside the runs' (docs/sweeps.md).
 python3 - "$work/csv" "$work/e.json" <<'PY' || fail "latency distributions: see above"
