@@ -111,6 +111,16 @@ constexpr size_t kFixedDesignPoints = 2;
 constexpr const char* kFixedDesignReason = "one or two points compared: the fixed design";
 bool fixedDesign(size_t points) { return points <= kFixedDesignPoints; }
 
+// The compared pair's indexes among the plan's series (-1: none named, or no such series).
+std::pair<int, int> comparedSeries(const SweepPlan& plan, const PrecisionRule& rule) {
+    std::pair<int, int> ab{-1, -1};
+    for (size_t s = 0; s < plan.series.size(); ++s) {
+        if (!rule.baseline.empty() && plan.series[s].label == rule.baseline) ab.first = static_cast<int>(s);
+        if (!rule.candidate.empty() && plan.series[s].label == rule.candidate) ab.second = static_cast<int>(s);
+    }
+    return ab;
+}
+
 std::optional<std::string> ownNeed(const std::vector<double>& values, double targetPct) {
     auto half = halfWidthPct(values);
     if (!half) return std::string(values.empty() ? "no completed run" : "one run: no interval yet");
@@ -131,11 +141,7 @@ std::vector<PointNeed> assess(const SweepPlan& plan, const std::vector<RunRecord
     const PrecisionRule& rule = *plan.precision;
     GridRuns grid = gridRuns(plan, runs);
     auto tps = countedTps(plan, grid);
-    int a = -1, b = -1;
-    for (size_t s = 0; s < plan.series.size(); ++s) {
-        if (!rule.baseline.empty() && plan.series[s].label == rule.baseline) a = static_cast<int>(s);
-        if (!rule.candidate.empty() && plan.series[s].label == rule.candidate) b = static_cast<int>(s);
-    }
+    const auto [a, b] = comparedSeries(plan, rule);
     std::map<std::pair<int, GridPoint>, std::string> reasons;
     for (const auto& [point, values] : tps) {
         if (point.first == a || point.first == b) continue;
@@ -316,7 +322,8 @@ int estimatedExtraRuns(const SweepPlan& plan, const std::vector<RunRecord>& runs
     int extra = 0;
     bool compared = !rule.baseline.empty();
     GridRuns grid = gridRuns(plan, runs);
-    for (const auto& [point, values] : countedTps(plan, grid)) {
+    auto tps = countedTps(plan, grid);
+    for (const auto& [point, values] : tps) {
         const std::string& label = plan.series[static_cast<size_t>(point.first)].label;
         if (compared && (label == rule.baseline || label == rule.candidate)) continue;
         int n = static_cast<int>(values.size());
@@ -328,12 +335,7 @@ int estimatedExtraRuns(const SweepPlan& plan, const std::vector<RunRecord>& runs
         extra += more(n, std::ceil(std::pow(t * s.sd / (rule.targetPct / 100 * s.mean), 2)));
     }
     if (compared && fixedDesign(grid.points.size())) {
-        int a = -1, b = -1;
-        for (size_t s = 0; s < plan.series.size(); ++s) {
-            if (plan.series[s].label == rule.baseline) a = static_cast<int>(s);
-            if (plan.series[s].label == rule.candidate) b = static_cast<int>(s);
-        }
-        auto tps = countedTps(plan, grid);
+        const auto [a, b] = comparedSeries(plan, rule);
         for (const GridPoint& at : grid.points)
             for (int s : {a, b})
                 if (s >= 0) extra += more(static_cast<int>(tps[{s, at}].size()), rule.maxRepetitions);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace scalelab {
 namespace {
@@ -36,7 +37,7 @@ ExamplePlan sizedExample(const std::string& name, nlohmann::json shipped, const 
     const int pus = std::max(1, machine.puCount());
     const int cores = std::max<int>(1, static_cast<int>(machine.cores.size()));
     const int maxClients = 2 * pus;
-    nlohmann::json& p = shipped;
+    nlohmann::json p = std::move(shipped);
     p["clients"] = "1-" + std::to_string(maxClients) + " x2";
     p["duration"] = kFirstRunDurationS;
     p["warmup"] = kFirstRunWarmupS;
@@ -69,17 +70,16 @@ ExamplePlan sizedExample(const std::string& name, nlohmann::json shipped, const 
         // there yet is left out, so both series run this machine's PostgreSQL: HEAD against
         // itself shows what "no difference" looks like before a patch is measured.
         std::string patchedBin;
-        for (auto& s : p["series"]) {
-            const std::string label = s.value("label", std::string());
-            s["data_dir"] = dataDir.string() + "-" + (label == "HEAD" ? std::string("head") : std::string("patched"));
-            if (label != "HEAD" && s.contains("pg_bindir")) patchedBin = s["pg_bindir"].get<std::string>();
-            s.erase("pg_bindir");  // the embedded default: the programs `scalelab server` finds
-        }
+        for (const auto& s : p["series"])
+            if (s.value("label", std::string()) != "HEAD") patchedBin = s.value("pg_bindir", std::string());
         std::error_code ec;
-        bool haveBuild = !patchedBin.empty() && std::filesystem::exists(std::filesystem::path(patchedBin) / "postgres", ec);
-        if (haveBuild)
-            for (auto& s : p["series"])
-                if (s.value("label", std::string()) != "HEAD") s["pg_bindir"] = patchedBin;
+        const bool haveBuild = !patchedBin.empty() && std::filesystem::exists(std::filesystem::path(patchedBin) / "postgres", ec);
+        if (dataDir.empty()) e.unusable = "no default data directory for the two clusters (neither XDG_DATA_HOME nor HOME is set)";
+        for (auto& s : p["series"]) {
+            const bool head = s.value("label", std::string()) == "HEAD";
+            if (!dataDir.empty()) s["data_dir"] = dataDir.string() + (head ? "-head" : "-patched");
+            if (head || !haveBuild) s.erase("pg_bindir");  // the embedded default: what `scalelab server` finds
+        }
         e.sentence = "Does a patch change throughput beyond noise? " + workload + " at " + clientRangeText(maxClients) +
                      (haveBuild ? ", this machine's PostgreSQL against the build in " + patchedBin
                                 : ", this machine's PostgreSQL against itself (no build in " + patchedBin +

@@ -22,8 +22,8 @@ struct ExamplePlan {
 };
 
 // `shipped` is the example file's plan; `dataDir` the embedded server's default data directory
-// (two-build examples keep each build's cluster beside it). Throws Error for a name that is
-// not one of the three.
+// (two-build examples keep each build's cluster beside it; empty when there is none, and then
+// that example says so). Throws Error for a name that is not one of the three.
 ExamplePlan sizedExample(const std::string& name, nlohmann::json shipped, const TopologyInfo& machine,
                          const std::filesystem::path& dataDir);
 

@@ -5,6 +5,7 @@
 // client counts run the fixed design (every round to the limit); three and more, the rule.
 // A known answer first: where every experiment reaches the limit, the rule is the fixed paired
 // design of 10 pairs at 8 client counts, whose rate is exactly 1 - (1 - 0.05/8)^8 = 4.89%.
+#include "SimulatedExperiments.h"
 #include "sweep/AdaptiveSimulation.h"
 
 #include <gtest/gtest.h>
@@ -18,13 +19,7 @@ using namespace scalelab;
 
 namespace {
 
-#ifdef SCALELAB_SANITIZED
-constexpr int kPromiseExperiments = 150;  // the code paths; the promise is checked by the main pass
-#else
-constexpr int kPromiseExperiments = 20000;
-#endif
-
-double promiseSe(double p, int n) { return std::sqrt(p * (1 - p) / n); }
+constexpr int kPromiseExperiments = test::simulatedExperiments(20000);
 
 struct PromiseCase {
     int clients;
@@ -47,7 +42,7 @@ TEST(AdaptivePromise, AtTheLimitTheRuleIsTheFixedPairedDesignWithItsKnownRate) {
     AdaptiveSimResult r = simulateAdaptive(s);
     EXPECT_EQ(r.atLimit, 2 * 8 * kPromiseExperiments) << "every point at the limit";
     const double exact = 1 - std::pow(1 - 0.05 / 8, 8);
-    EXPECT_NEAR(r.callRate(), exact, 3 * promiseSe(exact, kPromiseExperiments))
+    EXPECT_NEAR(r.callRate(), exact, 3 * test::rateSe(exact, kPromiseExperiments))
         << r.anyCall << " of " << r.experiments << " experiments called a difference; exactly " << 100 * exact << "% expected";
 }
 
@@ -60,7 +55,7 @@ TEST_P(AdaptivePromise, NoMoreFalseCallsThanPromised) {
     s.experiments = kPromiseExperiments;
     s.seed = 63100 + static_cast<uint64_t>(s.clientCounts * 1000 + s.sdPct * 100 + (s.paired ? 1 : 0));
     AdaptiveSimResult r = simulateAdaptive(s);
-    EXPECT_LE(r.callRate(), 0.05 + 3 * promiseSe(0.05, kPromiseExperiments))
+    EXPECT_LE(r.callRate(), 0.05 + 3 * test::rateSe(0.05, kPromiseExperiments))
         << s.clientCounts << " client counts, sd " << s.sdPct << "%, " << (s.paired ? "paired" : "Welch") << ": "
         << r.anyCall << " of " << r.experiments << " experiments called a difference that is not there";
     if (s.clientCounts <= 2) {

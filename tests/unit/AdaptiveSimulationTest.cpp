@@ -3,6 +3,7 @@
 // experiments with any "higher"/"lower" call stays at or below 5% plus 3 standard errors. The
 // rule as it was (a point stopped once its comparison was decided, and each point on its own
 // precision) made 10-16% of such experiments call a difference.
+#include "SimulatedExperiments.h"
 #include "sweep/AdaptiveSimulation.h"
 
 #include <gtest/gtest.h>
@@ -14,11 +15,7 @@ using namespace scalelab;
 
 namespace {
 
-#ifdef SCALELAB_SANITIZED
-constexpr int kExperiments = 150;  // the code paths; the promise is checked by the main pass
-#else
-constexpr int kExperiments = 2000;
-#endif
+constexpr int kExperiments = test::simulatedExperiments(2000);
 
 struct AdaptiveCase {
     double targetPct, sdPct;
@@ -39,7 +36,7 @@ TEST_P(AdaptiveNull, FalseCallsStayWithinThePromise) {
     AdaptiveSimResult r = simulateAdaptive(s);
     EXPECT_EQ(r.experiments, kExperiments);
     EXPECT_EQ(r.verdicts, kExperiments);
-    EXPECT_LE(r.callRate(), 0.05 + 3 * std::sqrt(0.05 * 0.95 / kExperiments))
+    EXPECT_LE(r.callRate(), 0.05 + 3 * test::rateSe(0.05, kExperiments))
         << "target " << s.targetPct << "%, sd " << s.sdPct << "%, " << (s.paired ? "paired" : "Welch") << ": "
         << r.anyCall << " of " << r.experiments << " experiments called a difference that is not there";
     EXPECT_GE(r.meanRoundsPerPoint, s.repetitions);
@@ -71,7 +68,7 @@ TEST(AdaptiveSimulation, OnAGridEachVerdictKeepsThePromise) {
         s.seed = 20261201;
         AdaptiveSimResult r = simulateAdaptive(s);
         EXPECT_EQ(r.verdicts, 4 * s.experiments) << "a verdict per rate";
-        EXPECT_LE(r.callRate(), 0.05 + 3 * std::sqrt(0.05 * 0.95 / r.verdicts))
+        EXPECT_LE(r.callRate(), 0.05 + 3 * test::rateSe(0.05, r.verdicts))
             << (paired ? "paired" : "Welch") << ": " << r.anyCall << " of " << r.verdicts << " verdicts called a difference";
         EXPECT_GT(r.meanRoundsPerPoint, s.repetitions);
     }

@@ -71,6 +71,10 @@ TEST(ExamplePlans, TwoBuildsWithoutAPatchedBuildCompareThisMachinesServerWithIts
     EXPECT_EQ(builds.plan["series"][1]["data_dir"], "/tmp/scalelab-example/cluster-patched");
     EXPECT_NE(builds.sentence.find("against itself (no build in /opt/pg-patched/bin yet"), std::string::npos)
         << builds.sentence;
+    // Without a default data directory (no HOME) there is nowhere to keep the two clusters.
+    ExamplePlan homeless = sizedExample("head-vs-patched", shippedPlan("head-vs-patched"),
+                                        Topology::synthetic("pack:1 core:2 pu:1").info(), "");
+    EXPECT_NE(homeless.unusable.find("no default data directory"), std::string::npos) << homeless.unusable;
     EXPECT_THROW(sizedExample("no-such-plan", shippedPlan("cores-half"), Topology::synthetic("pack:1 core:2 pu:1").info(), "/tmp/x"),
                  Error);
 }

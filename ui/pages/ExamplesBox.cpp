@@ -18,11 +18,10 @@ ExamplesBox::ExamplesBox(const TopologyInfo& machine, QWidget* parent) : QGroupB
     scalelabInitResources();
     auto* grid = new QGridLayout(this);
     grid->setColumnStretch(1, 1);
-    std::filesystem::path dataDir;
+    std::filesystem::path dataDir;  // none without HOME: the two-build example says so
     try {
         dataDir = defaultDataDir();
     } catch (const Error&) {
-        dataDir = "/tmp/scalelab/cluster";  // no HOME: the form's own field says what to set
     }
     int row = 0;
     for (const char* name : {"smt-on-off", "cores-half", "head-vs-patched"}) {
